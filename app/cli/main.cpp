@@ -1,0 +1,39 @@
+// rackscope-cli: the headless face of rackscope; everything the GUI shows,
+// computed from the same core.
+#include "inspect_command.h"
+#include "rackscope_version.h"
+
+#include <QCoreApplication>
+#include <cstdio>
+
+namespace {
+
+const char kUsage[] =
+    "Usage: rackscope-cli COMMAND [OPTIONS]\n"
+    "\n"
+    "Commands:\n"
+    "  inspect FILE... [--local] [--json]   GPU/NIC paths, GPUDirect RDMA, NCCL NIC choice, findings\n"
+    "\n"
+    "  rackscope-cli COMMAND --help         options of one command\n"
+    "  rackscope-cli --version\n";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("rackscope-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RACKSCOPE_VERSION));
+    const QStringList args = app.arguments();
+    const QString command = args.value(1);
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        printf("rackscope-cli %s\n", RACKSCOPE_VERSION);
+        return 0;
+    }
+    if (command == QLatin1String("inspect")) return rackscope::cli::runInspect(args);
+    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
+        fputs(kUsage, command.isEmpty() ? stderr : stdout);
+        return command.isEmpty() ? 2 : 0;
+    }
+    fprintf(stderr, "rackscope-cli: unknown command '%s'\n\n%s", qPrintable(command), kUsage);
+    return 2;
+}

@@ -1,0 +1,133 @@
+#include "findings.h"
+
+#include <algorithm>
+
+namespace rackscope {
+namespace {
+
+QString describe(const Device& d) { return d.name.isEmpty() ? d.id : QStringLiteral("%1 (%2)").arg(d.id, d.name); }
+
+bool isRdma(const Device& nic) { return nic.rdma.value_or(false); }
+
+// Per GPU: where its nearest RDMA NIC sits, and whether any NIC gives it GPUDirect.
+void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Finding>& out) {
+    for (const Device& gpu : host.gpus) {
+        const GpuNicPair* nearest = nullptr;
+        const Device* nearestNic = nullptr;
+        bool anyTrue = false, anyUnknown = false, anyPair = false;
+        for (const Device& nic : host.nics) {
+            const GpuNicPair* p = a.pair(gpu.id, nic.id);
+            if (!p || (!isRdma(nic) && nic.rdma.has_value())) continue;
+            anyPair = true;
+            anyTrue |= p->gpudirect.value_or(false);
+            anyUnknown |= !p->gpudirect.has_value();
+            if (isRdma(nic) && p->path && (!nearest || ncclRank(*p->path) < ncclRank(*nearest->path))) {
+                nearest = p;
+                nearestNic = &nic;
+            }
+        }
+        if (nearest && nearest->crossSocket.value_or(false))
+            out.push_back({Severity::Warning, codes::kNearestNicCrossSocket, {gpu.id, nearestNic->id},
+                           QStringLiteral("%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its "
+                                          "network traffic crosses the inter-socket link.")
+                               .arg(gpu.id, describe(*nearestNic), pathTypeName(*nearest->path),
+                                    nearest->crossSocketEvidence)});
+        if (!anyPair || anyTrue) continue;
+        if (anyUnknown) {
+            out.push_back({Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
+                           QStringLiteral("Whether %1 can use GPUDirect RDMA is unknown: the source does not say "
+                                          "enough about its NICs.")
+                               .arg(gpu.id)});
+        } else {
+            QString why = nearest ? nearest->gpudirectReason : a.pair(gpu.id, host.nics.front().id)->gpudirectReason;
+            out.push_back({Severity::Warning, codes::kNoGpuDirectNic, {gpu.id},
+                           QStringLiteral("%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its "
+                                          "network traffic is staged through host memory.")
+                               .arg(gpu.id, why)});
+        }
+    }
+}
+
+void nicLoadFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Finding>& out) {
+    std::map<QString, int> load;
+    for (const Device& nic : host.nics)
+        if (isRdma(nic)) load[nic.id] = 0;
+    for (const auto& [gpu, nic] : a.ncclNic)
+        if (load.count(nic)) ++load[nic];
+    if (load.size() < 2) return;
+    const auto [lo, hi] = std::minmax_element(load.begin(), load.end(),
+                                              [](const auto& x, const auto& y) { return x.second < y.second; });
+    if (hi->second - lo->second < 2) return;
+    QStringList gpus;
+    for (const auto& [gpu, nic] : a.ncclNic)
+        if (nic == hi->first) gpus << gpu;
+    out.push_back({Severity::Warning, codes::kNicSharedUnevenly, QStringList{hi->first, lo->first} + gpus,
+                   QStringLiteral("NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits "
+                                  "every collective.")
+                       .arg(hi->first).arg(hi->second).arg(gpus.join(QStringLiteral(", ")), lo->first)
+                       .arg(lo->second)});
+}
+
+std::optional<double> linkRate(const PcieLink& l) {
+    if (l.gbps) return l.gbps;
+    if (l.gts && l.width) return *l.gts * *l.width;
+    return std::nullopt;
+}
+
+QString linkText(const PcieLink& l) {
+    QStringList parts;
+    if (l.gts) parts << QStringLiteral("%1 GT/s").arg(*l.gts);
+    if (l.width) parts << QStringLiteral("x%1").arg(*l.width);
+    if (l.gbps) parts << QStringLiteral("%1 GB/s").arg(*l.gbps, 0, 'f', 1);
+    return parts.join(QLatin1Char(' '));
+}
+
+void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
+    for (const auto* list : {&host.gpus, &host.nics}) {
+        for (const Device& d : *list) {
+            const auto cur = linkRate(d.linkCurrent), max = linkRate(d.linkMax);
+            if (cur && max && *cur < *max)
+                out.push_back({Severity::Warning, codes::kPcieLinkDegraded, {d.id},
+                               QStringLiteral("%1's PCIe link runs at %2, below its capability %3.")
+                                   .arg(describe(d), linkText(d.linkCurrent), linkText(d.linkMax))});
+        }
+        // Identical devices (same vendor:device) should train to the same link.
+        for (const Device& d : *list) {
+            const auto mine = linkRate(d.linkCurrent);
+            if (!mine || !d.vendorId || !d.deviceId) continue;
+            double best = 0;
+            int peers = 0;
+            for (const Device& o : *list) {
+                const auto theirs = linkRate(o.linkCurrent);
+                if (&o == &d || !theirs || o.vendorId != d.vendorId || o.deviceId != d.deviceId) continue;
+                best = std::max(best, *theirs);
+                ++peers;
+            }
+            if (peers > 0 && *mine < 0.75 * best)
+                out.push_back({Severity::Warning, codes::kPcieLinkBelowPeers, {d.id},
+                               QStringLiteral("%1's PCIe link runs at %2 GB/s while identical devices on this host "
+                                              "reach %3 GB/s: it may have trained at a lower speed or width.")
+                                   .arg(describe(d)).arg(*mine, 0, 'f', 1).arg(best, 0, 'f', 1)});
+        }
+    }
+}
+
+} // namespace
+
+std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a) {
+    std::vector<Finding> out;
+    gpuFindings(host, a, out);
+    if (!host.gpus.empty() && std::none_of(host.nics.begin(), host.nics.end(), isRdma))
+        out.push_back({Severity::Info, codes::kNoRdmaNic, {},
+                       host.nics.empty()
+                           ? QStringLiteral("The source lists no NIC: GPUDirect RDMA and NCCL's NIC choice cannot be judged.")
+                           : QStringLiteral("No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
+    nicLoadFindings(host, a, out);
+    pcieFindings(host, out);
+    for (const QString& note : host.notes) out.push_back({Severity::Info, codes::kSourceNote, {}, note});
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Finding& x, const Finding& y) { return int(x.severity) < int(y.severity); });
+    return out;
+}
+
+} // namespace rackscope

@@ -1,0 +1,20 @@
+#pragma once
+#include "host_analysis.h"
+
+namespace rackscope {
+
+// Finding codes are stable: scripts and the GUI's filters key on them.
+namespace codes {
+inline constexpr char kNearestNicCrossSocket[] = "gpu-nearest-nic-cross-socket";
+inline constexpr char kNoGpuDirectNic[] = "gpu-no-gpudirect-nic";
+inline constexpr char kGpuDirectUnknown[] = "gpu-gpudirect-unknown";
+inline constexpr char kNoRdmaNic[] = "host-no-rdma-nic";
+inline constexpr char kNicSharedUnevenly[] = "nic-shared-unevenly";
+inline constexpr char kPcieLinkDegraded[] = "pcie-link-degraded";
+inline constexpr char kPcieLinkBelowPeers[] = "pcie-link-below-peers";
+inline constexpr char kSourceNote[] = "source-note";
+} // namespace codes
+
+std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& analysis);
+
+} // namespace rackscope

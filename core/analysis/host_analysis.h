@@ -1,0 +1,41 @@
+#pragma once
+// Verdicts about one host, derived from its facts: path types, GPUDirect
+// RDMA, socket crossings, the NIC NCCL would give each GPU, and findings.
+#include "finding.h"
+#include "model/host_topology.h"
+
+#include <vector>
+
+namespace rackscope {
+
+struct GpuPair {
+    QString a, b;
+    std::optional<PathType> path;
+    std::optional<int> nvlinks;
+};
+
+struct GpuNicPair {
+    QString gpu, nic;
+    std::optional<PathType> path;
+    std::optional<bool> gpudirect;  // would NCCL (default settings) use GPUDirect RDMA here
+    QString gpudirectReason;
+    std::optional<bool> crossSocket;
+    QString crossSocketEvidence;
+};
+
+struct HostAnalysis {
+    std::vector<GpuPair> gpuGpu;
+    std::vector<GpuNicPair> gpuNic;
+    std::vector<std::pair<QString, QString>> ncclNic; // GPU id -> NIC id, in GPU order
+    std::vector<Finding> findings;
+
+    const GpuNicPair* pair(const QString& gpu, const QString& nic) const;
+};
+
+HostAnalysis analyzeHost(const HostTopology& host);
+
+// NCCL's bit reversal (src/graph/topo.cc mirrorBits) that spreads GPUs over
+// the NICs closest to them; pow2 is the NIC count, a power of two.
+int mirrorBits(int value, int pow2);
+
+} // namespace rackscope

@@ -1,0 +1,54 @@
+#include "device_facts.h"
+
+#include <QRegularExpression>
+#include <algorithm>
+
+namespace rackscope {
+
+DeviceKind deviceKindFromClass(unsigned pciClass24, std::optional<unsigned> vendor) {
+    const unsigned base = pciClass24 >> 16;
+    if (base == 0x03) return (!vendor || *vendor == kVendorNvidia || *vendor == 0) ? DeviceKind::Gpu
+                                                                                    : DeviceKind::Other;
+    if (base == 0x02) return DeviceKind::Nic;
+    if ((pciClass24 >> 8) == 0x0c06) return DeviceKind::Nic; // InfiniBand, as a serial bus (old ConnectX)
+    if ((pciClass24 >> 8) == 0x0680 && (!vendor || *vendor == kVendorNvidia)) return DeviceKind::NvSwitch;
+    return DeviceKind::Other;
+}
+
+RdmaFact rdmaFromPciIds(std::optional<unsigned> vendor, std::optional<unsigned> device,
+                        std::optional<unsigned> pciClass24) {
+    if (pciClass24 && ((*pciClass24 >> 8) == 0x0207 || (*pciClass24 >> 8) == 0x0c06))
+        return {true, QStringLiteral("PCI class 0x0207 (InfiniBand controller)")};
+    if (vendor && *vendor == kVendorMellanox)
+        return {true, QStringLiteral("Mellanox/NVIDIA ConnectX (PCI vendor 0x15b3) is RDMA-capable")};
+    if (vendor && device && *vendor == kVendorAmazon && (*device & 0xfff0) == 0xefa0)
+        return {true, QStringLiteral("AWS EFA (PCI 1d0f:efa*) provides RDMA through its verbs provider")};
+    return {std::nullopt, QStringLiteral("the source does not say whether this NIC has an RDMA device")};
+}
+
+bool looksLikeRdmaDeviceName(const QString& name) {
+    static const QRegularExpression re(QStringLiteral(
+        "^(mlx4_|mlx5_|rocep|roceP|ibp|bnxt_re|irdma|efa_|efa\\d|hfi1_|qedr|cxgb4_|erdma|hns_|ionic_|mana_)"));
+    return re.match(name).hasMatch();
+}
+
+namespace {
+void sortAndNumber(std::vector<Device>& list, const QString& prefix) {
+    std::stable_sort(list.begin(), list.end(), [](const Device& a, const Device& b) {
+        if (a.pci.has_value() != b.pci.has_value()) return a.pci.has_value();
+        if (a.pci && b.pci && *a.pci != *b.pci) return *a.pci < *b.pci;
+        return false;
+    });
+    for (size_t i = 0; i < list.size(); ++i) list[i].id = prefix + QString::number(i);
+}
+} // namespace
+
+void numberDevices(HostTopology& host) {
+    sortAndNumber(host.gpus, QStringLiteral("GPU"));
+    sortAndNumber(host.nics, QStringLiteral("NIC"));
+    sortAndNumber(host.others, QStringLiteral("DEV"));
+    for (size_t i = 0; i < host.gpus.size(); ++i)
+        if (!host.gpus[i].cudaDevice) host.gpus[i].cudaDevice = int(i);
+}
+
+} // namespace rackscope

@@ -1,0 +1,31 @@
+#pragma once
+// Rules shared by the importers for what a PCI id or a device name tells.
+#include "model/host_topology.h"
+
+#include <optional>
+
+namespace rackscope {
+
+constexpr unsigned kVendorNvidia = 0x10de;
+constexpr unsigned kVendorMellanox = 0x15b3;
+constexpr unsigned kVendorAmazon = 0x1d0f;
+
+// NCCL's classification by PCI class (src/graph/xml.cc): 0x03xxxx GPU,
+// 0x02xxxx network, 0x068000 NVSwitch.
+DeviceKind deviceKindFromClass(unsigned pciClass24, std::optional<unsigned> vendor);
+
+struct RdmaFact {
+    std::optional<bool> rdma;
+    QString evidence;
+};
+// RDMA capability known from the PCI ids alone: InfiniBand controllers,
+// ConnectX (vendor 0x15b3) and AWS EFA. Unknown otherwise.
+RdmaFact rdmaFromPciIds(std::optional<unsigned> vendor, std::optional<unsigned> device,
+                        std::optional<unsigned> pciClass24);
+// RDMA device names as the kernel's verbs drivers name them (mlx5_0, rocep1s0f0, efa_0...).
+bool looksLikeRdmaDeviceName(const QString& name);
+
+// Sorts by PCI address (unknown last, order kept) and names GPU0.., NIC0..
+void numberDevices(HostTopology& host);
+
+} // namespace rackscope

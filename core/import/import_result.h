@@ -1,0 +1,18 @@
+#pragma once
+#include "model/host_topology.h"
+
+#include <QString>
+#include <optional>
+
+namespace rackscope {
+
+// What an importer returns: a host, or one line saying what is wrong.
+struct ImportResult {
+    std::optional<HostTopology> host;
+    QString error;
+
+    static ImportResult fail(QString message) { return {std::nullopt, std::move(message)}; }
+    static ImportResult ok(HostTopology h) { return {std::move(h), {}}; }
+};
+
+} // namespace rackscope

@@ -1,0 +1,70 @@
+#include "topology_loader.h"
+
+#include "hwloc_importer.h"
+#include "nccl_xml_importer.h"
+#include "topo_matrix_importer.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QXmlStreamReader>
+
+namespace rackscope {
+namespace {
+
+QString rootElement(const QByteArray& content) {
+    QXmlStreamReader r(content.left(256 * 1024));
+    while (!r.atEnd())
+        if (r.readNext() == QXmlStreamReader::StartElement) return r.name().toString();
+    return {};
+}
+
+} // namespace
+
+DetectedFormat detectFormat(const QByteArray& content) {
+    if (content.trimmed().isEmpty()) return DetectedFormat::Empty;
+    if (content.left(64 * 1024).contains('\0')) return DetectedFormat::Binary;
+    const QByteArray head = content.left(4096).trimmed();
+    if (head.startsWith('<')) {
+        const QString root = rootElement(content);
+        if (root == QLatin1String("topology")) return DetectedFormat::HwlocXml;
+        if (root == QLatin1String("system")) return DetectedFormat::NcclTopoXml;
+        if (root == QLatin1String("graphs")) return DetectedFormat::NcclGraphXml;
+        return DetectedFormat::OtherXml;
+    }
+    if (looksLikeTopoMatrix(content)) return DetectedFormat::NvidiaSmiTopo;
+    return DetectedFormat::Unknown;
+}
+
+ImportResult importTopology(const QByteArray& content, const QString& location) {
+    switch (detectFormat(content)) {
+    case DetectedFormat::HwlocXml: return importHwlocXml(content, location);
+    case DetectedFormat::NcclTopoXml: return importNcclTopoXml(content, location);
+    case DetectedFormat::NvidiaSmiTopo: return importTopoMatrix(content, location);
+    case DetectedFormat::NcclGraphXml:
+        return ImportResult::fail(QStringLiteral("this is an NCCL graph file (NCCL_GRAPH_DUMP_FILE), which describes "
+                                                 "rings and trees, not the hardware; give NCCL_TOPO_DUMP_FILE's output"));
+    case DetectedFormat::OtherXml:
+        return ImportResult::fail(QStringLiteral("XML whose root is not hwloc's <topology> or NCCL's <system>%1")
+                                      .arg(rootElement(content).isEmpty() ? QStringLiteral(" (malformed or truncated)")
+                                                                          : QString()));
+    case DetectedFormat::Binary: return ImportResult::fail(QStringLiteral("binary data, not a topology"));
+    case DetectedFormat::Empty: return ImportResult::fail(QStringLiteral("the file is empty"));
+    case DetectedFormat::Unknown: break;
+    }
+    return ImportResult::fail(QStringLiteral("not a topology rackscope reads (hwloc XML, NCCL topology XML, or "
+                                             "`nvidia-smi topo -m` output)"));
+}
+
+ImportResult loadTopologyFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return ImportResult::fail(QStringLiteral("cannot open: %1").arg(file.errorString()));
+    if (QFileInfo(path).isDir()) return ImportResult::fail(QStringLiteral("is a directory"));
+    const QByteArray content = file.read(kMaxTopologyBytes + 1);
+    if (content.size() > kMaxTopologyBytes)
+        return ImportResult::fail(QStringLiteral("larger than the %1 MiB limit for a topology file")
+                                      .arg(kMaxTopologyBytes / (1024 * 1024)));
+    return importTopology(content, QFileInfo(path).absoluteFilePath());
+}
+
+} // namespace rackscope

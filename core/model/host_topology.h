@@ -1,0 +1,84 @@
+#pragma once
+// One server's topology as its source described it: facts only, no verdicts
+// (those live in analysis/). Anything the source did not say stays empty.
+#include "path_type.h"
+#include "pci_address.h"
+
+#include <QString>
+#include <QStringList>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace rackscope {
+
+enum class SourceFormat { HwlocXml, HwlocLive, NcclTopoXml, NvidiaSmiTopo };
+QString sourceFormatId(SourceFormat format); // "hwloc-xml", "nccl-topo-xml", ...
+
+struct Source {
+    SourceFormat format = SourceFormat::HwlocXml;
+    QString location; // file path, or a description such as "live hwloc on this machine"
+};
+
+// A node of the host tree (packages, NUMA nodes, bridges, devices). Inputs
+// without a tree (nvidia-smi topo -m) leave it empty.
+// PCIe is modelled as NCCL models it: one PciSwitch node per switch (its
+// upstream and downstream ports folded together), root ports and host
+// bridges apart, so "how many switches lie between" is a walk up the tree.
+enum class NodeKind { Machine, Package, Group, Cpu, HostBridge, RootPort, PciSwitch, PciDevice };
+
+struct TopoNode {
+    NodeKind kind = NodeKind::Machine;
+    int parent = -1;                  // index into HostTopology::nodes
+    std::optional<unsigned> osIndex;  // package / NUMA os index
+    std::optional<PciAddress> pci;    // root port, switch upstream port, or device
+    std::optional<int> numa;          // NUMA node of a Cpu node (NCCL's numaid)
+};
+
+enum class DeviceKind { Gpu, Nic, NvSwitch, Other };
+
+// A PCIe link as reported: speed per lane in GT/s, lane count, or total GB/s.
+struct PcieLink {
+    std::optional<double> gts;
+    std::optional<int> width;
+    std::optional<double> gbps;
+    bool known() const { return gts || width || gbps; }
+};
+
+struct Device {
+    DeviceKind kind = DeviceKind::Other;
+    QString id;                      // "GPU0", "NIC3": nvidia-smi's numbering (PCI order)
+    std::optional<PciAddress> pci;
+    std::optional<unsigned> vendorId, deviceId, pciClass;
+    QString name;                    // model or RDMA device name, empty when unknown
+    std::optional<int> numa;
+    std::optional<int> socket;       // package os index
+    QString cpuAffinity;             // as the source wrote it, e.g. "0-47,96-143"
+    std::optional<int> cudaDevice;   // NCCL's gpu dev, else the PCI-order index
+    int node = -1;                   // index into HostTopology::nodes, -1 when no tree
+    // NICs
+    std::optional<bool> rdma;        // has an RDMA (verbs) device
+    QString rdmaEvidence;            // why rdma is what it is
+    QStringList rdmaDevices, netdevs;
+    std::optional<double> speedMbps; // NCCL net speed
+    std::optional<bool> ncclGdr;     // NCCL XML's gdr attribute (GPU or net)
+    PcieLink linkCurrent, linkMax;
+};
+
+struct HostTopology {
+    QString name;                    // host name where the source gives one
+    Source source;
+    QString arch;                    // "x86_64", "ppc64le", empty when unknown
+    std::vector<TopoNode> nodes;
+    std::vector<Device> gpus, nics, others;
+    // NVLink counts between two GPUs (by index into gpus), lower index first.
+    std::map<std::pair<int, int>, int> nvlinks;
+    // Paths the source states itself (nvidia-smi topo -m), keyed by device ids.
+    std::map<std::pair<QString, QString>, std::pair<PathType, std::optional<int>>> statedPaths;
+    QStringList notes;               // what the importer noticed but could not model
+
+    const Device* findDevice(const QString& id) const;
+};
+
+} // namespace rackscope

@@ -1,0 +1,146 @@
+#include "inspect_report.h"
+
+#include "analysis/device_paths.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+
+namespace rackscope {
+namespace {
+
+template <class T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
+QJsonValue orNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+QJsonValue pathJson(const std::optional<PathType>& p, const std::optional<int>& nv = {}) {
+    return p ? QJsonValue(pathTypeName(*p, nv)) : QJsonValue();
+}
+
+QJsonObject deviceJson(const Device& d) {
+    QJsonObject o{{"id", d.id},
+                  {"pci", d.pci ? QJsonValue(d.pci->toString()) : QJsonValue()},
+                  {"name", orNull(d.name)},
+                  {"numa", orNull(d.numa)},
+                  {"socket", orNull(d.socket)}};
+    if (d.kind == DeviceKind::Nic) {
+        o.insert("rdma", orNull(d.rdma));
+        o.insert("rdma_evidence", d.rdmaEvidence);
+    }
+    return o;
+}
+
+} // namespace
+
+QJsonObject hostToJson(const InspectedHost& h) {
+    const HostTopology& t = h.host;
+    QJsonArray gpus, nics, gpuGpu, gpuNic, findings;
+    for (const Device& d : t.gpus) gpus.append(deviceJson(d));
+    for (const Device& d : t.nics) nics.append(deviceJson(d));
+    for (const GpuPair& p : h.analysis.gpuGpu)
+        gpuGpu.append(QJsonObject{{"a", p.a}, {"b", p.b}, {"path", pathJson(p.path, p.nvlinks)}});
+    for (const GpuNicPair& p : h.analysis.gpuNic)
+        gpuNic.append(QJsonObject{{"gpu", p.gpu},
+                                  {"nic", p.nic},
+                                  {"path", pathJson(p.path)},
+                                  {"gpudirect", orNull(p.gpudirect)},
+                                  {"gpudirect_reason", p.gpudirectReason},
+                                  {"cross_socket", orNull(p.crossSocket)},
+                                  {"cross_socket_evidence", orNull(p.crossSocketEvidence)}});
+    QJsonObject ncclNic;
+    for (const auto& [gpu, nic] : h.analysis.ncclNic) ncclNic.insert(gpu, nic);
+    for (const Finding& f : h.analysis.findings)
+        findings.append(QJsonObject{{"severity", severityName(f.severity)},
+                                    {"code", f.code},
+                                    {"subjects", QJsonArray::fromStringList(f.subjects)},
+                                    {"message", f.message}});
+    return {{"name", orNull(t.name)},
+            {"source", QJsonObject{{"format", sourceFormatId(t.source.format)}, {"location", t.source.location}}},
+            {"gpus", gpus},
+            {"nics", nics},
+            {"gpu_gpu", gpuGpu},
+            {"gpu_nic", gpuNic},
+            {"nccl_nic", ncclNic},
+            {"findings", findings}};
+}
+
+QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed) {
+    QJsonArray list, errors;
+    for (const auto& h : hosts) list.append(hostToJson(h));
+    for (const auto& f : failed) errors.append(QJsonObject{{"input", f.input}, {"message", f.message}});
+    QJsonObject doc{{"hosts", list}};
+    if (!errors.isEmpty()) doc.insert("errors", errors);
+    return doc;
+}
+
+namespace {
+
+QString cell(const std::optional<PathType>& p, const std::optional<int>& nv = {}) {
+    return p ? pathTypeName(*p, nv) : QStringLiteral("?");
+}
+
+void writeMatrix(QTextStream& out, const InspectedHost& h) {
+    const HostTopology& t = h.host;
+    std::vector<const Device*> devs;
+    for (const Device& d : t.gpus) devs.push_back(&d);
+    for (const Device& d : t.nics) devs.push_back(&d);
+    if (devs.empty()) return;
+    auto path = [&](const Device* a, const Device* b) -> QString {
+        if (a == b) return QStringLiteral("X");
+        for (const GpuPair& p : h.analysis.gpuGpu)
+            if ((p.a == a->id && p.b == b->id) || (p.a == b->id && p.b == a->id)) return cell(p.path, p.nvlinks);
+        for (const GpuNicPair& p : h.analysis.gpuNic)
+            if ((p.gpu == a->id && p.nic == b->id) || (p.gpu == b->id && p.nic == a->id)) return cell(p.path);
+        const DevicePath p = pathBetween(t, *a, *b); // NIC to NIC: not a verdict, shown for reference
+        return cell(p.type, p.nvlinks);
+    };
+    out << qSetFieldWidth(7) << Qt::left << "";
+    for (const Device* d : devs) out << d->id;
+    out << qSetFieldWidth(0) << "\n";
+    for (const Device* a : devs) {
+        out << qSetFieldWidth(7) << a->id;
+        for (const Device* b : devs) out << path(a, b);
+        out << qSetFieldWidth(0) << "\n";
+    }
+}
+
+QString opt(const std::optional<int>& v) { return v ? QString::number(*v) : QStringLiteral("?"); }
+
+} // namespace
+
+QString inspectToText(const std::vector<InspectedHost>& hosts) {
+    QString text;
+    QTextStream out(&text);
+    for (const auto& h : hosts) {
+        const HostTopology& t = h.host;
+        out << "== " << (t.name.isEmpty() ? QStringLiteral("(unnamed host)") : t.name) << "  ["
+            << sourceFormatId(t.source.format) << ": " << t.source.location << "]\n";
+        out << t.gpus.size() << " GPUs, " << t.nics.size() << " NICs\n\n";
+        writeMatrix(out, h);
+        out << "\nLegend: X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge,\n"
+               "        NODE between host bridges of a NUMA node, SYS across NUMA nodes/sockets, ? unknown\n\n";
+        if (!t.gpus.empty()) {
+            out << "GPU     NUMA  socket  NCCL NIC          path  GPUDirect  cross-socket\n";
+            for (const Device& g : t.gpus) {
+                QString nicId, nicName, path = QStringLiteral("-"), gdr = QStringLiteral("-"), cross = QStringLiteral("-");
+                for (const auto& [gpu, nic] : h.analysis.ncclNic)
+                    if (gpu == g.id) nicId = nic;
+                if (const GpuNicPair* p = h.analysis.pair(g.id, nicId)) {
+                    nicName = t.findDevice(nicId)->name;
+                    path = cell(p->path);
+                    gdr = p->gpudirect ? (*p->gpudirect ? QStringLiteral("yes") : QStringLiteral("no")) : QStringLiteral("unknown");
+                    cross = p->crossSocket ? (*p->crossSocket ? QStringLiteral("yes") : QStringLiteral("no")) : QStringLiteral("unknown");
+                }
+                const QString nic = nicId.isEmpty() ? QStringLiteral("-") : (nicName.isEmpty() ? nicId : nicId + QLatin1Char(' ') + nicName);
+                out << qSetFieldWidth(8) << g.id << qSetFieldWidth(6) << opt(g.numa) << qSetFieldWidth(8) << opt(g.socket)
+                    << qSetFieldWidth(18) << nic << qSetFieldWidth(6) << path << qSetFieldWidth(11) << gdr
+                    << qSetFieldWidth(0) << cross << "\n";
+            }
+            out << "\n";
+        }
+        if (h.analysis.findings.empty()) out << "No findings.\n";
+        for (const Finding& f : h.analysis.findings)
+            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+        out << "\n";
+    }
+    return text;
+}
+
+} // namespace rackscope
