@@ -40,7 +40,9 @@ std::optional<PathType> treePath(const HostTopology& host, const Device& a, cons
     case NodeKind::RootPort:  // only one link below a root port: functions of one device
         return PathType::PIX;
     case NodeKind::PciSwitch: {
+        // Switches strictly between the device and the common switch.
         auto switchesBelow = [&](const std::vector<int>& up, int until) {
+            if (until <= 1) return 0;
             return int(std::count_if(up.begin() + 1, up.begin() + until,
                                      [&](int n) { return host.nodes[n].kind == NodeKind::PciSwitch; }));
         };

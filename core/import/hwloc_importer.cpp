@@ -5,7 +5,10 @@
 #include <QRegularExpression>
 #include <QXmlStreamReader>
 #include <hwloc.h>
+#include <csignal>
 #include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace rackscope {
 namespace {
@@ -255,6 +258,32 @@ QString xmlFormatVersion(const QByteArray& xml, QString* error) {
     return {};
 }
 
+// libhwloc's XML reader trusts its input more than a file from elsewhere
+// deserves (hwloc 2.9 dereferences a missing cpuset). Each XML is loaded
+// once in a short-lived child first, so a crash or hang in the library
+// becomes an error message instead of the end of rackscope.
+QString probeInChild(const QByteArray& xml) {
+    const pid_t pid = fork();
+    if (pid < 0) return {}; // cannot probe: load directly, as hwloc's own tools do
+    if (pid == 0) {
+        for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) signal(sig, SIG_DFL); // no sanitizer report
+        alarm(20);
+        TopologyPtr topo = newTopology();
+        const bool ok = topo && hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) == 0 &&
+                        hwloc_topology_load(topo.get()) == 0;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFSIGNALED(status))
+        return WTERMSIG(status) == SIGALRM
+                   ? QStringLiteral("hwloc %1 did not finish reading this XML in 20 s").arg(hwlocRuntimeVersion())
+                   : QStringLiteral("hwloc %1 crashed reading this XML (signal %2): the file is damaged in a way "
+                                    "hwloc does not check")
+                         .arg(hwlocRuntimeVersion()).arg(WTERMSIG(status));
+    return {};
+}
+
 } // namespace
 
 QString hwlocRuntimeVersion() {
@@ -273,6 +302,7 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
             QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and rackscope runs with hwloc %3; "
                            "export it again with hwloc %4.x's lstopo (`lstopo --of xml`), or build rackscope with hwloc %2")
                 .arg(version).arg(major).arg(hwlocRuntimeVersion()).arg(supported));
+    if (const QString crash = probeInChild(xml); !crash.isEmpty()) return ImportResult::fail(crash);
     TopologyPtr topo = newTopology();
     if (!topo) return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
     if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||

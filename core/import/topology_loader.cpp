@@ -18,6 +18,14 @@ QString rootElement(const QByteArray& content) {
     return {};
 }
 
+// Why an XML document has no root element: its parse error, with the line.
+QString xmlError(const QByteArray& content) {
+    QXmlStreamReader r(content);
+    while (!r.atEnd()) r.readNext();
+    return r.hasError() ? QStringLiteral("malformed XML at line %1: %2").arg(r.lineNumber()).arg(r.errorString())
+                        : QStringLiteral("XML without elements");
+}
+
 } // namespace
 
 DetectedFormat detectFormat(const QByteArray& content) {
@@ -43,10 +51,12 @@ ImportResult importTopology(const QByteArray& content, const QString& location) 
     case DetectedFormat::NcclGraphXml:
         return ImportResult::fail(QStringLiteral("this is an NCCL graph file (NCCL_GRAPH_DUMP_FILE), which describes "
                                                  "rings and trees, not the hardware; give NCCL_TOPO_DUMP_FILE's output"));
-    case DetectedFormat::OtherXml:
-        return ImportResult::fail(QStringLiteral("XML whose root is not hwloc's <topology> or NCCL's <system>%1")
-                                      .arg(rootElement(content).isEmpty() ? QStringLiteral(" (malformed or truncated)")
-                                                                          : QString()));
+    case DetectedFormat::OtherXml: {
+        const QString root = rootElement(content);
+        if (root.isEmpty()) return ImportResult::fail(xmlError(content));
+        return ImportResult::fail(QStringLiteral("XML whose root is <%1>, not hwloc's <topology> or NCCL's <system>")
+                                      .arg(root.left(40)));
+    }
     case DetectedFormat::Binary: return ImportResult::fail(QStringLiteral("binary data, not a topology"));
     case DetectedFormat::Empty: return ImportResult::fail(QStringLiteral("the file is empty"));
     case DetectedFormat::Unknown: break;

@@ -1,0 +1,143 @@
+// Bad input: every reader gets a one-line error that says what is wrong,
+// and nothing crashes.
+#include "test_support.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+QByteArray readFixture(const QString& name) {
+    QFile f(fixture(name));
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
+QString errorFor(const QByteArray& content) {
+    const ImportResult r = importTopology(content, QStringLiteral("test-input"));
+    return r.host ? QString() : r.error;
+}
+
+} // namespace
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+private slots:
+    void emptyAndBlank() {
+        QCOMPARE(errorFor({}), QStringLiteral("the file is empty"));
+        QCOMPARE(errorFor("\n \t\n"), QStringLiteral("the file is empty"));
+    }
+
+    void truncatedXml_data() {
+        QTest::addColumn<QString>("file");
+        QStringList files = fixtures(QStringLiteral("hwloc-*.xml")) + fixtures(QStringLiteral("nccl-topo-*.xml"));
+        QVERIFY(files.size() >= 20);
+        for (const QString& f : files) QTest::newRow(qPrintable(f)) << f;
+    }
+    void truncatedXml() {
+        QFETCH(QString, file);
+        const QByteArray full = readFixture(file);
+        for (const double cut : {0.3, 0.5, 0.9}) {
+            const QString error = errorFor(full.left(qsizetype(double(full.size()) * cut)));
+            QVERIFY2(!error.isEmpty(), qPrintable(file));
+            QVERIFY2(error.contains(QStringLiteral("malformed XML at line")) || error.contains(QStringLiteral("format 3.0")),
+                     qPrintable(error));
+            QVERIFY(!error.contains(QLatin1Char('\n')));
+        }
+    }
+
+    void truncatedMatrix_data() {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : fixtures(QStringLiteral("topo-m-*.txt"))) QTest::newRow(qPrintable(f)) << f;
+    }
+    void truncatedMatrix() {
+        QFETCH(QString, file);
+        const QByteArray full = readFixture(file);
+        qsizetype rowsEnd = full.indexOf("\n\n"); // the matrix ends at its first blank line
+        if (rowsEnd < 0) rowsEnd = full.size();
+        while (rowsEnd > 0 && full[rowsEnd - 1] == '\n') --rowsEnd;
+        const qsizetype lastRow = full.lastIndexOf('\n', rowsEnd - 1) + 1;
+        // Mid-matrix, inside the last row's cells, and right after the last row's label.
+        for (const qsizetype cut : {rowsEnd / 2, lastRow + 8, lastRow + 5}) {
+            const QString error = errorFor(full.left(cut));
+            QVERIFY2(!error.isEmpty(), qPrintable(QStringLiteral("%1 cut at %2").arg(file).arg(cut)));
+            QVERIFY2(error.contains(QStringLiteral("truncated")) || error.contains(QStringLiteral("not a path type")) ||
+                         error.contains(QStringLiteral("not one of the header's devices")),
+                     qPrintable(error));
+            QVERIFY(!error.contains(QLatin1Char('\n')));
+        }
+    }
+
+    void otherKindsOfFile_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("expect");
+        QTest::newRow("nccl graph") << "nccl-graph-azure-ncv4.xml" << "NCCL graph file";
+        QTest::newRow("markdown") << "PROVENANCE.md" << "not a topology";
+        QTest::newRow("ibnetdiscover") << "ibnetdiscover-small-cluster-sdr-ibm.txt" << "not a topology";
+        QTest::newRow("lldp json") << "lldpcli-json0-openwrt-switch-statistics-interfaces-chassis.json" << "not a topology";
+        QTest::newRow("lstopo console") << "hwloc-16intel64-manyVFs.console.txt" << "not a topology";
+        QTest::newRow("nccl-tests log") << "nccl-tests-all_reduce-2node-16xH200-oci-roce.txt" << "not a topology";
+        QTest::newRow("nvlink status") << "gpud_nvidia-smi-nvlink-status_8xA100-SXM4-80GB.txt" << "not a topology";
+    }
+    void otherKindsOfFile() {
+        QFETCH(QString, file);
+        QFETCH(QString, expect);
+        const ImportResult r = loadTopologyFile(fixture(file));
+        QVERIFY(!r.host);
+        QVERIFY2(r.error.contains(expect), qPrintable(r.error));
+    }
+
+    void wrongXmlRoots() {
+        QVERIFY(errorFor("<?xml version=\"1.0\"?><html><body/></html>").contains(QStringLiteral("root is <html>")));
+        QVERIFY(errorFor("<system version=\"1\"><cpu><pci busid=\"zz\"/></cpu></system>").contains(QStringLiteral("busid")));
+        QVERIFY(errorFor("<system><nvlink target=\"0000:01:00.0\" count=\"2\"/></system>").contains(QStringLiteral("nvlink")));
+        QVERIFY(errorFor("<topology version=\"2.0\"><object type=\"Banana\"/></topology>").contains(QStringLiteral("hwloc")));
+    }
+
+    void matrixCellsThatAreNotPaths() {
+        const QByteArray bad = "\tGPU0\tGPU1\nGPU0\t X \tNVx\nGPU1\tNV2\t X \n";
+        QVERIFY(errorFor(bad).contains(QStringLiteral("not a path type")));
+        const QByteArray diag = "\tGPU0\tGPU1\nGPU0\tPIX\tNV2\nGPU1\tNV2\t X \n";
+        QVERIFY(errorFor(diag).contains(QStringLiteral("says PIX")));
+        const QByteArray dup = "\tGPU0\tGPU1\nGPU0\t X \tNV2\nGPU0\t X \tNV2\n";
+        QVERIFY(errorFor(dup).contains(QStringLiteral("twice")));
+    }
+
+    void binaryAndRandom() {
+        QRandomGenerator rng(42);
+        QByteArray random(4096, '\0');
+        rng.fillRange(reinterpret_cast<quint32*>(random.data()), random.size() / 4);
+        QVERIFY(!errorFor(random).isEmpty());
+        random.replace('\0', 'x');
+        QVERIFY(!errorFor(random).isEmpty());
+    }
+
+    void fiftyMegabytesOfRandomData() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("random.bin"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QRandomGenerator rng(7);
+        QByteArray block(1 << 20, '\0');
+        for (int i = 0; i < 50; ++i) {
+            rng.fillRange(reinterpret_cast<quint32*>(block.data()), block.size() / 4);
+            f.write(block);
+        }
+        f.close();
+        const ImportResult r = loadTopologyFile(path);
+        QVERIFY(!r.host);
+        QVERIFY2(r.error.contains(QStringLiteral("limit")), qPrintable(r.error));
+    }
+
+    void missingFileAndDirectory() {
+        QVERIFY(loadTopologyFile(QStringLiteral("/nonexistent/topology.xml")).error.contains(QStringLiteral("cannot open")));
+        QVERIFY(!loadTopologyFile(fixturesDir()).error.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "test_bad_input.moc"

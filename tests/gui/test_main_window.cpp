@@ -1,0 +1,43 @@
+// The window opens, shows a fixture, and refuses a bad file with a dialog.
+#include "test_support.h"
+
+#include "main_window.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QTimer>
+
+using namespace rackscope::test;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void opensAndShowsATopology() {
+        rackscope::gui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("rackscope")));
+        QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv5.xml"))));
+        QCOMPARE(w.hosts().size(), size_t(1));
+        QVERIFY(w.findChild<QPlainTextEdit*>()->toPlainText().contains(QStringLiteral("GPU7")));
+    }
+
+    void badFileGetsADialogAndKeepsWhatWasShown() {
+        rackscope::gui::MainWindow w;
+        QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv5.xml"))));
+        QString dialogText;
+        QTimer::singleShot(100, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                dialogText = box->text();
+                box->accept();
+            }
+        });
+        QVERIFY(!w.openTopology(fixture(QStringLiteral("PROVENANCE.md"))));
+        QVERIFY(dialogText.contains(QStringLiteral("not a topology")));
+        QCOMPARE(w.hosts().size(), size_t(1)); // the earlier host is still there
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

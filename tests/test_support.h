@@ -1,0 +1,55 @@
+#pragma once
+// Helpers shared by the tests: where the real fixtures are, and a loader
+// that returns a host with its analysis.
+#include "analysis/host_analysis.h"
+#include "import/topology_loader.h"
+
+#include <QDir>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+namespace rackscope::test {
+
+inline QString fixturesDir() { return QStringLiteral(RACKSCOPE_FIXTURES_DIR); }
+inline QString fixture(const QString& name) { return fixturesDir() + QLatin1Char('/') + name; }
+
+// Every fixture whose name matches glob; empty (and the caller fails) when the folder is missing.
+inline QStringList fixtures(const QString& glob) {
+    return QDir(fixturesDir()).entryList({glob}, QDir::Files, QDir::Name);
+}
+
+struct Loaded {
+    HostTopology host;
+    HostAnalysis analysis;
+    QString error;
+    bool ok() const { return error.isEmpty(); }
+
+    QString path(const QString& a, const QString& b) const {
+        for (const auto& p : analysis.gpuGpu)
+            if ((p.a == a && p.b == b) || (p.a == b && p.b == a))
+                return p.path ? pathTypeName(*p.path, p.nvlinks) : QStringLiteral("?");
+        if (const auto* p = analysis.pair(a, b)) return p->path ? pathTypeName(*p->path) : QStringLiteral("?");
+        if (const auto* p = analysis.pair(b, a)) return p->path ? pathTypeName(*p->path) : QStringLiteral("?");
+        return QStringLiteral("-");
+    }
+    QString ncclNic(const QString& gpu) const {
+        for (const auto& [g, n] : analysis.ncclNic)
+            if (g == gpu) return n;
+        return {};
+    }
+    bool hasFinding(const QString& code, const QString& subject = {}) const {
+        for (const auto& f : analysis.findings)
+            if (f.code == code && (subject.isEmpty() || f.subjects.contains(subject))) return true;
+        return false;
+    }
+};
+
+inline Loaded load(const QString& fixtureName) {
+    ImportResult r = loadTopologyFile(fixture(fixtureName));
+    if (!r.host) return {{}, {}, r.error};
+    HostAnalysis a = analyzeHost(*r.host);
+    return {std::move(*r.host), std::move(a), {}};
+}
+
+} // namespace rackscope::test
