@@ -1,14 +1,12 @@
 #include "hwloc_importer.h"
 
 #include "device_facts.h"
+#include "isolated_import.h"
 
 #include <QRegularExpression>
 #include <QXmlStreamReader>
 #include <hwloc.h>
-#include <csignal>
 #include <memory>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace rackscope {
 namespace {
@@ -247,9 +245,6 @@ QString xmlFormatVersion(const QByteArray& xml, QString* error) {
                 return {};
             }
             const QString v = r.attributes().value(QLatin1String("version")).toString();
-            while (!r.atEnd()) r.readNext(); // well-formedness of the whole file
-            if (r.hasError())
-                *error = QStringLiteral("malformed XML at line %1: %2").arg(r.lineNumber()).arg(r.errorString());
             return v.isEmpty() ? QStringLiteral("1.0") : v;
         }
     }
@@ -258,30 +253,13 @@ QString xmlFormatVersion(const QByteArray& xml, QString* error) {
     return {};
 }
 
-// libhwloc's XML reader trusts its input more than a file from elsewhere
-// deserves (hwloc 2.9 dereferences a missing cpuset). Each XML is loaded
-// once in a short-lived child first, so a crash or hang in the library
-// becomes an error message instead of the end of rackscope.
-QString probeInChild(const QByteArray& xml) {
-    const pid_t pid = fork();
-    if (pid < 0) return {}; // cannot probe: load directly, as hwloc's own tools do
-    if (pid == 0) {
-        for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) signal(sig, SIG_DFL); // no sanitizer report
-        alarm(20);
-        TopologyPtr topo = newTopology();
-        const bool ok = topo && hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) == 0 &&
-                        hwloc_topology_load(topo.get()) == 0;
-        _exit(ok ? 0 : 1);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFSIGNALED(status))
-        return WTERMSIG(status) == SIGALRM
-                   ? QStringLiteral("hwloc %1 did not finish reading this XML in 20 s").arg(hwlocRuntimeVersion())
-                   : QStringLiteral("hwloc %1 crashed reading this XML (signal %2): the file is damaged in a way "
-                                    "hwloc does not check")
-                         .arg(hwlocRuntimeVersion()).arg(WTERMSIG(status));
-    return {};
+// Why hwloc refused a file: the XML error and its line where there is one
+// (checked only after a refusal, it costs more than hwloc's own parse).
+QString whyRejected(const QByteArray& xml, const QString& hwlocMessage) {
+    QXmlStreamReader r(xml);
+    while (!r.atEnd()) r.readNext();
+    if (r.hasError()) return QStringLiteral("malformed XML at line %1: %2").arg(r.lineNumber()).arg(r.errorString());
+    return hwlocMessage;
 }
 
 } // namespace
@@ -302,14 +280,20 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
             QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and rackscope runs with hwloc %3; "
                            "export it again with hwloc %4.x's lstopo (`lstopo --of xml`), or build rackscope with hwloc %2")
                 .arg(version).arg(major).arg(hwlocRuntimeVersion()).arg(supported));
-    if (const QString crash = probeInChild(xml); !crash.isEmpty()) return ImportResult::fail(crash);
-    TopologyPtr topo = newTopology();
-    if (!topo) return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
-    if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||
-        hwloc_topology_load(topo.get()) != 0)
-        return ImportResult::fail(QStringLiteral("hwloc %1 rejected the XML (format %2): %3")
-                                      .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno))));
-    return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
+    // libhwloc trusts its XML more than a file from elsewhere deserves (2.9
+    // dereferences a missing cpuset): it reads each file in a child process.
+    return importIsolated(
+        [&]() -> ImportResult {
+            TopologyPtr topo = newTopology();
+            if (!topo) return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
+            if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||
+                hwloc_topology_load(topo.get()) != 0)
+                return ImportResult::fail(whyRejected(
+                    xml, QStringLiteral("hwloc %1 rejected the XML (format %2): %3")
+                             .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno)))));
+            return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
+        },
+        QStringLiteral("hwloc %1").arg(hwlocRuntimeVersion()));
 }
 
 ImportResult importHwlocLive() {
