@@ -4,6 +4,8 @@
 #include "main_window.h"
 
 #include <QApplication>
+#include <QMenuBar>
+#include <QTranslator>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTimer>
@@ -36,6 +38,16 @@ private slots:
         QVERIFY(!w.openTopology(fixture(QStringLiteral("PROVENANCE.md"))));
         QVERIFY(dialogText.contains(QStringLiteral("not a topology")));
         QCOMPARE(w.hosts().size(), size_t(1)); // the earlier host is still there
+    }
+
+    void speaksSimplifiedChinese() {
+        QTranslator zh;
+        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"), QStringLiteral("_"),
+                        QStringLiteral(":/i18n")));
+        QApplication::installTranslator(&zh);
+        rackscope::gui::MainWindow w;
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        QApplication::removeTranslator(&zh);
     }
 };
 
