@@ -1,0 +1,180 @@
+#include "server.h"
+
+#include "protocol.h"
+#include "rackscope_version.h"
+
+#include <cerrno>
+#include <poll.h>
+#include <unistd.h>
+
+namespace rsagent {
+
+Server::Server(int inFd, int outFd, CollectOptions options)
+    : in_(inFd), out_(outFd), options_(std::move(options)), reader_(protocol::kMaxRequestLine) {}
+
+Json Server::hello() const {
+    return Json{{"type", "hello"},
+                {"protocol", protocol::kVersion},
+                {"agent", RACKSCOPE_VERSION},
+                {"host", hostName()},
+                {"capabilities", Json::array({"collect", "sample"})}};
+}
+
+void Server::send(const Json& message) {
+    if (outputBroken_) return;
+    // Replace invalid UTF-8 from the system (interface names, sysfs text) rather than fail.
+    const std::string line = message.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace) + "\n";
+    size_t done = 0;
+    while (done < line.size()) {
+        const ssize_t n = ::write(out_, line.data() + done, line.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            outputBroken_ = true; // the client is gone; run() ends at its EOF
+            return;
+        }
+        done += size_t(n);
+    }
+}
+
+void Server::sendError(const Json& id, const char* code, const std::string& message) {
+    send(Json{{"id", id}, {"error", Json{{"code", code}, {"message", message}}}});
+}
+
+int Server::run() {
+    send(hello());
+    char buf[65536];
+    for (;;) {
+        pollfd p{in_, POLLIN, 0};
+        const int ready = ::poll(&p, 1, msUntilNextSample(Clock::now()));
+        if (ready < 0 && errno != EINTR) return 1;
+        if (ready > 0) {
+            const ssize_t n = ::read(in_, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                // EOF: a partial request line is dropped, and so are running samples.
+                return 0;
+            }
+            for (const LineReader::Item& item : reader_.feed(buf, size_t(n))) {
+                if (item.tooLong)
+                    sendError(nullptr, protocol::error::kLineTooLong,
+                              "request line longer than " + std::to_string(protocol::kMaxRequestLine) + " bytes, dropped");
+                else
+                    handleLine(item.line);
+            }
+        }
+        tick(Clock::now());
+        if (outputBroken_) return 0;
+    }
+}
+
+void Server::handleLine(const std::string& line) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return; // blank lines are allowed
+    const Json request = Json::parse(line, nullptr, false);
+    if (request.is_discarded()) return sendError(nullptr, protocol::error::kParse, "request is not valid JSON");
+    if (!request.is_object()) return sendError(nullptr, protocol::error::kBadRequest, "request is not a JSON object");
+    const Json id = request.contains("id") ? request["id"] : Json(nullptr);
+    if (!id.is_number_integer() || id.get<int64_t>() < 0)
+        return sendError(id.is_number_integer() ? id : Json(nullptr), protocol::error::kBadRequest,
+                         "request needs a non-negative integer \"id\"");
+    if (!request.contains("method") || !request["method"].is_string())
+        return sendError(id, protocol::error::kBadRequest, "request needs a string \"method\"");
+    if (request.contains("protocol")) {
+        const Json& v = request["protocol"];
+        if (!v.is_number_integer()) return sendError(id, protocol::error::kBadRequest, "\"protocol\" must be an integer");
+        if (v.get<int64_t>() > protocol::kVersion)
+            return sendError(id, protocol::error::kUnsupportedProtocol,
+                             "this agent speaks protocol " + std::to_string(protocol::kVersion) + ", the client asked for " +
+                                 std::to_string(v.get<int64_t>()) + ": deploy the agent that matches the client");
+    }
+    const Json params = request.contains("params") ? request["params"] : Json::object();
+    if (!params.is_object()) return sendError(id, protocol::error::kBadParams, "\"params\" must be an object");
+    handleRequest(id, request["method"].get<std::string>(), params);
+}
+
+void Server::handleRequest(const Json& id, const std::string& method, const Json& params) {
+    const int64_t key = id.get<int64_t>();
+    if (method == "hello") return send(Json{{"id", id}, {"result", hello()}});
+    if (method == "collect") {
+        std::set<std::string> sections;
+        if (params.contains("sections")) {
+            if (!params["sections"].is_array()) return sendError(id, protocol::error::kBadParams, "\"sections\" must be an array");
+            for (const Json& s : params["sections"]) {
+                const auto& known = snapshotSections();
+                if (!s.is_string() || std::find(known.begin(), known.end(), s.get<std::string>()) == known.end())
+                    return sendError(id, protocol::error::kBadParams, "unknown section " + s.dump());
+                sections.insert(s.get<std::string>());
+            }
+        }
+        return send(Json{{"id", id}, {"result", collectSnapshot(options_, sections)}});
+    }
+    if (method == "sample") {
+        if (jobs_.count(key)) return sendError(id, protocol::error::kDuplicateId, "a sample with this id is running");
+        return startSample(key, params);
+    }
+    if (method == "cancel") {
+        const auto it = jobs_.find(key);
+        if (it == jobs_.end()) return sendError(id, protocol::error::kNotFound, "nothing running with this id");
+        send(Json{{"id", id}, {"result", Json{{"samples", it->second.sent}, {"cancelled", true}}}});
+        jobs_.erase(it);
+        return;
+    }
+    sendError(id, protocol::error::kUnknownMethod, "unknown method \"" + method.substr(0, 64) + "\"");
+}
+
+void Server::startSample(int64_t id, const Json& params) {
+    auto intParam = [&](const char* name, int64_t fallback, int64_t lo, int64_t hi, int64_t* out) {
+        if (!params.contains(name)) return *out = fallback, true;
+        const Json& v = params[name];
+        if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi) {
+            sendError(id, protocol::error::kBadParams,
+                      std::string("\"") + name + "\" must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+            return false;
+        }
+        return *out = v.get<int64_t>(), true;
+    };
+    SampleJob job;
+    if (!intParam("interval_ms", 1000, protocol::kMinIntervalMs, protocol::kMaxIntervalMs, &job.intervalMs)) return;
+    if (!intParam("count", 10, 1, protocol::kMaxSampleCount, &job.remaining)) return;
+    job.last = Clock::now();
+    job.next = job.last + std::chrono::milliseconds(job.intervalMs);
+    job.previous = readCounters(options_.fs);
+    jobs_[id] = std::move(job);
+}
+
+int Server::msUntilNextSample(Clock::time_point now) const {
+    int best = -1;
+    for (const auto& [id, job] : jobs_) {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(job.next - now).count();
+        const int wait = ms < 0 ? 0 : int(ms + 1);
+        if (best < 0 || wait < best) best = wait;
+    }
+    return best;
+}
+
+void Server::tick(Clock::time_point now) {
+    for (auto it = jobs_.begin(); it != jobs_.end();) {
+        SampleJob& job = it->second;
+        if (now < job.next) {
+            ++it;
+            continue;
+        }
+        CounterReading current = readCounters(options_.fs);
+        const double elapsed = std::chrono::duration<double, std::milli>(now - job.last).count();
+        send(Json{{"id", it->first},
+                  {"event", "sample"},
+                  {"data", Json{{"seq", job.sent}, {"interval_ms", elapsed}, {"counters", counterDeltas(job.previous, current, elapsed)}}}});
+        job.previous = std::move(current);
+        job.last = now;
+        job.next += std::chrono::milliseconds(job.intervalMs);
+        if (job.next < now) job.next = now + std::chrono::milliseconds(job.intervalMs); // fell behind: do not burst
+        ++job.sent;
+        if (--job.remaining == 0) {
+            send(Json{{"id", it->first}, {"result", Json{{"samples", job.sent}}}});
+            it = jobs_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+} // namespace rsagent

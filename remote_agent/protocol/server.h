@@ -1,0 +1,49 @@
+#pragma once
+// The agent's side of the protocol: newline-delimited JSON on two file
+// descriptors, one request at a time plus any number of streaming samples,
+// in one thread driven by poll().
+#include "collect/counters.h"
+#include "collect/snapshot.h"
+#include "line_reader.h"
+
+#include <chrono>
+#include <map>
+
+namespace rsagent {
+
+class Server {
+public:
+    Server(int inFd, int outFd, CollectOptions options);
+    // Serves until the client closes its end; returns the exit status.
+    int run();
+
+    Json hello() const;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    struct SampleJob {
+        int64_t intervalMs = 1000;
+        int64_t remaining = 0;
+        int64_t sent = 0;
+        Clock::time_point next;
+        Clock::time_point last;
+        CounterReading previous;
+    };
+
+    void handleLine(const std::string& line);
+    void handleRequest(const Json& id, const std::string& method, const Json& params);
+    void startSample(int64_t id, const Json& params);
+    void tick(Clock::time_point now);
+    int msUntilNextSample(Clock::time_point now) const;
+
+    void send(const Json& message);
+    void sendError(const Json& id, const char* code, const std::string& message);
+
+    int in_, out_;
+    CollectOptions options_;
+    LineReader reader_;
+    std::map<int64_t, SampleJob> jobs_;
+    bool outputBroken_ = false;
+};
+
+} // namespace rsagent
