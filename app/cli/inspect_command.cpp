@@ -1,8 +1,9 @@
 #include "inspect_command.h"
 
-#include "import/hwloc_importer.h"
+#include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
 #include "report/inspect_report.h"
+#include "transport/local_agent.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -14,14 +15,16 @@ namespace rackscope::cli {
 int runInspect(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Reads server topologies (hwloc XML, NCCL topology XML, nvidia-smi topo -m) and reports, for every GPU "
+        "Reads server topologies (hwloc XML, NCCL topology XML, nvidia-smi topo -m, agent snapshots) and reports, for every GPU "
         "and NIC, the path between them, GPUDirect RDMA, socket crossings, NCCL's NIC choice and findings."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("inspect"), QStringLiteral("The command."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Topology files, of any supported kind."),
                                  QStringLiteral("FILE..."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
-    const QCommandLineOption local(QStringLiteral("local"), QStringLiteral("Inspect this machine (live hwloc)."));
+    const QCommandLineOption local(QStringLiteral("local"),
+                                   QStringLiteral("Inspect this machine through its rackscope-agent (RACKSCOPE_AGENT "
+                                                  "overrides where it is found)."));
     parser.addOptions({json, local});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(parser.errorText()));
@@ -48,7 +51,11 @@ int runInspect(const QStringList& args) {
             failed.push_back({input, r.error});
         }
     };
-    if (parser.isSet(local)) take(QStringLiteral("local machine"), importHwlocLive());
+    if (parser.isSet(local)) {
+        const AgentCollect c = collectWithLocalAgent(findLocalAgent());
+        take(QStringLiteral("local machine"), c.snapshot ? importAgentSnapshot(*c.snapshot, QStringLiteral("rackscope-agent on this machine"))
+                                                         : ImportResult::fail(c.error));
+    }
     for (const QString& f : files) take(f, loadTopologyFile(f));
 
     QTextStream out(stdout);

@@ -68,9 +68,10 @@ void nicLoadFindings(const HostTopology& host, const HostAnalysis& a, std::vecto
                        .arg(lo->second)});
 }
 
-std::optional<double> linkRate(const PcieLink& l) {
-    if (l.gbps) return l.gbps;
-    if (l.gts && l.width) return *l.gts * *l.width;
+// Two links compare only in one unit: GT/s x lanes where both give it, else GB/s.
+std::optional<std::pair<double, double>> comparable(const PcieLink& a, const PcieLink& b) {
+    if (a.gts && a.width && b.gts && b.width) return std::pair(*a.gts * *a.width, *b.gts * *b.width);
+    if (a.gbps && b.gbps) return std::pair(*a.gbps, *b.gbps);
     return std::nullopt;
 }
 
@@ -85,31 +86,44 @@ QString linkText(const PcieLink& l) {
 void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
     for (const auto* list : {&host.gpus, &host.nics}) {
         for (const Device& d : *list) {
-            const auto cur = linkRate(d.linkCurrent), max = linkRate(d.linkMax);
-            if (cur && max && *cur < *max)
+            const auto rates = comparable(d.linkCurrent, d.linkMax);
+            if (rates && rates->first < rates->second)
                 out.push_back({Severity::Warning, codes::kPcieLinkDegraded, {d.id},
                                QStringLiteral("%1's PCIe link runs at %2, below its capability %3.")
                                    .arg(describe(d), linkText(d.linkCurrent), linkText(d.linkMax))});
         }
         // Identical devices (same vendor:device) should train to the same link.
         for (const Device& d : *list) {
-            const auto mine = linkRate(d.linkCurrent);
-            if (!mine || !d.vendorId || !d.deviceId) continue;
-            double best = 0;
-            int peers = 0;
+            if (!d.vendorId || !d.deviceId) continue;
+            const Device* best = nullptr;
             for (const Device& o : *list) {
-                const auto theirs = linkRate(o.linkCurrent);
-                if (&o == &d || !theirs || o.vendorId != d.vendorId || o.deviceId != d.deviceId) continue;
-                best = std::max(best, *theirs);
-                ++peers;
+                if (&o == &d || o.vendorId != d.vendorId || o.deviceId != d.deviceId) continue;
+                const auto rates = comparable(d.linkCurrent, o.linkCurrent);
+                if (rates && rates->first < 0.75 * rates->second &&
+                    (!best || comparable(best->linkCurrent, o.linkCurrent)->first < rates->second))
+                    best = &o;
             }
-            if (peers > 0 && *mine < 0.75 * best)
-                out.push_back({Severity::Warning, codes::kPcieLinkBelowPeers, {d.id},
-                               QStringLiteral("%1's PCIe link runs at %2 GB/s while identical devices on this host "
-                                              "reach %3 GB/s: it may have trained at a lower speed or width.")
-                                   .arg(describe(d)).arg(*mine, 0, 'f', 1).arg(best, 0, 'f', 1)});
+            if (best)
+                out.push_back({Severity::Warning, codes::kPcieLinkBelowPeers, {d.id, best->id},
+                               QStringLiteral("%1's PCIe link runs at %2 while the identical %3 reaches %4: it may "
+                                              "have trained at a lower speed or width.")
+                                   .arg(describe(d), linkText(d.linkCurrent), best->id, linkText(best->linkCurrent))});
         }
     }
+}
+
+// ACS redirection on a bridge above GPUs and NICs sends their peer traffic
+// up to the root complex (NCCL's troubleshooting guide: disable it).
+void acsFindings(const HostTopology& host, std::vector<Finding>& out) {
+    std::map<QString, QStringList> below;
+    for (const auto* list : {&host.gpus, &host.nics})
+        for (const Device& d : *list)
+            for (const QString& bridge : d.acsBridges) below[bridge] << d.id;
+    for (const auto& [bridge, devices] : below)
+        out.push_back({Severity::Warning, codes::kAcsEnabled, QStringList{bridge} + devices,
+                       QStringLiteral("ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and "
+                                      "GPUDirect traffic is sent up to the root complex, or fails.")
+                           .arg(bridge, devices.join(QStringLiteral(", ")))});
 }
 
 } // namespace
@@ -124,6 +138,7 @@ std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a
                            : QStringLiteral("No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
     nicLoadFindings(host, a, out);
     pcieFindings(host, out);
+    acsFindings(host, out);
     for (const QString& note : host.notes) out.push_back({Severity::Info, codes::kSourceNote, {}, note});
     std::stable_sort(out.begin(), out.end(),
                      [](const Finding& x, const Finding& y) { return int(x.severity) < int(y.severity); });

@@ -12,6 +12,7 @@ inline constexpr char kNoRdmaNic[] = "host-no-rdma-nic";
 inline constexpr char kNicSharedUnevenly[] = "nic-shared-unevenly";
 inline constexpr char kPcieLinkDegraded[] = "pcie-link-degraded";
 inline constexpr char kPcieLinkBelowPeers[] = "pcie-link-below-peers";
+inline constexpr char kAcsEnabled[] = "pcie-acs-enabled";
 inline constexpr char kSourceNote[] = "source-note";
 } // namespace codes
 

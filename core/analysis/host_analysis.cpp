@@ -44,11 +44,18 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     if (p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel))
         against << QStringLiteral("path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
                        .arg(pathTypeName(*p.path));
+    if (host.peerMemoryLoaded == false && host.kernelSupportsDmabuf == false)
+        against << QStringLiteral("no peer-memory module (nvidia_peermem) is loaded and the kernel is older than "
+                                  "5.12, so DMA-BUF cannot stand in");
     if (!against.isEmpty()) {
         p.gpudirect = false;
         p.gpudirectReason = against.join(QStringLiteral("; "));
     } else if (!p.path) {
         p.gpudirectReason = QStringLiteral("the source does not give the path between them");
+    } else if (host.peerMemoryLoaded == false) {
+        p.gpudirectReason = QStringLiteral("path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
+                                           "only DMA-BUF (open GPU driver, NCCL >= 2.19) could give GPUDirect")
+                                .arg(pathTypeName(*p.path));
     } else if (!nic.rdma) {
         p.gpudirectReason = QStringLiteral("path %1 allows it, but %2").arg(pathTypeName(*p.path), nic.rdmaEvidence);
     } else {

@@ -1,5 +1,6 @@
 #include "topology_loader.h"
 
+#include "agent_snapshot_importer.h"
 #include "hwloc_importer.h"
 #include "nccl_xml_importer.h"
 #include "topo_matrix_importer.h"
@@ -39,6 +40,7 @@ DetectedFormat detectFormat(const QByteArray& content) {
         if (root == QLatin1String("graphs")) return DetectedFormat::NcclGraphXml;
         return DetectedFormat::OtherXml;
     }
+    if (head.startsWith('{') && looksLikeAgentSnapshot(content)) return DetectedFormat::AgentSnapshot;
     if (looksLikeTopoMatrix(content)) return DetectedFormat::NvidiaSmiTopo;
     return DetectedFormat::Unknown;
 }
@@ -48,6 +50,7 @@ ImportResult importTopology(const QByteArray& content, const QString& location) 
     case DetectedFormat::HwlocXml: return importHwlocXml(content, location);
     case DetectedFormat::NcclTopoXml: return importNcclTopoXml(content, location);
     case DetectedFormat::NvidiaSmiTopo: return importTopoMatrix(content, location);
+    case DetectedFormat::AgentSnapshot: return importAgentSnapshot(content, location);
     case DetectedFormat::NcclGraphXml:
         return ImportResult::fail(QStringLiteral("this is an NCCL graph file (NCCL_GRAPH_DUMP_FILE), which describes "
                                                  "rings and trees, not the hardware; give NCCL_TOPO_DUMP_FILE's output"));
@@ -61,8 +64,8 @@ ImportResult importTopology(const QByteArray& content, const QString& location) 
     case DetectedFormat::Empty: return ImportResult::fail(QStringLiteral("the file is empty"));
     case DetectedFormat::Unknown: break;
     }
-    return ImportResult::fail(QStringLiteral("not a topology rackscope reads (hwloc XML, NCCL topology XML, or "
-                                             "`nvidia-smi topo -m` output)"));
+    return ImportResult::fail(QStringLiteral("not a topology rackscope reads (hwloc XML, NCCL topology XML, "
+                                             "`nvidia-smi topo -m` output, or a rackscope-agent snapshot)"));
 }
 
 ImportResult loadTopologyFile(const QString& path) {

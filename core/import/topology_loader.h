@@ -6,11 +6,11 @@
 
 namespace rackscope {
 
-enum class DetectedFormat { HwlocXml, NcclTopoXml, NcclGraphXml, NvidiaSmiTopo, OtherXml, Binary, Empty, Unknown };
+enum class DetectedFormat { HwlocXml, NcclTopoXml, NcclGraphXml, NvidiaSmiTopo, AgentSnapshot, OtherXml, Binary, Empty, Unknown };
 DetectedFormat detectFormat(const QByteArray& content);
 
 // Inputs larger than this are refused before parsing: the largest real
-// topologies are a few MB.
+// topologies and snapshots are a few MB.
 constexpr qint64 kMaxTopologyBytes = 32 * 1024 * 1024;
 
 ImportResult importTopology(const QByteArray& content, const QString& location);

@@ -8,6 +8,7 @@ QString sourceFormatId(SourceFormat format) {
     case SourceFormat::HwlocLive: return QStringLiteral("hwloc-live");
     case SourceFormat::NcclTopoXml: return QStringLiteral("nccl-topo-xml");
     case SourceFormat::NvidiaSmiTopo: return QStringLiteral("nvidia-smi-topo-m");
+    case SourceFormat::AgentSnapshot: return QStringLiteral("agent-snapshot");
     }
     return {};
 }

@@ -13,7 +13,7 @@
 
 namespace rackscope {
 
-enum class SourceFormat { HwlocXml, HwlocLive, NcclTopoXml, NvidiaSmiTopo };
+enum class SourceFormat { HwlocXml, HwlocLive, NcclTopoXml, NvidiaSmiTopo, AgentSnapshot };
 QString sourceFormatId(SourceFormat format); // "hwloc-xml", "nccl-topo-xml", ...
 
 struct Source {
@@ -64,6 +64,7 @@ struct Device {
     std::optional<double> speedMbps; // NCCL net speed
     std::optional<bool> ncclGdr;     // NCCL XML's gdr attribute (GPU or net)
     PcieLink linkCurrent, linkMax;
+    QStringList acsBridges;          // bridges above it with ACS redirection enabled (agent)
 };
 
 struct HostTopology {
@@ -77,6 +78,9 @@ struct HostTopology {
     // Paths the source states itself (nvidia-smi topo -m), keyed by device ids.
     std::map<std::pair<QString, QString>, std::pair<PathType, std::optional<int>>> statedPaths;
     QStringList notes;               // what the importer noticed but could not model
+    // GPUDirect prerequisites the agent reads (unknown from files of other kinds).
+    std::optional<bool> peerMemoryLoaded;     // nvidia_peermem / nv_peer_mem, as NCCL checks it
+    std::optional<bool> kernelSupportsDmabuf; // kernel >= 5.12, the alternative to a peer-memory module
 
     const Device* findDevice(const QString& id) const;
 };

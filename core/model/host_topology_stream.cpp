@@ -41,6 +41,7 @@ void put(QDataStream& s, const Device& d) {
     put(s, d.pci), put(s, d.vendorId), put(s, d.deviceId), put(s, d.pciClass), put(s, d.numa), put(s, d.socket);
     put(s, d.cudaDevice), put(s, d.rdma), put(s, d.speedMbps), put(s, d.ncclGdr);
     put(s, d.linkCurrent), put(s, d.linkMax);
+    s << d.acsBridges;
 }
 void get(QDataStream& s, Device& d) {
     int kind = 0;
@@ -49,6 +50,7 @@ void get(QDataStream& s, Device& d) {
     get(s, d.pci), get(s, d.vendorId), get(s, d.deviceId), get(s, d.pciClass), get(s, d.numa), get(s, d.socket);
     get(s, d.cudaDevice), get(s, d.rdma), get(s, d.speedMbps), get(s, d.ncclGdr);
     get(s, d.linkCurrent), get(s, d.linkMax);
+    s >> d.acsBridges;
 }
 
 void putDevices(QDataStream& s, const std::vector<Device>& list) {
@@ -66,6 +68,7 @@ void getDevices(QDataStream& s, std::vector<Device>& list) {
 
 QDataStream& operator<<(QDataStream& s, const HostTopology& h) {
     s << h.name << int(h.source.format) << h.source.location << h.arch << h.notes;
+    put(s, h.peerMemoryLoaded), put(s, h.kernelSupportsDmabuf);
     s << quint32(h.nodes.size());
     for (const TopoNode& n : h.nodes) {
         s << int(n.kind) << n.parent;
@@ -87,6 +90,7 @@ QDataStream& operator>>(QDataStream& s, HostTopology& h) {
     int format = 0;
     quint32 n = 0;
     s >> h.name >> format >> h.source.location >> h.arch >> h.notes;
+    get(s, h.peerMemoryLoaded), get(s, h.kernelSupportsDmabuf);
     h.source.format = SourceFormat(format);
     s >> n;
     for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) {

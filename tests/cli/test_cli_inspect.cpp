@@ -115,7 +115,7 @@ private slots:
         const Run r = cli({QStringLiteral("inspect"), QStringLiteral("--local"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject h = QJsonDocument::fromJson(r.out).object()[QStringLiteral("hosts")].toArray()[0].toObject();
-        QCOMPARE(h[QStringLiteral("source")].toObject()[QStringLiteral("format")].toString(), QStringLiteral("hwloc-live"));
+        QCOMPARE(h[QStringLiteral("source")].toObject()[QStringLiteral("format")].toString(), QStringLiteral("agent-snapshot"));
     }
 
     void usageErrors() {

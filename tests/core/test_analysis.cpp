@@ -142,9 +142,9 @@ private slots:
         n.linkMax = {32.0, 16, {}};
         h.nics.push_back(n);
         const HostAnalysis a = analyzeHost(h);
-        auto has = [&](const char* code, const char* subject) {
+        auto has = [&](const char* code, const char* subject) { // the device the finding is about comes first
             return std::any_of(a.findings.begin(), a.findings.end(), [&](const Finding& f) {
-                return f.code == QLatin1String(code) && f.subjects.contains(QLatin1String(subject));
+                return f.code == QLatin1String(code) && f.subjects.value(0) == QLatin1String(subject);
             });
         };
         QVERIFY(has(codes::kPcieLinkBelowPeers, "GPU2"));

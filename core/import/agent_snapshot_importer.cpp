@@ -1,0 +1,117 @@
+#include "agent_snapshot_importer.h"
+
+#include "hwloc_importer.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace rackscope {
+namespace {
+
+// "16.0 GT/s PCIe" -> 16.0; "Unknown" -> nothing.
+std::optional<double> gts(const QJsonValue& v) {
+    static const QRegularExpression re(QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*GT/s"));
+    const auto m = re.match(v.toString());
+    return m.hasMatch() ? std::optional<double>(m.captured(1).toDouble()) : std::nullopt;
+}
+std::optional<int> width(const QJsonValue& v) {
+    return v.isDouble() && v.toInt() > 0 ? std::optional<int>(v.toInt()) : std::nullopt;
+}
+
+Device* byPci(HostTopology& h, const QString& text) {
+    const auto pci = PciAddress::parse(text);
+    if (!pci) return nullptr;
+    for (auto* list : {&h.gpus, &h.nics, &h.others})
+        for (Device& d : *list)
+            if (d.pci == pci) return &d;
+    return nullptr;
+}
+
+bool acsRedirects(const QJsonObject& acs) {
+    for (const QJsonValue& flag : acs.value("enabled").toArray())
+        if (flag.toString() == QLatin1String("ReqRedir") || flag.toString() == QLatin1String("CmpltRedir")) return true;
+    return false;
+}
+
+void enrichPcie(HostTopology& h, const QJsonObject& pcie) {
+    std::map<QString, bool> redirecting;
+    for (const QJsonValue& b : pcie.value("bridges").toArray())
+        redirecting[b["pci"].toString()] = acsRedirects(b["acs"].toObject());
+    for (const QJsonValue& v : pcie.value("devices").toArray()) {
+        const QJsonObject o = v.toObject();
+        Device* d = byPci(h, o.value("pci").toString());
+        if (!d) continue;
+        const QJsonObject link = o.value("link").toObject();
+        d->linkCurrent.gts = gts(link.value("current_speed"));
+        d->linkCurrent.width = width(link.value("current_width"));
+        d->linkMax.gts = gts(link.value("max_speed"));
+        d->linkMax.width = width(link.value("max_width"));
+        for (const QJsonValue& b : o.value("upstream_bridges").toArray())
+            if (redirecting[b.toString()]) d->acsBridges << b.toString();
+    }
+}
+
+void enrichRdma(HostTopology& h, const QJsonObject& rdma) {
+    for (const QJsonValue& v : rdma.value("devices").toArray()) {
+        const QJsonObject o = v.toObject();
+        Device* d = byPci(h, o.value("pci").toString());
+        const QString name = o.value("name").toString();
+        if (!d || d->kind != DeviceKind::Nic || name.isEmpty()) continue;
+        if (!d->rdmaDevices.contains(name)) d->rdmaDevices << name;
+        d->rdma = true;
+        d->rdmaEvidence = QStringLiteral("agent found RDMA device %1 in /sys/class/infiniband").arg(name);
+        if (d->name.isEmpty() || d->netdevs.contains(d->name)) d->name = name;
+    }
+}
+
+void enrichGpus(HostTopology& h, const QJsonObject& gpus) {
+    for (const QJsonValue& v : gpus.value("gpus").toArray()) {
+        const QJsonObject o = v.toObject();
+        if (Device* d = byPci(h, o.value("pci").toString()); d && !o.value("name").toString().isEmpty())
+            d->name = o.value("name").toString();
+    }
+}
+
+} // namespace
+
+bool looksLikeAgentSnapshot(const QByteArray& content) {
+    return content.left(256).contains("\"rackscope-snapshot\"");
+}
+
+ImportResult importAgentSnapshot(const QByteArray& json, const QString& location) {
+    QJsonParseError pe{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return ImportResult::fail(QStringLiteral("malformed JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString()));
+    if (!doc.isObject()) return ImportResult::fail(QStringLiteral("a snapshot is a JSON object"));
+    return importAgentSnapshot(doc.object(), location);
+}
+
+ImportResult importAgentSnapshot(const QJsonObject& s, const QString& location) {
+    if (s.value("type").toString() != QLatin1String("rackscope-snapshot"))
+        return ImportResult::fail(QStringLiteral("not a rackscope-agent snapshot (no \"type\":\"rackscope-snapshot\")"));
+    if (s.value("format").toInt() != 1)
+        return ImportResult::fail(QStringLiteral("snapshot format %1; this rackscope reads format 1")
+                                      .arg(s.value("format").toVariant().toString()));
+    const QJsonObject topo = s.value("topology").toObject();
+    if (!topo.value("available").toBool())
+        return ImportResult::fail(QStringLiteral("the snapshot has no topology: %1").arg(topo.value("reason").toString()));
+    ImportResult r = importHwlocXml(topo.value("hwloc_xml").toString().toUtf8(), location);
+    if (!r.host) return ImportResult::fail(QStringLiteral("its hwloc XML: %1").arg(r.error));
+    HostTopology& h = *r.host;
+    h.source = {SourceFormat::AgentSnapshot, location};
+    if (const QString host = s.value("host").toString(); !host.isEmpty()) h.name = host;
+    enrichPcie(h, s.value("pcie").toObject());
+    enrichRdma(h, s.value("rdma").toObject());
+    enrichGpus(h, s.value("gpus").toObject());
+    const QJsonObject gdr = s.value("gpudirect").toObject();
+    if (gdr.value("available").toBool()) {
+        h.peerMemoryLoaded = gdr["peer_memory"].toObject().value("usable").toBool();
+        const QJsonValue dmabuf = gdr["dmabuf"].toObject().value("kernel_supports_rdma_dmabuf");
+        if (dmabuf.isBool()) h.kernelSupportsDmabuf = dmabuf.toBool();
+    }
+    return r;
+}
+
+} // namespace rackscope

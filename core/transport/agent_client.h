@@ -1,0 +1,47 @@
+#pragma once
+// The core's side of the agent protocol (docs/protocol.md), over any
+// QIODevice: a QProcess running `rackscope-agent --stdio`, an SSH channel,
+// or a local socket. It consumes only complete lines, and the agent's hello
+// must come first with a matching protocol version.
+#include <QIODevice>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+
+namespace rackscope {
+
+class AgentClient : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kProtocolVersion = 1;
+    static constexpr qsizetype kMaxLine = 128 * 1024 * 1024; // a snapshot carries hwloc XML
+
+    explicit AgentClient(QIODevice* io, QObject* parent = nullptr);
+
+    bool isReady() const { return ready_; }
+    const QJsonObject& hello() const { return hello_; }
+    // Sends a request and returns its id.
+    qint64 request(const QString& method, const QJsonObject& params = {});
+    void cancel(qint64 id);
+
+signals:
+    void ready(const QJsonObject& hello);
+    void result(qint64 id, const QJsonValue& result);
+    void event(qint64 id, const QString& name, const QJsonObject& data);
+    void failed(qint64 id, const QString& code, const QString& message); // id -1 when the agent could not tell
+    void protocolError(const QString& message); // the connection is unusable
+
+private:
+    void onReadyRead();
+    void handleLine(const QByteArray& line);
+    void fail(const QString& message);
+
+    QPointer<QIODevice> io_;
+    QByteArray buffer_;
+    QJsonObject hello_;
+    bool ready_ = false;
+    bool broken_ = false;
+    qint64 nextId_ = 1;
+};
+
+} // namespace rackscope
