@@ -4,6 +4,7 @@
 #include "protocol/server.h"
 #include "rackscope_version.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -28,6 +29,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char** argv) {
+    std::signal(SIGPIPE, SIG_IGN); // a vanished client is an EPIPE to handle, not a death
     std::string mode, sysRoot = "/sys", procRoot = "/proc";
     bool pretty = false;
     rsagent::LldpOptions lldp;

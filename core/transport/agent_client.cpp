@@ -4,7 +4,8 @@
 
 namespace rackscope {
 
-AgentClient::AgentClient(QIODevice* io, QObject* parent) : QObject(parent), io_(io) {
+AgentClient::AgentClient(QIODevice* io, QObject* parent, qsizetype maxLine)
+    : QObject(parent), io_(io), maxLine_(maxLine) {
     connect(io, &QIODevice::readyRead, this, &AgentClient::onReadyRead);
     if (io->bytesAvailable() > 0) QMetaObject::invokeMethod(this, &AgentClient::onReadyRead, Qt::QueuedConnection);
 }
@@ -34,8 +35,7 @@ void AgentClient::onReadyRead() {
     for (qsizetype nl; !broken_ && (nl = buffer_.indexOf('\n', start)) >= 0; start = nl + 1)
         handleLine(buffer_.mid(start, nl - start));
     buffer_.remove(0, start);
-    if (buffer_.size() > kMaxLine)
-        fail(QStringLiteral("the agent sent a line longer than %1 MiB").arg(kMaxLine / (1024 * 1024)));
+    if (buffer_.size() > maxLine_) fail(QStringLiteral("the agent sent a line longer than %1 bytes").arg(maxLine_));
 }
 
 void AgentClient::handleLine(const QByteArray& line) {

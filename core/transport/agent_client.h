@@ -16,7 +16,7 @@ public:
     static constexpr int kProtocolVersion = 1;
     static constexpr qsizetype kMaxLine = 128 * 1024 * 1024; // a snapshot carries hwloc XML
 
-    explicit AgentClient(QIODevice* io, QObject* parent = nullptr);
+    explicit AgentClient(QIODevice* io, QObject* parent = nullptr, qsizetype maxLine = kMaxLine);
 
     bool isReady() const { return ready_; }
     const QJsonObject& hello() const { return hello_; }
@@ -42,6 +42,7 @@ private:
     bool ready_ = false;
     bool broken_ = false;
     qint64 nextId_ = 1;
+    qsizetype maxLine_;
 };
 
 } // namespace rackscope

@@ -1,0 +1,237 @@
+// The agent protocol, both halves: the core's AgentClient and the agent's
+// Server in one process over a socketpair, the real agent through a pipe,
+// and hostile input to each.
+#include "test_support.h"
+
+#include "protocol/server.h"
+#include "transport/agent_client.h"
+
+#include <QBuffer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <csignal>
+#include <sys/socket.h>
+#include <thread>
+
+using namespace rackscope;
+
+namespace {
+
+// The real agent on a pipe, read message by message.
+class AgentProcess {
+public:
+    AgentProcess() {
+        process_.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--stdio")});
+        process_.waitForStarted(10000);
+    }
+    ~AgentProcess() {
+        process_.closeWriteChannel();
+        if (!process_.waitForFinished(5000)) process_.kill();
+    }
+    QProcess& process() { return process_; }
+    void send(const QByteArray& line) { process_.write(line + '\n'); }
+    // The next message, or an empty object after timeoutMs.
+    QJsonObject next(int timeoutMs = 10000) {
+        QElapsedTimer t;
+        t.start();
+        while (!process_.canReadLine() && t.elapsed() < timeoutMs) process_.waitForReadyRead(100);
+        if (!process_.canReadLine()) return {};
+        return QJsonDocument::fromJson(process_.readLine()).object();
+    }
+    // The next message about id (skipping other ids' events).
+    QJsonObject nextFor(qint64 id, int timeoutMs = 10000) {
+        for (QJsonObject m = next(timeoutMs); !m.isEmpty(); m = next(timeoutMs))
+            if (m.value("id").toInteger(-2) == id) return m;
+        return {};
+    }
+
+private:
+    QProcess process_;
+};
+
+QString errorCode(const QJsonObject& m) { return m.value("error").toObject().value("code").toString(); }
+
+} // namespace
+
+class TestAgentProtocol : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { std::signal(SIGPIPE, SIG_IGN); }
+
+    void clientAndServerInOneProcess() {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+        int serverStatus = -1;
+        std::thread server([&] { serverStatus = rsagent::Server(fds[0], fds[0], rsagent::CollectOptions{}).run(); });
+        {
+            QLocalSocket socket;
+            QVERIFY(socket.setSocketDescriptor(fds[1]));
+            AgentClient client(&socket);
+            QSignalSpy ready(&client, &AgentClient::ready);
+            QSignalSpy results(&client, &AgentClient::result);
+            QSignalSpy events(&client, &AgentClient::event);
+            QSignalSpy failures(&client, &AgentClient::failed);
+            QVERIFY(ready.wait(10000));
+            QCOMPARE(client.hello().value("protocol").toInt(), 1);
+            QCOMPARE(client.hello().value("capabilities").toArray().first().toString(), QStringLiteral("collect"));
+
+            const qint64 collect = client.request(QStringLiteral("collect"), {{"sections", QJsonArray{"versions"}}});
+            QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 10000);
+            QCOMPARE(results[0][0].toLongLong(), collect);
+            const QJsonObject snapshot = results[0][1].toJsonValue().toObject();
+            QCOMPARE(snapshot.value("type").toString(), QStringLiteral("rackscope-snapshot"));
+            QVERIFY(!snapshot.value("versions").toObject().value("kernel").toString().isEmpty());
+            QVERIFY(!snapshot.contains("topology")); // only what was asked for
+
+            const qint64 sample = client.request(QStringLiteral("sample"), {{"interval_ms", 50}, {"count", 3}});
+            QTRY_COMPARE_WITH_TIMEOUT(results.size(), 2, 10000);
+            QCOMPARE(events.size(), 3);
+            for (int i = 0; i < 3; ++i) {
+                QCOMPARE(events[i][0].toLongLong(), sample);
+                QCOMPARE(events[i][1].toString(), QStringLiteral("sample"));
+                QCOMPARE(events[i][2].toJsonObject().value("seq").toInt(), i);
+            }
+            QCOMPARE(results[1][1].toJsonValue().toObject().value("samples").toInt(), 3);
+
+            client.request(QStringLiteral("reboot"));
+            QTRY_COMPARE_WITH_TIMEOUT(failures.size(), 1, 10000);
+            QCOMPARE(failures[0][1].toString(), QStringLiteral("unknown-method"));
+            socket.close(); // EOF: the server ends cleanly
+        }
+        server.join();
+        QCOMPARE(serverStatus, 0);
+        ::close(fds[0]);
+    }
+
+    void throughARealPipe() {
+        AgentProcess agent;
+        const QJsonObject hello = agent.next();
+        QCOMPARE(hello.value("type").toString(), QStringLiteral("hello"));
+        QCOMPARE(hello.value("protocol").toInt(), 1);
+        agent.send("{\"id\":1,\"method\":\"collect\"}");
+        const QJsonObject r = agent.nextFor(1, 60000);
+        const QJsonObject snap = r.value("result").toObject();
+        for (const char* section : {"topology", "gpus", "rdma", "net", "pcie", "gpudirect", "roce_qos", "lldp", "versions"})
+            QVERIFY2(snap.contains(QLatin1String(section)), section);
+        QVERIFY(snap.value("topology").toObject().value("available").toBool());
+    }
+
+    void hostileInputIsAnsweredAndServingGoesOn() {
+        AgentProcess agent;
+        QVERIFY(!agent.next().isEmpty()); // hello
+        agent.send(QByteArray(2 * 1024 * 1024, 'a'));
+        QCOMPARE(errorCode(agent.next()), QStringLiteral("line-too-long"));
+        const QList<QPair<QByteArray, QString>> cases = {
+            {"{not json", "parse-error"},
+            {"[1,2]", "bad-request"},
+            {"{\"method\":\"collect\"}", "bad-request"},
+            {"{\"id\":\"x\",\"method\":\"hello\"}", "bad-request"},
+            {"{\"id\":-4,\"method\":\"hello\"}", "bad-request"},
+            {"{\"id\":2,\"method\":42}", "bad-request"},
+            {"{\"id\":2,\"method\":\"reboot\"}", "unknown-method"},
+            {"{\"id\":2,\"method\":\"exec\",\"params\":{\"cmd\":\"rm -rf /\"}}", "unknown-method"},
+            {"{\"id\":3,\"method\":\"sample\",\"params\":{\"interval_ms\":\"fast\"}}", "bad-params"},
+            {"{\"id\":3,\"method\":\"sample\",\"params\":{\"interval_ms\":1}}", "bad-params"},
+            {"{\"id\":3,\"method\":\"sample\",\"params\":{\"count\":0}}", "bad-params"},
+            {"{\"id\":4,\"method\":\"collect\",\"params\":{\"sections\":\"rdma\"}}", "bad-params"},
+            {"{\"id\":5,\"method\":\"collect\",\"params\":{\"sections\":[\"bogus\"]}}", "bad-params"},
+            {"{\"id\":6,\"method\":\"hello\",\"protocol\":2}", "unsupported-protocol"},
+            {"{\"id\":7,\"method\":\"hello\",\"params\":[1]}", "bad-params"},
+            {"{\"id\":8,\"method\":\"cancel\"}", "not-found"},
+            {QByteArray("\x01\x02\xff\xfe garbage", 14), "parse-error"},
+        };
+        for (const auto& [line, code] : cases) {
+            agent.send(line);
+            const QJsonObject m = agent.next();
+            QVERIFY2(errorCode(m) == code, qPrintable(QString::fromUtf8(line.left(60)) + QStringLiteral(" -> ") +
+                                                      QString::fromUtf8(QJsonDocument(m).toJson(QJsonDocument::Compact))));
+            QVERIFY(!m.value("error").toObject().value("message").toString().isEmpty());
+        }
+        agent.send("{\"id\":9,\"method\":\"hello\"}");
+        QCOMPARE(agent.next().value("result").toObject().value("type").toString(), QStringLiteral("hello"));
+    }
+
+    void closedStdinMidRequestEndsCleanly() {
+        AgentProcess agent;
+        QVERIFY(!agent.next().isEmpty());
+        agent.process().write("{\"id\":1,\"method\":\"col");
+        agent.process().closeWriteChannel();
+        QVERIFY(agent.process().waitForFinished(5000));
+        QCOMPARE(agent.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(agent.process().exitCode(), 0);
+    }
+
+    void sampleStreamsAndCancels() {
+        AgentProcess agent;
+        QVERIFY(!agent.next().isEmpty());
+        agent.send("{\"id\":5,\"method\":\"sample\",\"params\":{\"interval_ms\":100,\"count\":1000}}");
+        const QJsonObject first = agent.nextFor(5);
+        QCOMPARE(first.value("event").toString(), QStringLiteral("sample"));
+        const QJsonObject counters = first.value("data").toObject().value("counters").toObject();
+        QVERIFY(counters.contains(QStringLiteral("net/lo/rx_bytes")));
+        QVERIFY(counters.value(QStringLiteral("net/lo/rx_bytes")).toObject().contains(QStringLiteral("rate_per_s")));
+        QCOMPARE(agent.nextFor(5).value("data").toObject().value("seq").toInt(), 1);
+        agent.send("{\"id\":5,\"method\":\"sample\"}");
+        QCOMPARE(errorCode(agent.nextFor(5)), QStringLiteral("duplicate-id"));
+        agent.send("{\"id\":5,\"method\":\"cancel\"}");
+        QJsonObject end;
+        while (!(end = agent.nextFor(5)).isEmpty() && end.contains("event")) {}
+        QVERIFY(end.value("result").toObject().value("cancelled").toBool());
+        QVERIFY(end.value("result").toObject().value("samples").toInt() >= 2);
+        QVERIFY(agent.next(400).isEmpty()); // nothing more after the cancel
+    }
+
+    void mutatedRequestsNeverStopTheAgent() {
+        AgentProcess agent;
+        QVERIFY(!agent.next().isEmpty());
+        const QList<QByteArray> valid = {"{\"id\":1,\"method\":\"hello\"}",
+                                         "{\"id\":2,\"method\":\"collect\",\"params\":{\"sections\":[\"versions\",\"gpudirect\"]}}",
+                                         "{\"id\":3,\"method\":\"sample\",\"params\":{\"interval_ms\":500,\"count\":2}}",
+                                         "{\"id\":3,\"method\":\"cancel\"}"};
+        QRandomGenerator rng(2026);
+        for (int i = 0; i < 300; ++i) {
+            QByteArray line = valid[qsizetype(rng.bounded(quint32(valid.size())))];
+            for (int e = 0; e < 1 + int(rng.bounded(3)); ++e) {
+                const qsizetype at = qsizetype(rng.bounded(quint32(line.size())));
+                switch (rng.bounded(3)) {
+                case 0: line[at] = char(rng.bounded(256)); break;
+                case 1: line.remove(at, 1 + qsizetype(rng.bounded(5))); break;
+                default: line.insert(at, "9999999999999999999"); break;
+                }
+            }
+            line.replace('\n', ' ');
+            agent.send(line);
+        }
+        agent.send("{\"id\":777,\"method\":\"hello\"}");
+        QCOMPARE(agent.nextFor(777, 30000).value("result").toObject().value("type").toString(), QStringLiteral("hello"));
+        QCOMPARE(agent.process().state(), QProcess::Running);
+    }
+
+    void clientRefusesAMismatchReadably_data() {
+        QTest::addColumn<QByteArray>("stream");
+        QTest::addColumn<QString>("expect");
+        QTest::newRow("newer agent") << QByteArray("{\"type\":\"hello\",\"protocol\":2,\"agent\":\"0.9.0\",\"host\":\"node17\"}" "\n")
+                                     << "agent 0.9.0 on node17 speaks protocol 2";
+        QTest::newRow("no hello") << QByteArray("{\"id\":1,\"result\":{}}" "\n") << "did not greet first";
+        QTest::newRow("garbage") << QByteArray("Welcome to node17!\n") << "not a JSON object";
+        QTest::newRow("over-long") << QByteArray(4096, 'x') << "longer than 1024 bytes";
+    }
+    void clientRefusesAMismatchReadably() {
+        QFETCH(QByteArray, stream);
+        QFETCH(QString, expect);
+        QBuffer io(&stream);
+        io.open(QIODevice::ReadOnly);
+        AgentClient client(&io, nullptr, 1024);
+        QSignalSpy errors(&client, &AgentClient::protocolError);
+        QTRY_COMPARE_WITH_TIMEOUT(errors.size(), 1, 5000);
+        QVERIFY2(errors[0][0].toString().contains(expect), qPrintable(errors[0][0].toString()));
+        QVERIFY(!client.isReady());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAgentProtocol)
+#include "test_agent_protocol.moc"
