@@ -142,7 +142,7 @@ private slots:
             {"{\"id\":6,\"method\":\"hello\",\"protocol\":2}", "unsupported-protocol"},
             {"{\"id\":7,\"method\":\"hello\",\"params\":[1]}", "bad-params"},
             {"{\"id\":8,\"method\":\"cancel\"}", "not-found"},
-            {QByteArray("\x01\x02\xff\xfe garbage", 14), "parse-error"},
+            {QByteArrayLiteral("\x01\x02\xff\xfe garbage"), "parse-error"},
         };
         for (const auto& [line, code] : cases) {
             agent.send(line);
