@@ -32,6 +32,16 @@ bool looksLikeRdmaDeviceName(const QString& name) {
     return re.match(name).hasMatch();
 }
 
+void addNvlinksThroughSwitches(HostTopology& host, const std::map<int, std::map<PciAddress, int>>& linksPerGpu) {
+    for (auto a = linksPerGpu.begin(); a != linksPerGpu.end(); ++a)
+        for (auto b = std::next(a); b != linksPerGpu.end(); ++b) {
+            int total = 0;
+            for (const auto& [sw, count] : a->second)
+                if (auto it = b->second.find(sw); it != b->second.end()) total += std::min(count, it->second);
+            if (total > 0) host.nvlinks[std::minmax(a->first, b->first)] += total;
+        }
+}
+
 namespace {
 void sortAndNumber(std::vector<Device>& list, const QString& prefix) {
     std::stable_sort(list.begin(), list.end(), [](const Device& a, const Device& b) {

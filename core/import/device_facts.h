@@ -2,6 +2,7 @@
 // Rules shared by the importers for what a PCI id or a device name tells.
 #include "model/host_topology.h"
 
+#include <map>
 #include <optional>
 
 namespace rackscope {
@@ -24,6 +25,11 @@ RdmaFact rdmaFromPciIds(std::optional<unsigned> vendor, std::optional<unsigned> 
                         std::optional<unsigned> pciClass24);
 // RDMA device names as the kernel's verbs drivers name them (mlx5_0, rocep1s0f0, efa_0...).
 bool looksLikeRdmaDeviceName(const QString& name);
+
+// GPU pairs joined through NVSwitches: for each switch both reach, the
+// smaller of their link counts, summed (18 links over 4 switches read NV18,
+// as nvidia-smi prints it). linksPerGpu: GPU index -> switch -> links.
+void addNvlinksThroughSwitches(HostTopology& host, const std::map<int, std::map<PciAddress, int>>& linksPerGpu);
 
 // Sorts by PCI address (unknown last, order kept) and names GPU0.., NIC0..
 void numberDevices(HostTopology& host);

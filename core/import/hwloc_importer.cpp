@@ -192,7 +192,7 @@ private:
         auto isSwitch = [](hwloc_obj_t o) {
             return o->type == HWLOC_OBJ_PCI_DEVICE && o->subtype && QLatin1String(o->subtype) == QLatin1String("NVSwitch");
         };
-        std::map<int, std::map<unsigned, int>> viaSwitch; // gpu -> switch column -> links
+        std::map<int, std::map<PciAddress, int>> viaSwitch; // gpu -> switch -> links
         for (unsigned i = 0; i < n; ++i) {
             const int gi = gpuIndex(dist->objs[i]);
             if (gi < 0) continue;
@@ -207,16 +207,10 @@ private:
                 }
                 const int gj = gpuIndex(dist->objs[j]);
                 if (gj > gi) host_.nvlinks[{gi, gj}] = *links;
-                else if (isSwitch(dist->objs[j])) viaSwitch[gi][j] = *links;
+                else if (isSwitch(dist->objs[j])) viaSwitch[gi][pciOf(dist->objs[j])] = *links;
             }
         }
-        for (auto a = viaSwitch.begin(); a != viaSwitch.end(); ++a)
-            for (auto b = std::next(a); b != viaSwitch.end(); ++b) {
-                int total = 0;
-                for (const auto& [sw, count] : a->second)
-                    if (auto it = b->second.find(sw); it != b->second.end()) total += std::min(count, it->second);
-                if (total > 0) host_.nvlinks[std::minmax(a->first, b->first)] += total;
-            }
+        addNvlinksThroughSwitches(host_, viaSwitch);
         hwloc_distances_release(topo_, dist);
     }
 

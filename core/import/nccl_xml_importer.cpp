@@ -203,9 +203,7 @@ private:
             }
     }
 
-    // GPU pairs: direct links plus, through each NVSwitch both reach, the
-    // smaller of their link counts (18 links spread over 4 switches read NV18,
-    // as nvidia-smi prints it).
+    // GPU pairs: direct links, and links through the NVSwitches both reach.
     void resolveNvlinks() {
         std::map<PciAddress, int> gpuByBus;
         for (int i = 0; i < int(host_.gpus.size()); ++i)
@@ -226,13 +224,7 @@ private:
                                    .arg(host_.gpus[gpu].id, l.target.toString());
             }
         }
-        for (auto a = switchLinks.begin(); a != switchLinks.end(); ++a)
-            for (auto b = std::next(a); b != switchLinks.end(); ++b) {
-                int total = 0;
-                for (const auto& [sw, count] : a->second)
-                    if (auto it = b->second.find(sw); it != b->second.end()) total += std::min(count, it->second);
-                if (total > 0) host_.nvlinks[std::minmax(a->first, b->first)] += total;
-            }
+        addNvlinksThroughSwitches(host_, switchLinks);
     }
 
     void fail(const QString& message) {
