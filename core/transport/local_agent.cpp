@@ -13,8 +13,10 @@ namespace rackscope {
 QString findLocalAgent() {
     const QString env = qEnvironmentVariable("RACKSCOPE_AGENT");
     if (!env.isEmpty()) return env;
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/rackscope-agent");
-    if (QFileInfo(beside).isExecutable()) return beside;
+    // Installed: beside the program, or the copy the console package carries in lib/rackscope.
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString& candidate : {dir + QStringLiteral("/rackscope-agent"), dir + QStringLiteral("/../lib/rackscope/rackscope-agent")})
+        if (QFileInfo(candidate).isExecutable()) return QFileInfo(candidate).canonicalFilePath();
 #ifdef RACKSCOPE_BUILD_AGENT
     if (QFileInfo(QStringLiteral(RACKSCOPE_BUILD_AGENT)).isExecutable()) return QStringLiteral(RACKSCOPE_BUILD_AGENT);
 #endif

@@ -9,7 +9,8 @@
 
 namespace rackscope {
 
-// RACKSCOPE_AGENT, then beside the running program, then the build tree's.
+// RACKSCOPE_AGENT, then beside the running program or in its ../lib/rackscope,
+// then the build tree's.
 QString findLocalAgent();
 
 struct AgentCollect {
