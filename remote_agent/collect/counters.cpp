@@ -1,5 +1,7 @@
 #include "counters.h"
 
+#include "ethtool_stats.h"
+
 #include <cmath>
 
 namespace rsagent {
@@ -49,6 +51,8 @@ CounterReading readCounters(const HostFs& fs) {
         const std::string base = "class/net/" + ifname + "/statistics";
         for (const std::string& name : fs.sysList(base))
             if (auto v = fs.sysU64(base + "/" + name)) r["net/" + ifname + "/" + name] = *v;
+        if (fs.live()) // the driver's own statistics exist only on the running machine
+            for (const auto& [name, v] : ethtoolStats(ifname)) r["ethtool/" + ifname + "/" + name] = v;
     }
     return r;
 }

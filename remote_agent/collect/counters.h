@@ -25,7 +25,8 @@ struct CounterDelta {
 };
 CounterDelta counterDelta(uint64_t previous, uint64_t current, CounterKind kind);
 
-// One reading of every counter: "ib/mlx5_0/1/port_xmit_data", "net/eth0/rx_bytes", ...
+// One reading of every counter: "ib/mlx5_0/1/port_xmit_data", "net/eth0/rx_bytes",
+// "ethtool/eth0/rx_queue_0_packets" (live only), ...
 using CounterReading = std::map<std::string, uint64_t>;
 CounterReading readCounters(const HostFs& fs);
 // Deltas and per-second rates between two readings taken intervalMs apart.

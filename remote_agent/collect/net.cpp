@@ -89,6 +89,40 @@ Json ipv4Routes(const HostFs& fs) {
     return routes;
 }
 
+// /proc/net/ipv6_route: 32-hex-digit addresses, hex prefix lengths and metric.
+Json ipv6Routes(const HostFs& fs) {
+    const auto text = fs.proc("net/ipv6_route");
+    if (!text) return unavailable("cannot read /proc/net/ipv6_route");
+    auto ip = [](const std::string& hex) -> Json {
+        if (hex.size() != 32) return nullptr;
+        in6_addr a{};
+        for (size_t i = 0; i < 16; ++i) {
+            const auto byte = parseInt(hex.substr(2 * i, 2), 16);
+            if (!byte) return nullptr;
+            a.s6_addr[i] = uint8_t(*byte);
+        }
+        char buf[INET6_ADDRSTRLEN] = {};
+        ::inet_ntop(AF_INET6, &a, buf, sizeof buf);
+        return std::string(buf);
+    };
+    Json routes = Json::array();
+    std::istringstream in(*text);
+    std::string line;
+    while (std::getline(in, line) && routes.size() < 10000) {
+        std::istringstream f(line);
+        std::string dst, dstLen, src, srcLen, next, metric, refcnt, use, flags, iface;
+        if (!(f >> dst >> dstLen >> src >> srcLen >> next >> metric >> refcnt >> use >> flags >> iface)) continue;
+        const auto prefix = parseInt(dstLen, 16);
+        routes.push_back(Json{{"interface", iface},
+                              {"destination", ip(dst)},
+                              {"prefix_length", orNull(prefix)},
+                              {"gateway", ip(next)},
+                              {"metric", orNull(parseInt(metric, 16))},
+                              {"default", prefix == 0}});
+    }
+    return routes;
+}
+
 } // namespace
 
 Json collectNet(const HostFs& fs) {
@@ -117,7 +151,7 @@ Json collectNet(const HostFs& fs) {
         list.push_back(std::move(i));
     }
     if (sock >= 0) ::close(sock);
-    return Json{{"available", true}, {"interfaces", list}, {"ipv4_routes", ipv4Routes(fs)},
+    return Json{{"available", true}, {"interfaces", list}, {"ipv4_routes", ipv4Routes(fs)}, {"ipv6_routes", ipv6Routes(fs)},
                 {"addresses_source", fs.live() ? "getifaddrs" : "not read: captured tree"}};
 }
 

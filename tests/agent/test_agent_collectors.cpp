@@ -5,8 +5,14 @@
 
 #include "collect/collectors.h"
 #include "collect/counters.h"
+#include "collect/ethtool_stats.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
 
 #include <QDirIterator>
+#include <set>
 
 using namespace rackscope::test;
 using rsagent::HostFs;
@@ -162,6 +168,50 @@ private slots:
         QCOMPARE(g["iommu"]["mode"].get<std::string>(), std::string("passthrough"));
         QVERIFY(g["iommu"]["kernel_parameters"] == Json::array({"intel_iommu=on", "iommu=pt"}));
         QVERIFY(g["dmabuf"]["kernel_supports_rdma_dmabuf"].get<bool>());
+    }
+
+    void ethtoolStatisticsMatchEthtool() {
+        const QString ethtool = QStandardPaths::findExecutable(QStringLiteral("ethtool"), {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
+        QVERIFY2(!ethtool.isEmpty(), "ethtool (Debian package ethtool) is needed as the reference");
+        int compared = 0;
+        for (const QString& ifname : QDir(QStringLiteral("/sys/class/net")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QProcess p;
+            p.start(ethtool, {QStringLiteral("-S"), ifname});
+            p.waitForFinished(10000);
+            if (p.exitCode() != 0) continue; // no driver statistics on this interface
+            std::set<std::string> theirs;
+            static const QRegularExpression row(QStringLiteral("^\\s+(\\S.*?):\\s+\\d+$"));
+            for (const QString& line : QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n')))
+                if (const auto m = row.match(line); m.hasMatch()) theirs.insert(m.captured(1).toStdString());
+            std::set<std::string> ours;
+            for (const auto& [name, value] : rsagent::ethtoolStats(ifname.toStdString())) ours.insert(name);
+            QVERIFY2(ours == theirs, qPrintable(ifname));
+            ++compared;
+        }
+        if (compared == 0) QSKIP("no interface here has driver statistics (ethtool -S)");
+    }
+
+    void routesFromProc() {
+        SysfsBuilder t;
+        t.write(QStringLiteral("proc/net/route"),
+                "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+                "eth0\t00000000\t0100D50A\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
+                "eth0\t0000D50A\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n");
+        t.write(QStringLiteral("proc/net/ipv6_route"),
+                "00000000000000000000000000000000 00 00000000000000000000000000000000 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003 eth0\n"
+                "fd000000000000000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001 eth0\n");
+        t.write(QStringLiteral("sys/class/net/eth0/mtu"), "9000\n");
+        const Json n = rsagent::collectNet(HostFs(t.root().toStdString() + "/sys", t.root().toStdString() + "/proc"));
+        QCOMPARE(n["ipv4_routes"][0]["gateway"].get<std::string>(), std::string("10.213.0.1"));
+        QVERIFY(n["ipv4_routes"][0]["default"].get<bool>());
+        QCOMPARE(n["ipv4_routes"][1]["destination"].get<std::string>(), std::string("10.213.0.0"));
+        QCOMPARE(n["ipv4_routes"][1]["mask"].get<std::string>(), std::string("255.255.255.0"));
+        QCOMPARE(n["ipv6_routes"][0]["gateway"].get<std::string>(), std::string("fe80::1"));
+        QVERIFY(n["ipv6_routes"][0]["default"].get<bool>());
+        QCOMPARE(n["ipv6_routes"][1]["destination"].get<std::string>(), std::string("fd00::"));
+        QCOMPARE(n["ipv6_routes"][1]["prefix_length"].get<int>(), 64);
+        QCOMPARE(n["interfaces"][0]["mtu"].get<int>(), 9000);
+        QVERIFY(n["interfaces"][0]["addresses"].is_null()); // a captured tree has no live addresses
     }
 
     void lldpJson0() {
