@@ -1,8 +1,9 @@
 #include "main_window.h"
 
-#include "import/hwloc_importer.h"
+#include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
 #include "rackscope_version.h"
+#include "transport/local_agent.h"
 
 #include <QApplication>
 #include <QFileDialog>
@@ -30,7 +31,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlai
 }
 
 void MainWindow::showLocalMachine() {
-    ImportResult r = importHwlocLive();
+    // The same path as `rackscope-cli inspect --local`: this machine's own agent.
+    const AgentCollect c = collectWithLocalAgent(findLocalAgent());
+    ImportResult r = c.snapshot ? importAgentSnapshot(*c.snapshot, tr("rackscope-agent on this machine"))
+                                : ImportResult::fail(c.error);
     if (!r.host) {
         QMessageBox::warning(this, tr("rackscope"), tr("Could not read this machine: %1").arg(r.error));
         return;

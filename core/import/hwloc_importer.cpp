@@ -290,13 +290,5 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
         QStringLiteral("hwloc %1").arg(hwlocRuntimeVersion()));
 }
 
-ImportResult importHwlocLive() {
-    TopologyPtr topo = newTopology();
-    if (!topo || hwloc_topology_load(topo.get()) != 0)
-        return ImportResult::fail(QStringLiteral("hwloc could not read this machine's topology"));
-    return ImportResult::ok(
-        Converter(topo.get(), {SourceFormat::HwlocLive, QStringLiteral("live hwloc %1 on this machine").arg(hwlocRuntimeVersion())})
-            .run());
-}
 
 } // namespace rackscope

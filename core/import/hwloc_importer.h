@@ -1,6 +1,6 @@
 #pragma once
 // Reads hwloc topologies through libhwloc itself: an `lstopo --of xml` file
-// (hwloc 2.x) or the live machine, with every I/O object kept.
+// (hwloc 2.x), with every I/O object kept. The live machine is the agent's.
 #include "import_result.h"
 
 #include <QByteArray>
@@ -8,7 +8,6 @@
 namespace rackscope {
 
 ImportResult importHwlocXml(const QByteArray& xml, const QString& location);
-ImportResult importHwlocLive();
 // The hwloc library version rackscope runs with, e.g. "2.9.0".
 QString hwlocRuntimeVersion();
 

@@ -5,7 +5,6 @@ namespace rackscope {
 QString sourceFormatId(SourceFormat format) {
     switch (format) {
     case SourceFormat::HwlocXml: return QStringLiteral("hwloc-xml");
-    case SourceFormat::HwlocLive: return QStringLiteral("hwloc-live");
     case SourceFormat::NcclTopoXml: return QStringLiteral("nccl-topo-xml");
     case SourceFormat::NvidiaSmiTopo: return QStringLiteral("nvidia-smi-topo-m");
     case SourceFormat::AgentSnapshot: return QStringLiteral("agent-snapshot");

@@ -13,7 +13,7 @@
 
 namespace rackscope {
 
-enum class SourceFormat { HwlocXml, HwlocLive, NcclTopoXml, NvidiaSmiTopo, AgentSnapshot };
+enum class SourceFormat { HwlocXml, NcclTopoXml, NvidiaSmiTopo, AgentSnapshot };
 QString sourceFormatId(SourceFormat format); // "hwloc-xml", "nccl-topo-xml", ...
 
 struct Source {

@@ -125,14 +125,6 @@ private slots:
         QVERIFY2(l.error.contains(hwlocRuntimeVersion()), qPrintable(l.error));
         QVERIFY2(l.error.contains(QStringLiteral("lstopo")), qPrintable(l.error));
     }
-
-    void liveMachine() {
-        ImportResult r = importHwlocLive();
-        QVERIFY2(r.host, qPrintable(r.error));
-        QCOMPARE(r.host->source.format, SourceFormat::HwlocLive);
-        QVERIFY(!r.host->nodes.empty());
-        QVERIFY(!r.host->name.isEmpty());
-    }
 };
 
 QTEST_GUILESS_MAIN(TestHwlocXml)

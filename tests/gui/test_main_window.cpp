@@ -40,6 +40,13 @@ private slots:
         QCOMPARE(w.hosts().size(), size_t(1)); // the earlier host is still there
     }
 
+    void showsThisMachineThroughItsAgent() {
+        rackscope::gui::MainWindow w;
+        w.showLocalMachine();
+        QCOMPARE(w.hosts().size(), size_t(1));
+        QCOMPARE(w.hosts().front().host.source.format, rackscope::SourceFormat::AgentSnapshot);
+    }
+
     void speaksSimplifiedChinese() {
         QTranslator zh;
         QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"), QStringLiteral("_"),
