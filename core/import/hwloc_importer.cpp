@@ -271,7 +271,7 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
     const int supported = int(hwloc_get_api_version() >> 16);
     if (major > supported)
         return ImportResult::fail(
-            QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and rackscope runs with hwloc %3; "
+            QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and rackscope runs with hwloc API %3; "
                            "export it again with hwloc %4.x's lstopo (`lstopo --of xml`), or build rackscope with hwloc %2")
                 .arg(version).arg(major).arg(hwlocRuntimeVersion()).arg(supported));
     // libhwloc trusts its XML more than a file from elsewhere deserves (2.9
@@ -283,11 +283,11 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
             if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||
                 hwloc_topology_load(topo.get()) != 0)
                 return ImportResult::fail(whyRejected(
-                    xml, QStringLiteral("hwloc %1 rejected the XML (format %2): %3")
+                    xml, QStringLiteral("hwloc (API %1) rejected the XML (format %2): %3")
                              .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno)))));
             return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
         },
-        QStringLiteral("hwloc %1").arg(hwlocRuntimeVersion()));
+        QStringLiteral("hwloc (API %1)").arg(hwlocRuntimeVersion()));
 }
 
 

@@ -8,7 +8,8 @@
 namespace rackscope {
 
 ImportResult importHwlocXml(const QByteArray& xml, const QString& location);
-// The hwloc library version rackscope runs with, e.g. "2.9.0".
+// The hwloc API version of the library rackscope runs with (hwloc_get_api_version,
+// e.g. "2.8.0" for the 2.9 releases: the API version lags the release number).
 QString hwlocRuntimeVersion();
 
 } // namespace rackscope

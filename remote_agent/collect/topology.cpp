@@ -21,7 +21,7 @@ Json collectTopology(const HostFs& fs) {
         } else {
             const unsigned v = hwloc_get_api_version();
             out = Json{{"available", true},
-                       {"hwloc_version", std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) + "." +
+                       {"hwloc_api_version", std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) + "." +
                                              std::to_string(v & 0xff)},
                        {"hwloc_xml", std::string(xml, size_t(len > 0 ? len - 1 : 0))}};
             hwloc_free_xmlbuffer(topo, xml);
