@@ -33,7 +33,8 @@ test)
     ctest --preset asan -j "$jobs"
     cmake --preset release -DRACKSCOPE_BUILD_TESTS=ON
     cmake --build --preset release -j "$jobs"
-    ctest --preset release
+    ctest --preset release -LE bench
+    ctest --preset release -L bench --verbose # the benchmarks print their figures beside their references
     ;;
 *)
     echo "usage: $0 run|test" >&2

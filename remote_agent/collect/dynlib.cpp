@@ -6,7 +6,7 @@
 namespace rsagent {
 
 DynLib::DynLib(const char* soname) {
-    handle_ = ::dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    handle_ = ::dlopen(soname, RTLD_LAZY | RTLD_LOCAL); // lazy: libnccl and libcuda are large, and few symbols are used
     if (!handle_) {
         const char* e = ::dlerror();
         error_ = e ? e : "dlopen failed";
