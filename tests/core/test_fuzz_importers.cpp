@@ -2,6 +2,7 @@
 // a one-line error, never a crash (this test earns its keep under ASan/UBSan).
 #include "test_support.h"
 
+#include "import/ibnetdiscover_importer.h"
 #include "report/inspect_report.h"
 
 #include <QFile>
@@ -67,6 +68,23 @@ private slots:
             }
         }
         QCOMPARE(hosts + errors, 120);
+    }
+
+    void mutatedFabricDumps() {
+        const QStringList files = fixtures(QStringLiteral("ibnetdiscover-*.txt"));
+        QCOMPARE(files.size(), 4);
+        for (const QString& file : files) {
+            QFile f(fixture(file));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray original = f.readAll();
+            QRandomGenerator rng(quint32(qHash(file)));
+            for (int i = 0; i < 60; ++i) {
+                const FabricImport r = importIbnetdiscover(mutate(original, rng), file);
+                QVERIFY(r.fabric || !r.error.isEmpty());
+                if (r.fabric)
+                    for (const FabricDiagnostic& d : r.fabric->diagnostics) QVERIFY(d.line > 0 && !d.message.isEmpty());
+            }
+        }
     }
 
     void randomText() {
