@@ -8,7 +8,7 @@
 
 namespace rackscope {
 
-enum class FabricNodeKind { Switch, ChannelAdapter, Router };
+enum class FabricNodeKind { Switch, ChannelAdapter, Router, Host }; // Host: a server known by name only (topology.conf)
 
 struct FabricNode {
     FabricNodeKind kind = FabricNodeKind::Switch;
@@ -36,8 +36,18 @@ struct FabricDiagnostic {
     QString message;
 };
 
+// A Slurm topology/block group (e.g. one NVLink domain).
+struct FabricBlock {
+    QString name;
+    QString description;
+    QStringList hosts;
+    int line = 0;
+};
+
 struct Fabric {
     QString source;
+    std::vector<FabricBlock> blocks;
+    std::vector<int> blockSizes;
     std::vector<FabricNode> nodes;
     std::vector<FabricLink> links;            // each link once
     std::vector<FabricDiagnostic> diagnostics; // lines that could not be read, and inconsistencies

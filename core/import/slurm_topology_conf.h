@@ -1,0 +1,22 @@
+#pragma once
+// Slurm's topology.conf, tree form (SwitchName= Switches= Nodes=) and block
+// form (BlockName= Nodes=, BlockSizes=), read into the fabric model and
+// written back out, so a discovered fabric becomes a file for the scheduler.
+#include "model/fabric.h"
+
+#include <QByteArray>
+
+namespace rackscope {
+
+struct SlurmTopologyImport {
+    std::optional<Fabric> fabric;
+    QString error;
+};
+
+bool looksLikeSlurmTopology(const QByteArray& text);
+SlurmTopologyImport importSlurmTopology(const QByteArray& text, const QString& location);
+// Tree form for switches (parents first, in the fabric's order), block form for blocks.
+// A node's description is kept as the "# name=description" comment Topograph writes.
+QString writeSlurmTopology(const Fabric& fabric);
+
+} // namespace rackscope

@@ -1,0 +1,116 @@
+#include "hostlist.h"
+
+#include <QRegularExpression>
+
+namespace rackscope {
+namespace {
+
+// Splits at commas outside brackets.
+QStringList topLevelItems(const QString& text, QString* error) {
+    QStringList items;
+    int depth = 0, start = 0;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == QLatin1Char('[')) {
+            if (++depth > 1) { *error = QStringLiteral("nested '[' at position %1").arg(i + 1); return {}; }
+        } else if (c == QLatin1Char(']')) {
+            if (--depth < 0) { *error = QStringLiteral("']' without '[' at position %1").arg(i + 1); return {}; }
+        } else if (c == QLatin1Char(',') && depth == 0) {
+            items << text.mid(start, i - start);
+            start = i + 1;
+        }
+    }
+    if (depth != 0) { *error = QStringLiteral("'[' without ']'"); return {}; }
+    items << text.mid(start);
+    return items;
+}
+
+// "001-003,7" -> {"001","002","003","7"}
+QStringList expandRange(const QString& inside, QString* error) {
+    QStringList out;
+    static const QRegularExpression part(QStringLiteral("^(\\d+)(?:-(\\d+))?$"));
+    for (const QString& p : inside.split(QLatin1Char(','))) {
+        const auto m = part.match(p.trimmed());
+        if (!m.hasMatch()) { *error = QStringLiteral("'%1' is not a number or a range").arg(p.left(40)); return {}; }
+        bool ok1 = false, ok2 = true;
+        const qlonglong lo = m.captured(1).toLongLong(&ok1);
+        const qlonglong hi = m.captured(2).isEmpty() ? lo : m.captured(2).toLongLong(&ok2);
+        if (!ok1 || !ok2 || hi < lo) { *error = QStringLiteral("range '%1' runs backwards or overflows").arg(p.left(40)); return {}; }
+        if (hi - lo >= kMaxHostlistHosts) { *error = QStringLiteral("range '%1' is too large").arg(p.left(40)); return {}; }
+        const int width = int(m.captured(1).size());
+        for (qlonglong v = lo; v <= hi; ++v) out << QStringLiteral("%1").arg(v, width, 10, QLatin1Char('0'));
+    }
+    return out;
+}
+
+} // namespace
+
+HostlistResult expandHostlist(const QString& text) {
+    HostlistResult r;
+    QString error;
+    const QStringList items = topLevelItems(text.trimmed(), &error);
+    if (!error.isEmpty()) return {{}, error};
+    static const QRegularExpression bracket(QStringLiteral("\\[([^\\]]*)\\]"));
+    for (const QString& item : items) {
+        if (item.trimmed().isEmpty()) return {{}, QStringLiteral("an empty name in the list")};
+        QStringList names{QString()};
+        int at = 0;
+        for (auto it = bracket.globalMatch(item); it.hasNext();) {
+            const auto m = it.next();
+            const QString literal = item.mid(at, m.capturedStart() - at);
+            const QStringList values = expandRange(m.captured(1), &error);
+            if (!error.isEmpty()) return {{}, error};
+            if (qlonglong(names.size()) * values.size() > kMaxHostlistHosts)
+                return {{}, QStringLiteral("expands to more than %1 hosts").arg(kMaxHostlistHosts)};
+            QStringList next;
+            for (const QString& n : names)
+                for (const QString& v : values) next << n + literal + v;
+            names = next;
+            at = int(m.capturedEnd());
+        }
+        for (QString& n : names) n += item.mid(at);
+        r.hosts << names;
+        if (r.hosts.size() > kMaxHostlistHosts) return {{}, QStringLiteral("expands to more than %1 hosts").arg(kMaxHostlistHosts)};
+    }
+    return r;
+}
+
+QString compressHostlist(const QStringList& hosts) {
+    static const QRegularExpression tail(QStringLiteral("^(.*?)(\\d+)$"));
+    QStringList parts;
+    int i = 0;
+    while (i < hosts.size()) {
+        const auto m = tail.match(hosts[i]);
+        if (!m.hasMatch()) { parts << hosts[i++]; continue; }
+        const QString prefix = m.captured(1);
+        // Zero-padded numbers keep their width; unpadded ones of any length
+        // share a range ("9" and "10" are "[9-10]"), as Slurm expands them.
+        auto padding = [](const QString& digits) { return digits.size() > 1 && digits[0] == QLatin1Char('0') ? int(digits.size()) : 0; };
+        const int pad = padding(m.captured(2));
+        const int width = pad ? pad : 1;
+        QList<qlonglong> numbers;
+        int j = i;
+        for (; j < hosts.size(); ++j) {
+            const auto n = tail.match(hosts[j]);
+            if (!n.hasMatch() || n.captured(1) != prefix) break;
+            // A padded range holds every number of its width ("n[08-10]" is n08, n09, n10).
+            if (pad ? n.captured(2).size() != pad : padding(n.captured(2)) != 0) break;
+            numbers << n.captured(2).toLongLong();
+        }
+        if (numbers.size() == 1) { parts << hosts[i]; i = j; continue; }
+        QStringList ranges;
+        for (int k = 0; k < numbers.size();) {
+            int e = k;
+            while (e + 1 < numbers.size() && numbers[e + 1] == numbers[e] + 1) ++e;
+            const QString lo = QStringLiteral("%1").arg(numbers[k], width, 10, QLatin1Char('0'));
+            const QString hi = QStringLiteral("%1").arg(numbers[e], width, 10, QLatin1Char('0'));
+            ranges << (e == k ? lo : lo + QLatin1Char('-') + hi);
+            k = e + 1;
+        }
+        parts << prefix + QLatin1Char('[') + ranges.join(QLatin1Char(',')) + QLatin1Char(']');
+        i = j;
+    }
+    return parts.join(QLatin1Char(','));
+}
+
+} // namespace rackscope

@@ -1,0 +1,23 @@
+#pragma once
+// Host lists as people write them for Slurm and pdsh: "gpu[001-128]",
+// "rack[1-2]-node[01-16]", "a,b[1,3,5-7],c". Zero padding follows the range's
+// lower bound, as Slurm does.
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace rackscope {
+
+struct HostlistResult {
+    QStringList hosts;
+    QString error;
+};
+
+constexpr int kMaxHostlistHosts = 1000000;
+
+HostlistResult expandHostlist(const QString& text);
+// The shortest form that expands back to exactly these names, in their order
+// where names share a prefix: {"srv1101".."srv1108"} -> "srv[1101-1108]".
+QString compressHostlist(const QStringList& hosts);
+
+} // namespace rackscope
