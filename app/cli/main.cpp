@@ -1,5 +1,6 @@
 // rackscope-cli: the headless face of rackscope; everything the GUI shows,
 // computed from the same core.
+#include "fabric_command.h"
 #include "inspect_command.h"
 #include "rackscope_version.h"
 
@@ -13,6 +14,8 @@ const char kUsage[] =
     "\n"
     "Commands:\n"
     "  inspect FILE... [--local] [--json]   GPU/NIC paths, GPUDirect RDMA, NCCL NIC choice, findings\n"
+    "  fabric SOURCE... [--json] [--export topology.conf|json]\n"
+    "                                       switches and tiers, links, hosts (ibnetdiscover, topology.conf)\n"
     "\n"
     "  rackscope-cli COMMAND --help         options of one command\n"
     "  rackscope-cli --version\n";
@@ -30,6 +33,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == QLatin1String("inspect")) return rackscope::cli::runInspect(args);
+    if (command == QLatin1String("fabric")) return rackscope::cli::runFabric(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

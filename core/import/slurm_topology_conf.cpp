@@ -1,5 +1,6 @@
 #include "slurm_topology_conf.h"
 
+#include "analysis/fabric_tiers.h"
 #include "transport/hostlist.h"
 
 #include <QRegularExpression>
@@ -127,19 +128,33 @@ SlurmTopologyImport importSlurmTopology(const QByteArray& text, const QString& l
 
 QString writeSlurmTopology(const Fabric& f) {
     QString out;
+    // Below each switch: the switches one tier down and the servers it reaches,
+    // each once however many cables join them. Ends that are not servers
+    // (SHARP aggregation nodes) are left out.
+    const auto tiers = inferSwitchTiers(f);
     std::map<QString, QStringList> childSwitches, childHosts;
+    auto addOnce = [](QStringList& list, const QString& name) { if (!list.contains(name)) list << name; };
     for (const FabricLink& l : f.links) {
         const FabricNode* a = f.node(l.a);
         const FabricNode* b = f.node(l.b);
         if (!a || !b) continue;
-        // A link between a switch and what hangs below it: the other end is a host, or a switch of a lower tier.
-        if (a->kind == FabricNodeKind::Switch && b->kind == FabricNodeKind::Switch) childSwitches[l.a] << l.b;
-        else if (a->kind == FabricNodeKind::Switch) childHosts[l.a] << (b->host.isEmpty() ? b->id : b->host);
+        const bool sa = a->kind == FabricNodeKind::Switch, sb = b->kind == FabricNodeKind::Switch;
+        if (sa && sb) {
+            const auto ta = tiers.find(l.a), tb = tiers.find(l.b);
+            if (ta == tiers.end() || tb == tiers.end() || ta->second == tb->second) continue;
+            if (ta->second > tb->second) addOnce(childSwitches[l.a], l.b);
+            else addOnce(childSwitches[l.b], l.a);
+        } else if (sa != sb) {
+            const FabricNode* end = sa ? b : a;
+            if (!end->host.isEmpty()) addOnce(childHosts[sa ? l.a : l.b], end->host);
+        }
     }
     for (const FabricNode& n : f.nodes) {
         if (n.kind != FabricNodeKind::Switch) continue;
         if (!n.description.isEmpty()) out += QStringLiteral("# %1=%2\n").arg(n.id, n.description);
         out += QStringLiteral("SwitchName=") + n.id;
+        for (auto* list : {&childSwitches, &childHosts})
+            if (list->count(n.id)) sortHostsNaturally((*list)[n.id]);
         if (childSwitches.count(n.id)) out += QStringLiteral(" Switches=") + compressHostlist(childSwitches[n.id]);
         if (childHosts.count(n.id)) out += QStringLiteral(" Nodes=") + compressHostlist(childHosts[n.id]);
         out += QLatin1Char('\n');

@@ -1,6 +1,7 @@
 #include "hostlist.h"
 
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace rackscope {
 namespace {
@@ -77,40 +78,45 @@ HostlistResult expandHostlist(const QString& text) {
 
 QString compressHostlist(const QStringList& hosts) {
     static const QRegularExpression tail(QStringLiteral("^(.*?)(\\d+)$"));
+    auto padded = [](const QString& digits) { return digits.size() > 1 && digits[0] == QLatin1Char('0'); };
+    // Two numbers can share a range when a range's lower bound formats both:
+    // the same width, or neither zero-padded ("9-10", "08-10").
+    auto sameStyle = [&](const QString& x, const QString& y) { return x.size() == y.size() || (!padded(x) && !padded(y)); };
     QStringList parts;
-    int i = 0;
-    while (i < hosts.size()) {
+    for (int i = 0; i < hosts.size();) {
         const auto m = tail.match(hosts[i]);
         if (!m.hasMatch()) { parts << hosts[i++]; continue; }
         const QString prefix = m.captured(1);
-        // Zero-padded numbers keep their width; unpadded ones of any length
-        // share a range ("9" and "10" are "[9-10]"), as Slurm expands them.
-        auto padding = [](const QString& digits) { return digits.size() > 1 && digits[0] == QLatin1Char('0') ? int(digits.size()) : 0; };
-        const int pad = padding(m.captured(2));
-        const int width = pad ? pad : 1;
-        QList<qlonglong> numbers;
+        QStringList digits; // the run of names with this prefix, in order
         int j = i;
         for (; j < hosts.size(); ++j) {
             const auto n = tail.match(hosts[j]);
             if (!n.hasMatch() || n.captured(1) != prefix) break;
-            // A padded range holds every number of its width ("n[08-10]" is n08, n09, n10).
-            if (pad ? n.captured(2).size() != pad : padding(n.captured(2)) != 0) break;
-            numbers << n.captured(2).toLongLong();
+            digits << n.captured(2);
         }
-        if (numbers.size() == 1) { parts << hosts[i]; i = j; continue; }
+        if (digits.size() == 1) { parts << hosts[i]; i = j; continue; }
         QStringList ranges;
-        for (int k = 0; k < numbers.size();) {
+        for (int k = 0; k < digits.size();) {
             int e = k;
-            while (e + 1 < numbers.size() && numbers[e + 1] == numbers[e] + 1) ++e;
-            const QString lo = QStringLiteral("%1").arg(numbers[k], width, 10, QLatin1Char('0'));
-            const QString hi = QStringLiteral("%1").arg(numbers[e], width, 10, QLatin1Char('0'));
-            ranges << (e == k ? lo : lo + QLatin1Char('-') + hi);
+            while (e + 1 < digits.size() && digits[e + 1].toLongLong() == digits[e].toLongLong() + 1 && sameStyle(digits[k], digits[e + 1]))
+                ++e;
+            ranges << (e == k ? digits[k] : digits[k] + QLatin1Char('-') + digits[e]);
             k = e + 1;
         }
         parts << prefix + QLatin1Char('[') + ranges.join(QLatin1Char(',')) + QLatin1Char(']');
         i = j;
     }
     return parts.join(QLatin1Char(','));
+}
+
+void sortHostsNaturally(QStringList& hosts) {
+    static const QRegularExpression tail(QStringLiteral("^(.*?)(\\d*)$"));
+    std::stable_sort(hosts.begin(), hosts.end(), [](const QString& a, const QString& b) {
+        const auto ma = tail.match(a), mb = tail.match(b);
+        if (ma.captured(1) != mb.captured(1)) return ma.captured(1) < mb.captured(1);
+        const qlonglong na = ma.captured(2).toLongLong(), nb = mb.captured(2).toLongLong();
+        return na != nb ? na < nb : ma.captured(2).size() < mb.captured(2).size();
+    });
 }
 
 } // namespace rackscope

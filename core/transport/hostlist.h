@@ -19,5 +19,7 @@ HostlistResult expandHostlist(const QString& text);
 // The shortest form that expands back to exactly these names, in their order
 // where names share a prefix: {"srv1101".."srv1108"} -> "srv[1101-1108]".
 QString compressHostlist(const QStringList& hosts);
+// Sorts names as people read them: "node9" before "node10".
+void sortHostsNaturally(QStringList& hosts);
 
 } // namespace rackscope

@@ -35,8 +35,12 @@ private slots:
         QCOMPARE(compressHostlist({"srv1101", "srv1102", "srv1103", "srv1105"}), QStringLiteral("srv[1101-1103,1105]"));
         QCOMPARE(compressHostlist({"gpu001", "gpu002", "login", "x9"}), QStringLiteral("gpu[001-002],login,x9"));
         QCOMPARE(compressHostlist({"s9", "s10", "s11"}), QStringLiteral("s[9-11]"));
-        QCOMPARE(compressHostlist({"n08", "n09", "n10", "n9"}), QStringLiteral("n[08-10],n9"));
-        for (const char* list : {"gpu[001-128]", "a,b[1,3,5-6],c", "switch.2.[1-6]", "rack[1-2]-node[01-02]", "n[8-12],m[098-101]"}) {
+        QCOMPARE(compressHostlist({"n08", "n09", "n10", "n9"}), QStringLiteral("n[08-10,9]"));
+        QCOMPARE(compressHostlist({"c17", "c09"}), QStringLiteral("c[17,09]"));
+        QStringList names{"node10", "node9", "node09x", "a2", "node1"};
+        sortHostsNaturally(names);
+        QCOMPARE(names, QStringList({"a2", "node1", "node9", "node10", "node09x"}));
+        for (const char* list : {"gpu[001-128]", "a,b[1,3,5-6],c", "switch.2.[1-6]", "rack[1-2]-node[01-02]", "n[8-12],m[098-101]", "c[17,09,10-11]"}) {
             const QStringList hosts = expandHostlist(QLatin1String(list)).hosts;
             QCOMPARE(expandHostlist(compressHostlist(hosts)).hosts, hosts);
         }

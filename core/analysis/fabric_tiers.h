@@ -1,0 +1,15 @@
+#pragma once
+// Switch tiers inferred from the graph when no source gives them: a leaf
+// reaches a server directly (a CA with a host name, not a switch's SHARP
+// aggregation node), a spine reaches a leaf, a core reaches a spine.
+#include "model/fabric.h"
+
+#include <map>
+
+namespace rackscope {
+
+// Switch id -> tier, 1 for leaves; switches that reach no host are absent.
+std::map<QString, int> inferSwitchTiers(const Fabric& fabric);
+QString tierName(int tier); // "leaf", "spine", "core", "tier-4"...
+
+} // namespace rackscope
