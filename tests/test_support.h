@@ -5,6 +5,7 @@
 #include "import/topology_loader.h"
 
 #include <QDir>
+#include <QFile>
 #include <QString>
 #include <QStringList>
 #include <QTest>
@@ -13,6 +14,11 @@ namespace rackscope::test {
 
 inline QString fixturesDir() { return QStringLiteral(RACKSCOPE_FIXTURES_DIR); }
 inline QString fixture(const QString& name) { return fixturesDir() + QLatin1Char('/') + name; }
+
+inline QByteArray fixtureBytes(const QString& name) {
+    QFile f(fixture(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 // Every fixture whose name matches glob; empty (and the caller fails) when the folder is missing.
 inline QStringList fixtures(const QString& glob) {

@@ -29,11 +29,6 @@ QJsonObject collect(const QStringList& args = {}) {
     return QJsonDocument::fromJson(run(QStringLiteral(RACKSCOPE_AGENT), QStringList{QStringLiteral("collect")} + args)).object();
 }
 
-QByteArray fixtureBytes(const QString& name) {
-    QFile f(fixture(name));
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
 
 // A replayed tree for hwloc-32em64t-2n8c2t-pci-wholeio.xml's GPU 84:00.0 and
 // ConnectX-4 04:00.0, both below root port 80:03.0 as in that file.

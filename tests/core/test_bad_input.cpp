@@ -11,12 +11,6 @@ using namespace rackscope::test;
 
 namespace {
 
-QByteArray readFixture(const QString& name) {
-    QFile f(fixture(name));
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
-
 QString errorFor(const QByteArray& content) {
     const ImportResult r = importTopology(content, QStringLiteral("test-input"));
     return r.host ? QString() : r.error;
@@ -40,7 +34,7 @@ private slots:
     }
     void truncatedXml() {
         QFETCH(QString, file);
-        const QByteArray full = readFixture(file);
+        const QByteArray full = fixtureBytes(file);
         for (const double cut : {0.3, 0.5, 0.9}) {
             const QString error = errorFor(full.left(qsizetype(double(full.size()) * cut)));
             QVERIFY2(!error.isEmpty(), qPrintable(file));
@@ -56,7 +50,7 @@ private slots:
     }
     void truncatedMatrix() {
         QFETCH(QString, file);
-        const QByteArray full = readFixture(file);
+        const QByteArray full = fixtureBytes(file);
         qsizetype rowsEnd = full.indexOf("\n\n"); // the matrix ends at its first blank line
         if (rowsEnd < 0) rowsEnd = full.size();
         while (rowsEnd > 0 && full[rowsEnd - 1] == '\n') --rowsEnd;

@@ -16,11 +16,6 @@ using namespace rackscope;
 using namespace rackscope::test;
 
 namespace {
-QByteArray bytes(const QString& name) {
-    QFile f(fixture(name));
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
 struct Run {
     int code;
     QByteArray out, err;
@@ -37,7 +32,7 @@ class TestFabric : public QObject {
     Q_OBJECT
 private slots:
     void superpodTiersMatchTheSwitchNames() {
-        const FabricImport r = importIbnetdiscover(bytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
+        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
         QVERIFY(r.fabric);
         const auto tiers = inferSwitchTiers(*r.fabric);
         int leaves = 0, spines = 0;
@@ -53,7 +48,7 @@ private slots:
     }
 
     void treeTopologyTiersMatchItsComments() {
-        const SlurmTopologyImport r = importSlurmTopology(bytes(QStringLiteral("slurm-topology-conf-tree-topograph-expected.conf")), {});
+        const SlurmTopologyImport r = importSlurmTopology(fixtureBytes(QStringLiteral("slurm-topology-conf-tree-topograph-expected.conf")), {});
         QVERIFY(r.fabric);
         const auto tiers = inferSwitchTiers(*r.fabric);
         for (const FabricNode& n : r.fabric->nodes) {

@@ -12,12 +12,6 @@ using namespace rackscope::test;
 
 namespace {
 
-QByteArray bytes(const QString& name) {
-    QFile f(fixture(name));
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
-
 int countLines(const QByteArray& text, const char* prefix) {
     int n = 0;
     for (const QByteArray& line : text.split('\n')) n += line.startsWith(prefix);
@@ -37,7 +31,7 @@ private slots:
     }
     void everyFixture() {
         QFETCH(QString, file);
-        const QByteArray text = bytes(file);
+        const QByteArray text = fixtureBytes(file);
         QVERIFY(looksLikeIbnetdiscover(text));
         const FabricImport r = importIbnetdiscover(text, file);
         QVERIFY2(r.fabric, qPrintable(r.error));
@@ -53,7 +47,7 @@ private slots:
     }
 
     void edrFabricReportsItsErrorLine() {
-        const FabricImport r = importIbnetdiscover(bytes(QStringLiteral("ibnetdiscover-edr-fdr-with-smp-error-line.txt")), {});
+        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-edr-fdr-with-smp-error-line.txt")), {});
         QVERIFY(r.fabric);
         QCOMPARE(r.fabric->diagnostics.size(), size_t(1));
         QCOMPARE(r.fabric->diagnostics[0].line, 1);
@@ -61,7 +55,7 @@ private slots:
     }
 
     void superpodNamesHostsAndDevices() {
-        const FabricImport r = importIbnetdiscover(bytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
+        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
         QVERIFY(r.fabric);
         QVERIFY(r.fabric->diagnostics.empty());
         const FabricNode* leaf = r.fabric->node(QStringLiteral("S-2c5eab0300b87b40"));
@@ -81,7 +75,7 @@ private slots:
     }
 
     void singleCaWithoutSwitches() {
-        const FabricImport r = importIbnetdiscover(bytes(QStringLiteral("ibnetdiscover-gb200-single-ca-no-switch.txt")), {});
+        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-gb200-single-ca-no-switch.txt")), {});
         QVERIFY(r.fabric);
         QCOMPARE(r.fabric->nodes.size(), size_t(1));
         QCOMPARE(r.fabric->nodes[0].host, QStringLiteral("dgx-gb200-n01-c1"));
@@ -89,7 +83,7 @@ private slots:
     }
 
     void sdrLinkEnds() {
-        const FabricImport r = importIbnetdiscover(bytes(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt")), {});
+        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt")), {});
         QVERIFY(r.fabric);
         const FabricLink& l = r.fabric->links.front();
         QCOMPARE(l.speed, QStringLiteral("SDR"));
@@ -97,7 +91,7 @@ private slots:
     }
 
     void badInput() {
-        const QByteArray sdr = bytes(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt"));
+        const QByteArray sdr = fixtureBytes(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt"));
         // Truncated before the CAs: the switch's links point at nodes never declared.
         const FabricImport cut = importIbnetdiscover(sdr.left(sdr.indexOf("vendid=0x2c9\ndevid=0x5a44")), {});
         QVERIFY(cut.fabric);

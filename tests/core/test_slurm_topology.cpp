@@ -10,14 +10,6 @@
 using namespace rackscope;
 using namespace rackscope::test;
 
-namespace {
-QByteArray bytes(const QString& name) {
-    QFile f(fixture(name));
-    f.open(QIODevice::ReadOnly);
-    return f.readAll();
-}
-} // namespace
-
 class TestSlurmTopology : public QObject {
     Q_OBJECT
 private slots:
@@ -47,7 +39,7 @@ private slots:
     }
 
     void treeForm() {
-        const QByteArray text = bytes(QStringLiteral("slurm-topology-conf-tree-topograph-expected.conf"));
+        const QByteArray text = fixtureBytes(QStringLiteral("slurm-topology-conf-tree-topograph-expected.conf"));
         QVERIFY(looksLikeSlurmTopology(text));
         const SlurmTopologyImport r = importSlurmTopology(text, {});
         QVERIFY2(r.fabric, qPrintable(r.error));
@@ -61,7 +53,7 @@ private slots:
     }
 
     void blockForm() {
-        const QByteArray text = bytes(QStringLiteral("slurm-topology-conf-block-topograph-expected.conf"));
+        const QByteArray text = fixtureBytes(QStringLiteral("slurm-topology-conf-block-topograph-expected.conf"));
         const SlurmTopologyImport r = importSlurmTopology(text, {});
         QVERIFY2(r.fabric, qPrintable(r.error));
         QCOMPARE(int(r.fabric->blocks.size()), int(text.count("BlockName=")));
