@@ -1,42 +1,16 @@
 #include "fabric_command.h"
 
-#include "import/ibnetdiscover_importer.h"
+#include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
 #include "report/fabric_report.h"
 
 #include <QCommandLineParser>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cstdio>
 
 namespace rackscope::cli {
-namespace {
-
-struct Loaded {
-    std::optional<Fabric> fabric;
-    QString error;
-};
-
-Loaded loadFabric(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, QStringLiteral("cannot open: %1").arg(f.errorString())};
-    const QByteArray text = f.read(64 * 1024 * 1024 + 1);
-    if (text.size() > 64 * 1024 * 1024) return {std::nullopt, QStringLiteral("larger than the 64 MiB limit for a fabric file")};
-    if (text.trimmed().isEmpty()) return {std::nullopt, QStringLiteral("the file is empty")};
-    if (looksLikeSlurmTopology(text)) {
-        SlurmTopologyImport r = importSlurmTopology(text, path);
-        return {std::move(r.fabric), r.error};
-    }
-    if (looksLikeIbnetdiscover(text)) {
-        FabricImport r = importIbnetdiscover(text, path);
-        return {std::move(r.fabric), r.error};
-    }
-    return {std::nullopt, QStringLiteral("not a fabric source rackscope reads (ibnetdiscover output or a Slurm topology.conf)")};
-}
-
-} // namespace
 
 int runFabric(const QStringList& args) {
     QCommandLineParser parser;
@@ -65,7 +39,7 @@ int runFabric(const QStringList& args) {
     QJsonArray fabrics;
     bool failed = false;
     for (const QString& path : sources) {
-        const Loaded l = loadFabric(path);
+        const FabricLoad l = loadFabricFile(path);
         if (!l.fabric) {
             fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(path), qPrintable(l.error));
             failed = true;

@@ -1,6 +1,7 @@
 #include "hwloc_importer.h"
 
 #include "device_facts.h"
+#include "input_file.h"
 #include "isolated_import.h"
 
 #include <QRegularExpression>
@@ -247,15 +248,6 @@ QString xmlFormatVersion(const QByteArray& xml, QString* error) {
     return {};
 }
 
-// Why hwloc refused a file: the XML error and its line where there is one
-// (checked only after a refusal, it costs more than hwloc's own parse).
-QString whyRejected(const QByteArray& xml, const QString& hwlocMessage) {
-    QXmlStreamReader r(xml);
-    while (!r.atEnd()) r.readNext();
-    if (r.hasError()) return QStringLiteral("malformed XML at line %1: %2").arg(r.lineNumber()).arg(r.errorString());
-    return hwlocMessage;
-}
-
 } // namespace
 
 QString hwlocRuntimeVersion() {
@@ -282,9 +274,14 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
             if (!topo) return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
             if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||
                 hwloc_topology_load(topo.get()) != 0)
-                return ImportResult::fail(whyRejected(
-                    xml, QStringLiteral("hwloc (API %1) rejected the XML (format %2): %3")
-                             .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno)))));
+            {
+                // Say where the XML breaks when it does: checked only after a refusal,
+                // it costs more than hwloc's own parse.
+                const QString broken = xmlParseError(xml);
+                return ImportResult::fail(!broken.isEmpty() ? broken
+                                                            : QStringLiteral("hwloc (API %1) rejected the XML (format %2): %3")
+                                                                  .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno))));
+            }
             return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
         },
         QStringLiteral("hwloc (API %1)").arg(hwlocRuntimeVersion()));

@@ -2,10 +2,10 @@
 
 #include "agent_snapshot_importer.h"
 #include "hwloc_importer.h"
+#include "input_file.h"
 #include "nccl_xml_importer.h"
 #include "topo_matrix_importer.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QXmlStreamReader>
 
@@ -17,14 +17,6 @@ QString rootElement(const QByteArray& content) {
     while (!r.atEnd())
         if (r.readNext() == QXmlStreamReader::StartElement) return r.name().toString();
     return {};
-}
-
-// Why an XML document has no root element: its parse error, with the line.
-QString xmlError(const QByteArray& content) {
-    QXmlStreamReader r(content);
-    while (!r.atEnd()) r.readNext();
-    return r.hasError() ? QStringLiteral("malformed XML at line %1: %2").arg(r.lineNumber()).arg(r.errorString())
-                        : QStringLiteral("XML without elements");
 }
 
 } // namespace
@@ -56,7 +48,10 @@ ImportResult importTopology(const QByteArray& content, const QString& location) 
                                                  "rings and trees, not the hardware; give NCCL_TOPO_DUMP_FILE's output"));
     case DetectedFormat::OtherXml: {
         const QString root = rootElement(content);
-        if (root.isEmpty()) return ImportResult::fail(xmlError(content));
+        if (root.isEmpty()) {
+            const QString broken = xmlParseError(content);
+            return ImportResult::fail(broken.isEmpty() ? QStringLiteral("XML without elements") : broken);
+        }
         return ImportResult::fail(QStringLiteral("XML whose root is <%1>, not hwloc's <topology> or NCCL's <system>")
                                       .arg(root.left(40)));
     }
@@ -69,14 +64,9 @@ ImportResult importTopology(const QByteArray& content, const QString& location) 
 }
 
 ImportResult loadTopologyFile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return ImportResult::fail(QStringLiteral("cannot open: %1").arg(file.errorString()));
-    if (QFileInfo(path).isDir()) return ImportResult::fail(QStringLiteral("is a directory"));
-    const QByteArray content = file.read(kMaxTopologyBytes + 1);
-    if (content.size() > kMaxTopologyBytes)
-        return ImportResult::fail(QStringLiteral("larger than the %1 MiB limit for a topology file")
-                                      .arg(kMaxTopologyBytes / (1024 * 1024)));
+    QByteArray content;
+    if (const QString error = readInputFile(path, kMaxTopologyBytes, &content); !error.isEmpty())
+        return ImportResult::fail(error);
     return importTopology(content, QFileInfo(path).absoluteFilePath());
 }
 
