@@ -1,8 +1,14 @@
 #include "fabric_command.h"
 
+#include "analysis/fabric_merge.h"
+#include "analysis/fabric_placement.h"
+#include "import/fabric_file.h"
 #include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
+#include "import/snapshot_fabric.h"
 #include "report/fabric_report.h"
+#include "transport/hostlist.h"
+#include "transport/local_agent.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -11,16 +17,80 @@
 #include <cstdio>
 
 namespace rackscope::cli {
+namespace {
+
+const QStringList kExportFormats{QStringLiteral("topology.conf"), QStringLiteral("dot"), QStringLiteral("json"), QStringLiteral("fabric")};
+
+QJsonValue hopsJson(const std::optional<int>& h) { return h ? QJsonValue(*h) : QJsonValue(); }
+
+int printHops(const Fabric& f, const FabricAnalysis& a, const QString& pair, bool json, QTextStream& out) {
+    const QStringList hosts = pair.split(QLatin1Char(','));
+    if (hosts.size() != 2) {
+        fputs("rackscope-cli fabric: --hops takes two hosts: A,B\n", stderr);
+        return 2;
+    }
+    const auto hops = FabricDistances(f, a).switchHops(hosts[0], hosts[1]);
+    if (json) out << QJsonDocument(QJsonObject{{"a", hosts[0]}, {"b", hosts[1]}, {"switch_hops", hopsJson(hops)}}).toJson(QJsonDocument::Indented);
+    else if (hops) out << hosts[0] << " - " << hosts[1] << ": " << *hops << " switch hop(s)\n";
+    else out << hosts[0] << " - " << hosts[1] << ": no path on this fabric\n";
+    return hops ? 0 : 1;
+}
+
+int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeText, const QString& hostlist, bool json, QTextStream& out) {
+    bool ok = false;
+    const int size = sizeText.toInt(&ok);
+    if (!ok || size <= 0) {
+        fputs("rackscope-cli fabric: --groups takes a group size\n", stderr);
+        return 2;
+    }
+    QStringList hosts;
+    if (hostlist.isEmpty()) {
+        for (const FabricHost& h : a.hosts) hosts << h.name;
+    } else {
+        const HostlistResult r = expandHostlist(hostlist);
+        if (!r.error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli fabric: --hosts: %s\n", qPrintable(r.error));
+            return 2;
+        }
+        hosts = r.hosts;
+    }
+    const Placement p = proposeGroups(f, a, hosts, size);
+    if (json) {
+        QJsonArray groups;
+        for (const PlacementGroup& g : p.groups)
+            groups.append(QJsonObject{{"hosts", QJsonArray::fromStringList(g.hosts)}, {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
+                                      {"max_switch_hops", hopsJson(g.maxHops)}});
+        out << QJsonDocument(QJsonObject{{"group_size", size}, {"groups", groups}, {"unplaced", QJsonArray::fromStringList(p.unplaced)}})
+                   .toJson(QJsonDocument::Indented);
+    } else {
+        for (const PlacementGroup& g : p.groups)
+            out << compressHostlist(g.hosts) << "  " << (g.sharedLeaves.isEmpty() ? QStringLiteral("no shared leaf") : QStringLiteral("under ") + g.sharedLeaves.join(QStringLiteral(", ")))
+                << ", at most " << (g.maxHops ? QString::number(*g.maxHops) : QStringLiteral("?")) << " switch hop(s)\n";
+        if (!p.unplaced.isEmpty()) out << "not placed: " << compressHostlist(p.unplaced) << "\n";
+    }
+    return 0;
+}
+
+} // namespace
 
 int runFabric(const QStringList& args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Reads the fabric above the servers: switches with their tiers, links, hosts."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Reads the fabric above the servers from every SOURCE, merged into one: switches with their tiers, links, hosts, rails, "
+        "leaf oversubscription and findings."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("fabric"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("SOURCE"), QStringLiteral("ibnetdiscover output or a Slurm topology.conf."), QStringLiteral("SOURCE..."));
+    parser.addPositionalArgument(QStringLiteral("SOURCE"),
+                                 QStringLiteral("ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file or an agent snapshot."),
+                                 QStringLiteral("SOURCE..."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
-    const QCommandLineOption exportAs(QStringLiteral("export"), QStringLiteral("Write the fabric as topology.conf or json."), QStringLiteral("FORMAT"));
-    parser.addOptions({json, exportAs});
+    const QCommandLineOption local(QStringLiteral("local"), QStringLiteral("Add this machine's LLDP neighbours and RDMA ports, through its agent."));
+    const QCommandLineOption exportAs(QStringLiteral("export"), QStringLiteral("Write the fabric as topology.conf, dot, json or fabric (rackscope's file)."),
+                                      QStringLiteral("FORMAT"));
+    const QCommandLineOption hops(QStringLiteral("hops"), QStringLiteral("Switch hops between two hosts."), QStringLiteral("A,B"));
+    const QCommandLineOption groups(QStringLiteral("groups"), QStringLiteral("Propose groups of SIZE hosts that stay under one leaf."), QStringLiteral("SIZE"));
+    const QCommandLineOption hostsOpt(QStringLiteral("hosts"), QStringLiteral("The hosts to group (a hostlist); all when absent."), QStringLiteral("LIST"));
+    parser.addOptions({json, local, exportAs, hops, groups, hostsOpt});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli fabric: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -29,30 +99,46 @@ int runFabric(const QStringList& args) {
         fputs(qPrintable(parser.helpText()), stdout);
         return 0;
     }
-    const QStringList sources = parser.positionalArguments().mid(1);
+    const QStringList paths = parser.positionalArguments().mid(1);
     const QString format = parser.value(exportAs);
-    if (sources.isEmpty() || (parser.isSet(exportAs) && format != QLatin1String("topology.conf") && format != QLatin1String("json"))) {
-        fputs("rackscope-cli fabric: give SOURCE files; --export takes topology.conf or json\n", stderr);
+    if ((paths.isEmpty() && !parser.isSet(local)) || (parser.isSet(exportAs) && !kExportFormats.contains(format))) {
+        fputs("rackscope-cli fabric: give SOURCE files or --local; --export takes topology.conf, dot, json or fabric\n", stderr);
         return 2;
     }
-    QTextStream out(stdout);
-    QJsonArray fabrics;
+    std::vector<Fabric> sources;
     bool failed = false;
-    for (const QString& path : sources) {
-        const FabricLoad l = loadFabricFile(path);
+    for (const QString& path : paths) {
+        FabricLoad l = loadFabricFile(path);
         if (!l.fabric) {
             fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(path), qPrintable(l.error));
             failed = true;
             continue;
         }
-        if (format == QLatin1String("topology.conf")) out << writeSlurmTopology(*l.fabric);
-        else if (parser.isSet(json) || format == QLatin1String("json")) fabrics.append(fabricToJson(*l.fabric));
-        else out << fabricToText(*l.fabric);
+        sources.push_back(std::move(*l.fabric));
     }
-    if (parser.isSet(json) || format == QLatin1String("json"))
-        out << QJsonDocument(QJsonObject{{"fabrics", fabrics}}).toJson(QJsonDocument::Indented);
+    if (parser.isSet(local)) {
+        const AgentCollect c = collectWithLocalAgent(findLocalAgent());
+        if (c.snapshot) sources.push_back(fabricFromSnapshot(*c.snapshot, QStringLiteral("rackscope-agent on this machine")));
+        else {
+            fprintf(stderr, "rackscope-cli: local machine: %s\n", qPrintable(c.error));
+            failed = true;
+        }
+    }
+    if (sources.empty()) return 2;
+    const Fabric fabric = mergeFabrics(sources);
+    const FabricAnalysis analysis = analyseFabric(fabric);
+    QTextStream out(stdout);
+    int code = failed ? 2 : 0;
+    if (parser.isSet(hops)) code = std::max(code, printHops(fabric, analysis, parser.value(hops), parser.isSet(json), out));
+    else if (parser.isSet(groups)) code = std::max(code, printGroups(fabric, analysis, parser.value(groups), parser.value(hostsOpt), parser.isSet(json), out));
+    else if (format == QLatin1String("topology.conf")) out << writeSlurmTopology(fabric);
+    else if (format == QLatin1String("fabric")) out << writeFabricFile(fabric);
+    else if (format == QLatin1String("dot")) out << fabricToDot(fabric, analysis);
+    else if (parser.isSet(json) || format == QLatin1String("json"))
+        out << QJsonDocument(fabricToJson(fabric, analysis)).toJson(QJsonDocument::Indented);
+    else out << fabricToText(fabric, analysis);
     out.flush();
-    return failed ? 2 : 0;
+    return code;
 }
 
 } // namespace rackscope::cli

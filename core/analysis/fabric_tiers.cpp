@@ -14,7 +14,7 @@ QString tierName(int tier) {
     }
 }
 
-std::map<QString, int> inferSwitchTiers(const Fabric& f) {
+std::map<QString, int> inferSwitchTiers(const Fabric& f, bool statedTiers) {
     std::map<QString, FabricNodeKind> kind;
     std::set<QString> hosts; // ends that are servers: not switches, not SHARP aggregation nodes
     for (const FabricNode& n : f.nodes) {
@@ -48,6 +48,9 @@ std::map<QString, int> inferSwitchTiers(const Fabric& f) {
                 queue.push_back(n);
             }
     }
+    if (statedTiers)
+        for (const FabricNode& n : f.nodes)
+            if (n.kind == FabricNodeKind::Switch && n.tier) tier[n.id] = *n.tier;
     return tier;
 }
 

@@ -9,7 +9,8 @@
 namespace rackscope {
 
 // Switch id -> tier, 1 for leaves; switches that reach no host are absent.
-std::map<QString, int> inferSwitchTiers(const Fabric& fabric);
+// A tier a source states wins over the inference unless statedTiers is false.
+std::map<QString, int> inferSwitchTiers(const Fabric& fabric, bool statedTiers = true);
 QString tierName(int tier); // "leaf", "spine", "core", "tier-4"...
 
 } // namespace rackscope

@@ -14,6 +14,18 @@ inline constexpr char kPcieLinkDegraded[] = "pcie-link-degraded";
 inline constexpr char kPcieLinkBelowPeers[] = "pcie-link-below-peers";
 inline constexpr char kAcsEnabled[] = "pcie-acs-enabled";
 inline constexpr char kSourceNote[] = "source-note";
+// The fabric above the servers.
+inline constexpr char kFabricSourceLine[] = "fabric-source-line";
+inline constexpr char kFabricSourceConflict[] = "fabric-source-conflict";
+inline constexpr char kFabricTierDiffers[] = "fabric-tier-differs";
+inline constexpr char kFabricRailBreak[] = "fabric-rail-break";
+inline constexpr char kFabricLinkBelowExpected[] = "fabric-link-below-expected";
+inline constexpr char kFabricLinkBelowPeers[] = "fabric-link-below-peers";
+inline constexpr char kFabricLinkMissing[] = "fabric-link-missing";
+inline constexpr char kFabricPortDown[] = "fabric-port-down";
+inline constexpr char kFabricMtuMismatch[] = "fabric-mtu-mismatch";
+inline constexpr char kFabricHostLeafCount[] = "fabric-host-leaf-count";
+inline constexpr char kFabricOversubscribed[] = "fabric-leaf-oversubscribed";
 } // namespace codes
 
 std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& analysis);

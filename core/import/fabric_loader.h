@@ -1,6 +1,7 @@
 #pragma once
 // Opens a fabric source of any supported kind, chosen by its content:
-// ibnetdiscover output or a Slurm topology.conf.
+// ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file or a
+// rackscope-agent snapshot (its LLDP neighbours and RDMA devices).
 #include "model/fabric.h"
 
 namespace rackscope {
@@ -12,5 +13,6 @@ struct FabricLoad {
     QString error;
 };
 FabricLoad loadFabricFile(const QString& path);
+FabricLoad importFabric(const QByteArray& content, const QString& location);
 
 } // namespace rackscope

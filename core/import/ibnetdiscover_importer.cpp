@@ -5,12 +5,6 @@
 
 namespace rackscope {
 
-const FabricNode* Fabric::node(const QString& id) const {
-    for (const FabricNode& n : nodes)
-        if (n.id == id) return &n;
-    return nullptr;
-}
-
 namespace {
 
 // Switch  65 "S-2c5eab0300b87b40"  # "MF0;A09-P1-IBLEAF-04-04:MQM9701/U1" enhanced port 0 lid 73 lmc 0
@@ -44,6 +38,14 @@ FabricImport importIbnetdiscover(const QByteArray& text, const QString& location
     std::map<QString, size_t> byId;
     struct HalfLink { QString node; int port; QString peer; int peerPort; QString width, speed; int line; };
     std::vector<HalfLink> halves;
+    auto linkOf = [](const HalfLink& h) {
+        // ibnetdiscover lists a port only when its link is up (LinkUp/Active).
+        FabricLink l = linkBetween(h.node, QString::number(h.port), h.peer, QString::number(h.peerPort), h.line);
+        l.width = h.width;
+        l.speed = h.speed;
+        l.state = QStringLiteral("up");
+        return l;
+    };
     int current = -1;
     const QStringList lines = QString::fromUtf8(text).split(QLatin1Char('\n'));
     auto diag = [&](int line, const QString& raw, const QString& message) {
@@ -118,7 +120,7 @@ FabricImport importIbnetdiscover(const QByteArray& text, const QString& location
     for (const HalfLink& h : halves) {
         if (!byId.count(h.peer)) {
             diag(h.line, lines[h.line - 1], QStringLiteral("link to %1, which is never declared").arg(h.peer));
-            f.links.push_back({h.node, h.peer, h.port, h.peerPort, h.width, h.speed, h.line});
+            f.links.push_back(linkOf(h));
             continue;
         }
         const auto back = byEnd.find({h.peer, h.peerPort});
@@ -130,7 +132,7 @@ FabricImport importIbnetdiscover(const QByteArray& text, const QString& location
         }
         // Keep the half whose end sorts first; a link listed from one end only is kept as it is.
         if (back != byEnd.end() && std::pair(h.peer, h.peerPort) < std::pair(h.node, h.port)) continue;
-        f.links.push_back({h.node, h.peer, h.port, h.peerPort, h.width, h.speed, h.line});
+        f.links.push_back(linkOf(h));
     }
     return {std::move(f), {}};
 }

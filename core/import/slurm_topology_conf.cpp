@@ -107,7 +107,7 @@ SlurmTopologyImport importSlurmTopology(const QByteArray& text, const QString& l
         for (const QString& s : switches) switchChildren.push_back({name, s, lineNo});
         for (const QString& h : hosts) {
             addNode(FabricNodeKind::Host, h, lineNo);
-            f.links.push_back({name, h, 0, 0, {}, {}, lineNo});
+            f.links.push_back(linkBetween(name, {}, h, {}, lineNo));
         }
     }
     for (const Child& c : switchChildren) {
@@ -115,7 +115,7 @@ SlurmTopologyImport importSlurmTopology(const QByteArray& text, const QString& l
             f.diagnostics.push_back({c.line, lines[c.line - 1].trimmed().left(200),
                                      QStringLiteral("switch %1 lists %2, which no SwitchName= declares").arg(c.parent, c.child)});
         addNode(FabricNodeKind::Switch, c.child, c.line);
-        f.links.push_back({c.parent, c.child, 0, 0, {}, {}, c.line});
+        f.links.push_back(linkBetween(c.parent, {}, c.child, {}, c.line));
     }
     for (FabricNode& n : f.nodes)
         if (auto it = descriptions.find(n.id); it != descriptions.end()) n.description = it->second;

@@ -19,16 +19,31 @@ struct FabricNode {
     QString host, device;        // a CA's host name and RDMA device, when its description splits that way
     std::optional<int> lid;
     std::optional<unsigned> vendorId, deviceId;
+    std::optional<int> tier;     // 1 leaf, 2 spine, 3 core: only when the source states it
+    QStringList downPorts;       // "1 (DOWN)": ports a source saw that are not active
     int line = 0;                // where the source declared it
 };
 
 struct FabricLink {
     QString a, b;                // node ids
-    int aPort = 0, bPort = 0;
+    QString aPort, bPort;        // "17" on InfiniBand, "swp17s0" from LLDP; empty when the source names no port
     QString width;               // "4x"
-    QString speed;               // "NDR"
+    QString speed;               // "NDR", or "100G" for Ethernet
+    QString state;               // "up"/"down" where the source says; empty when it does not
+    std::optional<int> aMtu, bMtu; // largest payload each end takes, where the source says (IB MTU, IP MTU)
+    QString expectedWidth, expectedSpeed; // from a design (rackscope fabric file) merged in
     int line = 0;
 };
+
+inline FabricLink linkBetween(const QString& a, const QString& aPort, const QString& b, const QString& bPort, int line = 0) {
+    FabricLink l;
+    l.a = a;
+    l.aPort = aPort;
+    l.b = b;
+    l.bPort = bPort;
+    l.line = line;
+    return l;
+}
 
 struct FabricDiagnostic {
     int line = 0;
@@ -45,7 +60,10 @@ struct FabricBlock {
 };
 
 struct Fabric {
-    QString source;
+    QString source;                           // where it came from; sources joined by ", " after a merge
+    bool design = false;                      // a rack design written by hand, not discovered
+    QString expectedWidth, expectedSpeed;     // a design's default for every link (rackscope fabric file)
+    QStringList conflicts;                    // where merged sources disagree
     std::vector<FabricBlock> blocks;
     std::vector<int> blockSizes;
     std::vector<FabricNode> nodes;
@@ -54,5 +72,10 @@ struct Fabric {
 
     const FabricNode* node(const QString& id) const;
 };
+
+// A switch's own name where its description carries one, as Mellanox/NVIDIA
+// switches write it ("MF0;A09-P1-IBLEAF-04-04:MQM9701/U1" -> "A09-P1-IBLEAF-04-04"),
+// else the description, else the id.
+QString switchName(const FabricNode& node);
 
 } // namespace rackscope

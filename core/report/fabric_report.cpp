@@ -1,70 +1,160 @@
 #include "fabric_report.h"
 
 #include "analysis/fabric_tiers.h"
+#include "analysis/findings.h"
+#include "finding_json.h"
 
 #include <QJsonArray>
 #include <QTextStream>
+#include <set>
 
 namespace rackscope {
 namespace {
 
-QString nameOf(const FabricNode& n) { return n.description.isEmpty() ? n.id : n.description; }
+QJsonValue textOrNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+template <typename T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
+// Port numbers stay numbers; named Ethernet ports stay names.
+QJsonValue portJson(const QString& port) {
+    bool ok = false;
+    const int n = port.toInt(&ok);
+    return ok ? QJsonValue(n) : textOrNull(port);
+}
+QString tierOf(const FabricAnalysis& a, const QString& id) {
+    const auto t = a.tiers.find(id);
+    return t == a.tiers.end() ? QString() : tierName(t->second);
+}
+QString nameOf(const Fabric& f, const QString& id) {
+    const FabricNode* n = f.node(id);
+    return n ? switchName(*n) : id;
+}
 
 } // namespace
 
-QJsonObject fabricToJson(const Fabric& f) {
-    const auto tiers = inferSwitchTiers(f);
-    QJsonArray switches, links, hosts, findings;
+QJsonObject fabricToJson(const Fabric& f, const FabricAnalysis& a) {
+    QJsonArray switches, links, hosts, other, rails, leaves, findings;
     for (const FabricNode& n : f.nodes) {
-        if (n.kind == FabricNodeKind::Switch) {
-            const auto t = tiers.find(n.id);
-            switches.append(QJsonObject{{"id", n.id},
-                                        {"name", nameOf(n)},
-                                        {"tier", t == tiers.end() ? QJsonValue() : QJsonValue(tierName(t->second))},
+        if (n.kind == FabricNodeKind::Switch)
+            switches.append(QJsonObject{{"id", n.id}, {"name", switchName(n)}, {"description", textOrNull(n.description)},
+                                        {"guid", textOrNull(n.guid)}, {"tier", textOrNull(tierOf(a, n.id))},
                                         {"ports", n.ports > 0 ? QJsonValue(n.ports) : QJsonValue()}});
-        } else {
-            hosts.append(QJsonObject{{"id", n.id},
-                                     {"host", n.host.isEmpty() ? QJsonValue() : QJsonValue(n.host)},
-                                     {"device", n.device.isEmpty() ? QJsonValue() : QJsonValue(n.device)},
-                                     {"description", n.description.isEmpty() ? QJsonValue() : QJsonValue(n.description)}});
-        }
+        else if (n.host.isEmpty())
+            other.append(QJsonObject{{"id", n.id}, {"description", textOrNull(n.description)}, {"guid", textOrNull(n.guid)}});
     }
-    auto orNull = [](int port) { return port > 0 ? QJsonValue(port) : QJsonValue(); };
-    auto textOrNull = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
     for (const FabricLink& l : f.links)
-        links.append(QJsonObject{{"a", l.a}, {"a_port", orNull(l.aPort)}, {"b", l.b}, {"b_port", orNull(l.bPort)},
-                                 {"width", textOrNull(l.width)}, {"speed", textOrNull(l.speed)},
-                                 {"state", QJsonValue()}}); // ibnetdiscover and topology.conf list only links that are up, and say no state
-    for (const FabricDiagnostic& d : f.diagnostics)
-        findings.append(QJsonObject{{"severity", "warning"},
-                                    {"code", "fabric-source-line"},
-                                    {"subjects", QJsonArray{QStringLiteral("line %1").arg(d.line)}},
-                                    {"message", QStringLiteral("%1: %2 (line %3: %4)").arg(f.source, d.message).arg(d.line).arg(d.text)}});
-    return {{"source", f.source}, {"switches", switches}, {"links", links}, {"hosts", hosts}, {"findings", findings}};
+        links.append(QJsonObject{{"a", l.a}, {"a_port", portJson(l.aPort)}, {"b", l.b}, {"b_port", portJson(l.bPort)},
+                                 {"width", textOrNull(l.width)}, {"speed", textOrNull(l.speed)}, {"gbps", orNull(linkGbps(l.width, l.speed))},
+                                 {"state", textOrNull(l.state)}, {"a_mtu", orNull(l.aMtu)}, {"b_mtu", orNull(l.bMtu)},
+                                 {"expected_width", textOrNull(l.expectedWidth.isEmpty() ? f.expectedWidth : l.expectedWidth)},
+                                 {"expected_speed", textOrNull(l.expectedSpeed.isEmpty() ? f.expectedSpeed : l.expectedSpeed)}});
+    for (const FabricHost& h : a.hosts) {
+        QJsonArray nics;
+        for (const HostPort& p : h.ports)
+            nics.append(QJsonObject{{"node", p.node}, {"device", textOrNull(p.device)}, {"port", portJson(p.port)},
+                                    {"switch", p.switchId}, {"switch_port", portJson(p.switchPort)}});
+        QStringList leafNames;
+        for (const QString& l : h.leaves) leafNames << nameOf(f, l);
+        hosts.append(QJsonObject{{"name", h.name}, {"nics", nics}, {"leaves", QJsonArray::fromStringList(leafNames)}});
+    }
+    for (const Rail& r : a.rails)
+        rails.append(QJsonObject{{"device", r.device}, {"leaves", QJsonArray::fromStringList(r.leaves)}, {"host_ports", r.hostPorts}});
+    for (const LeafLoad& l : a.leaves)
+        leaves.append(QJsonObject{{"switch", l.leaf}, {"name", nameOf(f, l.leaf)}, {"downlinks", l.downlinks}, {"uplinks", l.uplinks},
+                                  {"down_gbps", orNull(l.downGbps)}, {"up_gbps", orNull(l.upGbps)}, {"oversubscription", orNull(l.ratio())}});
+    for (const Finding& x : a.findings) findings.append(findingToJson(x));
+    return {{"source", f.source}, {"switches", switches}, {"links", links}, {"hosts", hosts}, {"other_nodes", other},
+            {"rails", rails}, {"leaves", leaves}, {"findings", findings}};
 }
 
-QString fabricToText(const Fabric& f) {
+QString fabricToText(const Fabric& f, const FabricAnalysis& a) {
     QString text;
     QTextStream out(&text);
-    const auto tiers = inferSwitchTiers(f);
     std::map<int, QStringList> byTier;
-    int hosts = 0;
     for (const FabricNode& n : f.nodes) {
-        if (n.kind == FabricNodeKind::Switch) {
-            const auto t = tiers.find(n.id);
-            byTier[t == tiers.end() ? 0 : t->second] << nameOf(n);
-        } else {
-            ++hosts;
-        }
+        if (n.kind != FabricNodeKind::Switch) continue;
+        const auto t = a.tiers.find(n.id);
+        byTier[t == a.tiers.end() ? 0 : t->second] << switchName(n);
     }
     out << "== fabric  [" << f.source << "]\n";
-    out << hosts << " hosts/adapters, " << f.links.size() << " links\n";
+    out << a.hosts.size() << " hosts, " << f.links.size() << " links\n";
     for (auto it = byTier.rbegin(); it != byTier.rend(); ++it)
         out << (it->first ? tierName(it->first) : QStringLiteral("unconnected")) << " (" << it->second.size() << "): "
             << it->second.mid(0, 8).join(QStringLiteral(", ")) << (it->second.size() > 8 ? ", ..." : "") << "\n";
-    for (const FabricDiagnostic& d : f.diagnostics)
-        out << "[warning] line " << d.line << ": " << d.message << "\n";
+    if (!a.rails.empty()) {
+        out << "rails:\n";
+        for (const Rail& r : a.rails) out << "  " << r.device << ": " << r.leaves.join(QStringLiteral(", ")) << "\n";
+    }
+    std::map<QString, int> ratios; // "2:1" -> leaves
+    int unknown = 0;
+    for (const LeafLoad& l : a.leaves) {
+        if (const auto r = l.ratio()) ratios[QStringLiteral("%1:1").arg(*r, 0, 'g', 3)]++;
+        else ++unknown;
+    }
+    if (!a.leaves.empty()) {
+        out << "leaf oversubscription (downlink:uplink):";
+        for (const auto& [ratio, n] : ratios) out << " " << ratio << " x" << n;
+        if (unknown) out << " unknown x" << unknown;
+        out << "\n";
+    }
+    if (a.findings.empty()) out << "No findings.\n";
+    for (const Finding& x : a.findings) out << "[" << severityName(x.severity) << "] " << x.code << ": " << x.message << "\n";
     return text;
+}
+
+QString fabricToDot(const Fabric& f, const FabricAnalysis& a) {
+    auto quote = [](QString s) { return QLatin1Char('"') + s.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('"'), QLatin1String("\\\"")) + QLatin1Char('"'); };
+    std::set<QString> flagged; // nodes some finding names
+    for (const Finding& x : a.findings)
+        if (x.code == QLatin1String(codes::kFabricRailBreak) || x.code == QLatin1String(codes::kFabricHostLeafCount)) flagged.insert(x.subjects.value(0));
+    QString out;
+    QTextStream s(&out);
+    s << "// rackscope fabric: " << f.source << "\n";
+    s << "graph fabric {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n";
+    std::map<int, QStringList> byTier;
+    for (const FabricNode& n : f.nodes)
+        if (n.kind == FabricNodeKind::Switch) {
+            const auto t = a.tiers.find(n.id);
+            byTier[t == a.tiers.end() ? 0 : t->second] << n.id;
+            s << "  " << quote(n.id) << " [shape=box, style=filled, fillcolor=\"#dbe8f7\", label=" << quote(switchName(n)) << "];\n";
+        }
+    for (const auto& [tier, ids] : byTier) {
+        s << "  { rank=same;";
+        for (const QString& id : ids) s << " " << quote(id) << ";";
+        s << " }\n";
+    }
+    // Servers as one node each; their ports are the edges' labels.
+    std::map<QString, QString> hostOf;
+    for (const FabricNode& n : f.nodes)
+        if (n.kind != FabricNodeKind::Switch && !n.host.isEmpty()) hostOf[n.id] = n.host;
+    s << "  { rank=same;";
+    for (const FabricHost& h : a.hosts) s << " " << quote(QStringLiteral("host:") + h.name) << ";";
+    s << " }\n";
+    for (const FabricHost& h : a.hosts)
+        s << "  " << quote(QStringLiteral("host:") + h.name) << " [shape=ellipse, label=" << quote(h.name)
+          << (flagged.count(h.name) ? ", color=\"#d62728\", penwidth=2" : "") << "];\n";
+    struct Edge { int cables = 0; QString rate; bool mixed = false, down = false; QStringList devices; };
+    std::map<std::pair<QString, QString>, Edge> edges;
+    for (const FabricLink& l : f.links) {
+        auto end = [&](const QString& id) { return hostOf.count(id) ? QStringLiteral("host:") + hostOf[id] : id; };
+        if (!f.node(l.a) || !f.node(l.b) || (!hostOf.count(l.a) && f.node(l.a)->kind != FabricNodeKind::Switch) ||
+            (!hostOf.count(l.b) && f.node(l.b)->kind != FabricNodeKind::Switch))
+            continue; // SHARP aggregation nodes and dangling ends
+        const QString ea = end(l.a), eb = end(l.b);
+        Edge& e = edges[std::pair<QString, QString>(std::min(ea, eb), std::max(ea, eb))];
+        const QString rate = l.width + l.speed;
+        if (e.cables++ && rate != e.rate) e.mixed = true;
+        e.rate = rate;
+        e.down = e.down || l.state == QLatin1String("down") || l.state == QLatin1String("missing");
+        if (const FabricNode* n = f.node(hostOf.count(l.a) ? l.a : l.b); n && !n->device.isEmpty()) e.devices << n->device;
+    }
+    for (const auto& [ends, e] : edges) {
+        QString label = e.mixed ? QStringLiteral("mixed") : e.rate;
+        if (e.cables > 1) label = QStringLiteral("%1x %2").arg(e.cables).arg(label);
+        if (!e.devices.isEmpty()) label = e.devices.join(QLatin1Char(',')) + (label.isEmpty() ? QString() : QStringLiteral(" ") + label);
+        s << "  " << quote(ends.first) << " -- " << quote(ends.second) << " [label=" << quote(label.trimmed())
+          << (e.down ? ", color=\"#d62728\", style=dashed" : "") << (e.mixed ? ", color=\"#ff7f0e\"" : "") << "];\n";
+    }
+    s << "}\n";
+    return out;
 }
 
 } // namespace rackscope

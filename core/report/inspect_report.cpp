@@ -1,5 +1,7 @@
 #include "inspect_report.h"
 
+#include "finding_json.h"
+
 #include "analysis/device_paths.h"
 
 #include <QJsonArray>
@@ -47,10 +49,7 @@ QJsonObject hostToJson(const InspectedHost& h) {
     QJsonObject ncclNic;
     for (const auto& [gpu, nic] : h.analysis.ncclNic) ncclNic.insert(gpu, nic);
     for (const Finding& f : h.analysis.findings)
-        findings.append(QJsonObject{{"severity", severityName(f.severity)},
-                                    {"code", f.code},
-                                    {"subjects", QJsonArray::fromStringList(f.subjects)},
-                                    {"message", f.message}});
+        findings.append(findingToJson(f));
     return {{"name", orNull(t.name)},
             {"source", QJsonObject{{"format", sourceFormatId(t.source.format)}, {"location", t.source.location}}},
             {"gpus", gpus},

@@ -2,7 +2,12 @@
 // a one-line error, never a crash (this test earns its keep under ASan/UBSan).
 #include "test_support.h"
 
-#include "import/ibnetdiscover_importer.h"
+#include "analysis/fabric_merge.h"
+#include "analysis/fabric_placement.h"
+#include "import/fabric_file.h"
+#include "import/fabric_loader.h"
+#include "import/slurm_topology_conf.h"
+#include "report/fabric_report.h"
 #include "report/inspect_report.h"
 
 #include <QFile>
@@ -70,19 +75,41 @@ private slots:
         QCOMPARE(hosts + errors, 120);
     }
 
-    void mutatedFabricDumps() {
-        const QStringList files = fixtures(QStringLiteral("ibnetdiscover-*.txt"));
-        QCOMPARE(files.size(), 4);
-        for (const QString& file : files) {
-            QFile f(fixture(file));
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            const QByteArray original = f.readAll();
+    // Every fabric source, mutated, through the whole fabric path: import,
+    // merge with the original, analysis, every report and export.
+    void mutatedFabricSources() {
+        QStringList files = fixtures(QStringLiteral("ibnetdiscover-*.txt")) + fixtures(QStringLiteral("slurm-topology-conf-*.conf"));
+        QCOMPARE(files.size(), 6);
+        std::vector<std::pair<QString, QByteArray>> inputs;
+        for (const QString& file : files) inputs.emplace_back(file, fixtureBytes(file));
+        const FabricLoad superpod = importFabric(fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
+        QVERIFY(superpod.fabric);
+        inputs.emplace_back(QStringLiteral("written fabric file"), writeFabricFile(*superpod.fabric).left(20000).toUtf8());
+        inputs.emplace_back(QStringLiteral("snapshot"), QByteArray(
+            "{\"type\":\"rackscope-snapshot\",\"format\":1,\"host\":\"node17\",\"rdma\":{\"available\":true,\"devices\":[{\"name\":\"mlx5_0\","
+            "\"node_guid\":\"e09d:7303:007a:4bd8\",\"netdevs\":[\"ens1f0np0\"],\"ports\":[{\"port\":\"1\",\"state\":{\"code\":1,\"name\":\"DOWN\"}}]}]},"
+            "\"net\":{\"available\":true,\"interfaces\":[{\"name\":\"ens1f0np0\",\"operstate\":\"up\",\"mtu\":9000,\"speed_mbps\":400000}]},"
+            "\"lldp\":{\"available\":true,\"neighbors\":[{\"interface\":\"ens1f0np0\",\"system_name\":\"leaf01\",\"chassis_id\":\"c6:ca:ad:02:80:71\","
+            "\"port_id\":\"swp1\",\"port_descr\":\"swp1\",\"mfs\":9216}]}}"));
+        for (const auto& [file, original] : inputs) {
+            const FabricLoad clean = importFabric(original, file);
+            QVERIFY2(clean.fabric, qPrintable(file + QStringLiteral(": ") + clean.error));
             QRandomGenerator rng(quint32(qHash(file)));
-            for (int i = 0; i < 60; ++i) {
-                const FabricImport r = importIbnetdiscover(mutate(original, rng), file);
+            for (int i = 0; i < 40; ++i) {
+                const FabricLoad r = importFabric(mutate(original, rng), file);
                 QVERIFY(r.fabric || !r.error.isEmpty());
-                if (r.fabric)
-                    for (const FabricDiagnostic& d : r.fabric->diagnostics) QVERIFY(d.line > 0 && !d.message.isEmpty());
+                if (!r.fabric) continue;
+                for (const FabricDiagnostic& d : r.fabric->diagnostics) QVERIFY(d.line > 0 && !d.message.isEmpty());
+                const Fabric merged = mergeFabrics({*clean.fabric, *r.fabric});
+                const FabricAnalysis a = analyseFabric(merged);
+                QVERIFY(fabricToJson(merged, a).contains(QStringLiteral("switches")));
+                QVERIFY(!fabricToText(merged, a).isEmpty());
+                QVERIFY(fabricToDot(merged, a).endsWith(QLatin1String("}\n")));
+                QVERIFY(writeFabricFile(merged).startsWith(QLatin1String("rackscope-fabric 1")));
+                writeSlurmTopology(merged);
+                QStringList hosts;
+                for (const FabricHost& h : a.hosts) hosts << h.name;
+                proposeGroups(merged, a, hosts.mid(0, 40), 4);
             }
         }
     }

@@ -1,0 +1,19 @@
+#include "fabric.h"
+
+namespace rackscope {
+
+const FabricNode* Fabric::node(const QString& id) const {
+    for (const FabricNode& n : nodes)
+        if (n.id == id) return &n;
+    return nullptr;
+}
+
+QString switchName(const FabricNode& n) {
+    QString name = n.description;
+    if (const qsizetype semi = name.indexOf(QLatin1Char(';')); semi >= 0) name = name.mid(semi + 1);
+    if (const qsizetype colon = name.indexOf(QLatin1Char(':')); colon >= 0) name = name.left(colon);
+    name = name.trimmed();
+    return name.isEmpty() ? n.id : name;
+}
+
+} // namespace rackscope

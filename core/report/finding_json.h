@@ -1,0 +1,14 @@
+#pragma once
+#include "analysis/finding.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace rackscope {
+
+// The finding shape every report shares: {"severity","code","subjects","message"}.
+inline QJsonObject findingToJson(const Finding& f) {
+    return {{"severity", severityName(f.severity)}, {"code", f.code}, {"subjects", QJsonArray::fromStringList(f.subjects)}, {"message", f.message}};
+}
+
+} // namespace rackscope
