@@ -79,6 +79,28 @@ QString fabricToText(const Fabric& f, const FabricAnalysis& a) {
     for (auto it = byTier.rbegin(); it != byTier.rend(); ++it)
         out << (it->first ? tierName(it->first) : QStringLiteral("unconnected")) << " (" << it->second.size() << "): "
             << it->second.mid(0, 8).join(QStringLiteral(", ")) << (it->second.size() > 8 ? ", ..." : "") << "\n";
+    // Links by the tiers they join and their rate: "server-leaf: 4xNDR x582".
+    auto level = [&](const QString& id) -> std::pair<int, QString> {
+        const FabricNode* n = f.node(id);
+        if (n && n->kind != FabricNodeKind::Switch) return n->host.isEmpty() ? std::pair(99, QStringLiteral("other")) : std::pair(0, QStringLiteral("server"));
+        const auto t = a.tiers.find(id);
+        return t == a.tiers.end() ? std::pair(98, QStringLiteral("switch")) : std::pair(t->second, tierName(t->second));
+    };
+    std::map<std::pair<int, int>, std::pair<QString, std::map<QString, int>>> linksByTiers;
+    for (const FabricLink& l : f.links) {
+        auto la = level(l.a), lb = level(l.b);
+        if (lb.first < la.first) std::swap(la, lb);
+        auto& [name, rates] = linksByTiers[{la.first, lb.first}];
+        name = la.second + QLatin1Char('-') + lb.second;
+        const QString rate = l.width + l.speed;
+        rates[rate.isEmpty() ? QStringLiteral("rate unknown") : rate]++;
+    }
+    for (const auto& [key, entry] : linksByTiers) {
+        const auto& [name, rates] = entry;
+        out << "links " << name << ":";
+        for (const auto& [rate, n] : rates) out << " " << rate << " x" << n;
+        out << "\n";
+    }
     if (!a.rails.empty()) {
         out << "rails:\n";
         for (const Rail& r : a.rails) out << "  " << r.device << ": " << r.leaves.join(QStringLiteral(", ")) << "\n";
