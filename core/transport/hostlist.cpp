@@ -1,6 +1,7 @@
 #include "hostlist.h"
 
 #include <QRegularExpression>
+#include <QSet>
 #include <algorithm>
 
 namespace rackscope {
@@ -74,6 +75,26 @@ HostlistResult expandHostlist(const QString& text) {
         if (r.hosts.size() > kMaxHostlistHosts) return {{}, QStringLiteral("expands to more than %1 hosts").arg(kMaxHostlistHosts)};
     }
     return r;
+}
+
+HostlistResult parseHostsFile(const QString& text) {
+    HostlistResult out;
+    QSet<QString> seen;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString line = lines[i].section(QLatin1Char('#'), 0, 0);
+        for (const QString& word : line.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+            const HostlistResult r = expandHostlist(word);
+            if (!r.error.isEmpty()) return {{}, QStringLiteral("line %1: %2").arg(i + 1).arg(r.error)};
+            for (const QString& h : r.hosts)
+                if (!seen.contains(h)) {
+                    if (out.hosts.size() >= kMaxHostlistHosts) return {{}, QStringLiteral("line %1: more than %2 hosts").arg(i + 1).arg(kMaxHostlistHosts)};
+                    seen.insert(h);
+                    out.hosts << h;
+                }
+        }
+    }
+    return out;
 }
 
 QString compressHostlist(const QStringList& hosts) {

@@ -16,6 +16,10 @@ struct HostlistResult {
 constexpr int kMaxHostlistHosts = 1000000;
 
 HostlistResult expandHostlist(const QString& text);
+// A hosts file: one hostlist per line (or several, separated by spaces),
+// '#' starts a comment; each host once, in the order first written. An error
+// names the line.
+HostlistResult parseHostsFile(const QString& text);
 // The shortest form that expands back to exactly these names, in their order
 // where names share a prefix: {"srv1101".."srv1108"} -> "srv[1101-1108]".
 QString compressHostlist(const QStringList& hosts);

@@ -13,6 +13,16 @@ using namespace rackscope::test;
 class TestSlurmTopology : public QObject {
     Q_OBJECT
 private slots:
+    void hostsFile() {
+        const HostlistResult r = parseHostsFile(QStringLiteral("# rack A\ngpu[01-03]  login\n\ngpu02 # again\nrack[1-2]-n1,bastion\n"));
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.hosts, QStringList({"gpu01", "gpu02", "gpu03", "login", "rack1-n1", "rack2-n1", "bastion"}));
+        const HostlistResult bad = parseHostsFile(QStringLiteral("a\nb\ngpu[3-1]\n"));
+        QVERIFY(bad.hosts.isEmpty());
+        QVERIFY2(bad.error.startsWith(QStringLiteral("line 3:")), qPrintable(bad.error));
+        QVERIFY(parseHostsFile(QString()).hosts.isEmpty());
+    }
+
     void hostlists() {
         QCOMPARE(expandHostlist(QStringLiteral("gpu[001-003]")).hosts, QStringList({"gpu001", "gpu002", "gpu003"}));
         QCOMPARE(expandHostlist(QStringLiteral("rack[1-2]-node[01-02]")).hosts,
