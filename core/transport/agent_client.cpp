@@ -4,6 +4,47 @@
 
 namespace rackscope {
 
+AgentMessage parseAgentLine(const QByteArray& line, bool expectHello) {
+    AgentMessage out;
+    QJsonParseError pe{};
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        out.problem = QStringLiteral("the agent sent something that is not a JSON object: %1").arg(QString::fromUtf8(line.left(80)));
+        return out;
+    }
+    const QJsonObject m = doc.object();
+    out.object = m;
+    if (expectHello) {
+        if (m.value("type").toString() != QLatin1String("hello")) {
+            out.problem = QStringLiteral("the agent did not greet first (expected a hello message)");
+            return out;
+        }
+        const int version = m.value("protocol").toInt(-1);
+        if (version != kAgentProtocolVersion) {
+            out.problem = QStringLiteral("agent %1 on %2 speaks protocol %3, this rackscope speaks %4: deploy the agent that ships with this rackscope")
+                              .arg(m.value("agent").toString(), m.value("host").toString())
+                              .arg(version)
+                              .arg(kAgentProtocolVersion);
+            return out;
+        }
+        out.kind = AgentMessage::Kind::Hello;
+        return out;
+    }
+    const QJsonValue idValue = m.value("id");
+    out.id = idValue.isDouble() ? qint64(idValue.toDouble()) : -1;
+    if (m.contains("error")) out.kind = AgentMessage::Kind::Error;
+    else if (m.contains("event")) out.kind = AgentMessage::Kind::Event;
+    else if (m.contains("result")) out.kind = AgentMessage::Kind::Result;
+    else out.problem = QStringLiteral("the agent sent a message with no result, event or error");
+    return out;
+}
+
+QByteArray agentRequestLine(qint64 id, const QString& method, const QJsonObject& params) {
+    QJsonObject r{{"id", id}, {"method", method}, {"protocol", kAgentProtocolVersion}};
+    if (!params.isEmpty()) r.insert("params", params);
+    return QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n';
+}
+
 AgentClient::AgentClient(QIODevice* io, QObject* parent, qsizetype maxLine)
     : QObject(parent), io_(io), maxLine_(maxLine) {
     connect(io, &QIODevice::readyRead, this, &AgentClient::onReadyRead);
@@ -12,9 +53,7 @@ AgentClient::AgentClient(QIODevice* io, QObject* parent, qsizetype maxLine)
 
 qint64 AgentClient::request(const QString& method, const QJsonObject& params) {
     const qint64 id = nextId_++;
-    QJsonObject r{{"id", id}, {"method", method}, {"protocol", kProtocolVersion}};
-    if (!params.isEmpty()) r.insert("params", params);
-    if (io_) io_->write(QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n');
+    if (io_) io_->write(agentRequestLine(id, method, params));
     return id;
 }
 
@@ -40,38 +79,21 @@ void AgentClient::onReadyRead() {
 
 void AgentClient::handleLine(const QByteArray& line) {
     if (line.trimmed().isEmpty()) return;
-    QJsonParseError pe{};
-    const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return fail(QStringLiteral("the agent sent something that is not a JSON object: %1")
-                        .arg(QString::fromUtf8(line.left(80))));
-    const QJsonObject m = doc.object();
-    if (!ready_) {
-        if (m.value("type").toString() != QLatin1String("hello"))
-            return fail(QStringLiteral("the agent did not greet first (expected a hello message)"));
-        const int version = m.value("protocol").toInt(-1);
-        if (version != kProtocolVersion)
-            return fail(QStringLiteral("agent %1 on %2 speaks protocol %3, this rackscope speaks %4: deploy the agent "
-                                       "that ships with this rackscope")
-                            .arg(m.value("agent").toString(), m.value("host").toString())
-                            .arg(version)
-                            .arg(kProtocolVersion));
+    const AgentMessage m = parseAgentLine(line, !ready_);
+    switch (m.kind) {
+    case AgentMessage::Kind::Invalid: return fail(m.problem);
+    case AgentMessage::Kind::Hello:
         ready_ = true;
-        hello_ = m;
-        emit ready(m);
+        hello_ = m.object;
+        emit ready(m.object);
+        return;
+    case AgentMessage::Kind::Error: {
+        const QJsonObject e = m.object.value("error").toObject();
+        emit failed(m.id, e.value("code").toString(), e.value("message").toString());
         return;
     }
-    const QJsonValue idValue = m.value("id");
-    const qint64 id = idValue.isDouble() ? qint64(idValue.toDouble()) : -1;
-    if (m.contains("error")) {
-        const QJsonObject e = m.value("error").toObject();
-        emit failed(id, e.value("code").toString(), e.value("message").toString());
-    } else if (m.contains("event")) {
-        emit event(id, m.value("event").toString(), m.value("data").toObject());
-    } else if (m.contains("result")) {
-        emit result(id, m.value("result"));
-    } else {
-        fail(QStringLiteral("the agent sent a message with no result, event or error"));
+    case AgentMessage::Kind::Event: emit event(m.id, m.object.value("event").toString(), m.object.value("data").toObject()); return;
+    case AgentMessage::Kind::Result: emit result(m.id, m.object.value("result")); return;
     }
 }
 

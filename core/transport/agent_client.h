@@ -10,10 +10,21 @@
 
 namespace rackscope {
 
+// One line of the protocol, read: what AgentClient and the SSH fleet share.
+struct AgentMessage {
+    enum class Kind { Hello, Result, Event, Error, Invalid } kind = Kind::Invalid;
+    qint64 id = -1;
+    QJsonObject object;
+    QString problem; // for Invalid: what is wrong, as a sentence
+};
+constexpr int kAgentProtocolVersion = 1;
+AgentMessage parseAgentLine(const QByteArray& line, bool expectHello);
+QByteArray agentRequestLine(qint64 id, const QString& method, const QJsonObject& params = {});
+
 class AgentClient : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kProtocolVersion = 1;
+    static constexpr int kProtocolVersion = kAgentProtocolVersion;
     static constexpr qsizetype kMaxLine = 128 * 1024 * 1024; // a snapshot carries hwloc XML
 
     explicit AgentClient(QIODevice* io, QObject* parent = nullptr, qsizetype maxLine = kMaxLine);

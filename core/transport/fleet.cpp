@@ -1,0 +1,155 @@
+#include "fleet.h"
+
+#include "agent_client.h"
+
+#include <QElapsedTimer>
+
+namespace rackscope {
+
+struct Fleet::Link {
+    std::mutex mutex; // one request at a time per host
+    SshConnection ssh;
+    std::unique_ptr<SshChannel> agent;
+    QString deployed;
+    qint64 nextId = 1;
+};
+
+Fleet::Fleet(FleetOptions options, QObject* parent) : QObject(parent), options_(std::move(options)) {
+    qRegisterMetaType<rackscope::HostResult>();
+    pool_.setMaxThreadCount(std::max(1, options_.concurrency));
+    options_.ssh.cancel = &cancel_;
+}
+
+Fleet::~Fleet() {
+    cancel();
+    pool_.waitForDone();
+}
+
+void Fleet::cancel() { cancel_ = true; }
+
+bool Fleet::waitForDone(int timeoutMs) { return pool_.waitForDone(timeoutMs); }
+
+void Fleet::request(const QStringList& hosts, const QString& method, const QJsonObject& params) {
+    cancel_ = false;
+    if (hosts.isEmpty()) {
+        QMetaObject::invokeMethod(this, &Fleet::finished, Qt::QueuedConnection);
+        return;
+    }
+    pending_ += int(hosts.size());
+    for (const QString& host : hosts)
+        pool_.start([this, host, method, params] {
+            const HostResult r = run(host, method, params);
+            QMetaObject::invokeMethod(this, [this, r] {
+                emit hostFinished(r);
+                if (--pending_ == 0) emit finished();
+            }, Qt::QueuedConnection);
+        });
+}
+
+std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, HostResult* r) {
+    if (link.ssh.isOpen() && link.agent) {
+        r->reused = true;
+        r->deployed = link.deployed;
+        return std::nullopt;
+    }
+    link.agent.reset();
+    auto stage = [&](SshStage s) { QMetaObject::invokeMethod(this, [this, host, s] { emit hostStage(host, s); }, Qt::QueuedConnection); };
+    stage(SshStage::Connect);
+    const SshTarget target = options_.config.resolve(host);
+    if (auto e = link.ssh.open(target, options_.ssh)) return e;
+    stage(SshStage::Deploy);
+    Deployed d;
+    if (auto e = deployAgent(link.ssh, options_.agent, options_.deploy, &d)) return e;
+    link.deployed = r->deployed = d.how;
+    stage(SshStage::Agent);
+    SshError startError;
+    link.agent = link.ssh.start(d.command, &startError);
+    if (!link.agent) return startError;
+    QByteArray line;
+    switch (link.agent->readLine(&line, AgentClient::kMaxLine, options_.requestTimeoutMs)) {
+    case SshChannel::Read::Line: {
+        const AgentMessage hello = parseAgentLine(line, true);
+        if (hello.kind != AgentMessage::Kind::Hello) {
+            link.agent.reset();
+            return SshError{SshStage::Agent, hello.problem};
+        }
+        return std::nullopt;
+    }
+    case SshChannel::Read::Cancelled: link.agent.reset(); return SshError{SshStage::Agent, QStringLiteral("cancelled")};
+    case SshChannel::Read::Timeout: link.agent.reset(); return SshError{SshStage::Agent, QStringLiteral("the agent did not greet within %1 s").arg(options_.requestTimeoutMs / 1000.0)};
+    default: {
+        const QByteArray err = link.agent->errorOutput();
+        const int status = link.agent->exitStatus().value_or(-1);
+        link.agent.reset();
+        return SshError{SshStage::Agent, explainAgentStartFailure(status, err, options_.agent.machine)};
+    }
+    }
+}
+
+HostResult Fleet::run(const QString& host, const QString& method, const QJsonObject& params) {
+    QElapsedTimer clock;
+    clock.start();
+    HostResult r;
+    r.host = host;
+    std::shared_ptr<Link> link;
+    {
+        std::lock_guard lock(linksMutex_);
+        auto& slot = links_[host];
+        if (!slot) slot = std::make_shared<Link>();
+        link = slot;
+    }
+    std::lock_guard lock(link->mutex);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (cancel_) { r.error = SshError{SshStage::Connect, QStringLiteral("cancelled")}; break; }
+        r.reused = false;
+        if (auto e = ensureAgent(*link, host, &r)) {
+            r.error = e;
+            link->agent.reset();
+            link->ssh.close();
+            break;
+        }
+        const qint64 id = link->nextId++;
+        QMetaObject::invokeMethod(this, [this, host] { emit hostStage(host, SshStage::Request); }, Qt::QueuedConnection);
+        std::optional<SshError> dropped;
+        if (!link->agent->write(agentRequestLine(id, method, params))) dropped = SshError{SshStage::Request, QStringLiteral("the connection dropped")};
+        while (!dropped && !r.result && !r.error) {
+            QByteArray line;
+            const SshChannel::Read read = link->agent->readLine(&line, AgentClient::kMaxLine, options_.requestTimeoutMs);
+            if (read == SshChannel::Read::Line) {
+                if (line.trimmed().isEmpty()) continue;
+                const AgentMessage m = parseAgentLine(line, false);
+                if (m.kind == AgentMessage::Kind::Invalid) r.error = SshError{SshStage::Request, m.problem};
+                else if (m.id != id) continue; // events and answers to other requests
+                else if (m.kind == AgentMessage::Kind::Result) r.result = m.object.value("result").toObject();
+                else if (m.kind == AgentMessage::Kind::Error) {
+                    const QJsonObject e = m.object.value("error").toObject();
+                    r.error = SshError{SshStage::Request, QStringLiteral("the agent refused %1: %2 (%3)").arg(method, e.value("message").toString(), e.value("code").toString())};
+                }
+            } else if (read == SshChannel::Read::Timeout) {
+                r.error = SshError{SshStage::Request, QStringLiteral("no answer to %1 within %2 s").arg(method).arg(options_.requestTimeoutMs / 1000.0)};
+            } else if (read == SshChannel::Read::Cancelled) {
+                r.error = SshError{SshStage::Request, QStringLiteral("cancelled")};
+            } else if (read == SshChannel::Read::TooLong) {
+                r.error = SshError{SshStage::Request, QStringLiteral("the agent sent a line longer than %1 bytes").arg(AgentClient::kMaxLine)};
+            } else {
+                dropped = SshError{SshStage::Request, QStringLiteral("the connection to %1 dropped during %2").arg(host, method)};
+            }
+        }
+        if (r.result) break;
+        if (r.error && !dropped) { // the channel's state is unknown now: start afresh next time
+            link->agent.reset();
+            link->ssh.close();
+            break;
+        }
+        // A reused connection that dropped before answering is opened again once.
+        link->agent.reset();
+        link->ssh.close();
+        r.error = dropped;
+        if (!r.reused) break;
+        r.error.reset();
+    }
+    r.seconds = double(clock.nsecsElapsed()) / 1e9;
+    return r;
+}
+
+} // namespace rackscope

@@ -1,0 +1,67 @@
+#pragma once
+// Many servers at once over SSH: a bounded number in flight, each with its
+// own deadlines for connect, auth, deploy and every request, so one dead,
+// slow or misbehaving server delays only its own result. Connections and
+// agent channels are kept for the next request and re-established once
+// after a drop; cancel() stops everything in flight within a fraction of a
+// second. Results arrive per host, on the thread that owns the Fleet.
+#include "agent_deploy.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QThreadPool>
+#include <map>
+#include <mutex>
+
+namespace rackscope {
+
+struct FleetOptions {
+    SshConfig config;
+    SshOptions ssh;          // known_hosts, unknown-key policy, prompts, connect/auth timeouts
+    DeployOptions deploy;
+    AgentBinary agent;
+    int concurrency = 32;
+    int requestTimeoutMs = 60000;
+};
+
+struct HostResult {
+    QString host;
+    std::optional<QJsonObject> result; // the agent's answer (for collect: a snapshot)
+    std::optional<SshError> error;
+    QString deployed;                  // how the agent got there
+    bool reused = false;               // the connection was already open
+    double seconds = 0;
+};
+
+class Fleet : public QObject {
+    Q_OBJECT
+public:
+    explicit Fleet(FleetOptions options, QObject* parent = nullptr);
+    ~Fleet() override; // cancels and waits for what is in flight
+
+    // Sends `method` to every host's agent; hostFinished for each, then finished.
+    void request(const QStringList& hosts, const QString& method, const QJsonObject& params = {});
+    void cancel();
+    bool waitForDone(int timeoutMs = -1);
+
+signals:
+    void hostStage(const QString& host, rackscope::SshStage stage);
+    void hostFinished(const rackscope::HostResult& result);
+    void finished();
+
+private:
+    struct Link;
+    HostResult run(const QString& host, const QString& method, const QJsonObject& params);
+    std::optional<SshError> ensureAgent(Link& link, const QString& host, HostResult* r);
+
+    FleetOptions options_;
+    QThreadPool pool_;
+    std::atomic<bool> cancel_{false};
+    std::mutex linksMutex_;
+    std::map<QString, std::shared_ptr<Link>> links_;
+    std::atomic<int> pending_{0};
+};
+
+} // namespace rackscope
+
+Q_DECLARE_METATYPE(rackscope::HostResult)

@@ -1,0 +1,317 @@
+#include "ssh_connection.h"
+
+#include "shell_quote.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFileInfo>
+#include <QThread>
+#include <libssh/libssh.h>
+
+namespace rackscope {
+namespace {
+
+bool cancelled(const std::atomic<bool>* c) { return c && c->load(); }
+
+QString lastError(ssh_session s) { return QString::fromUtf8(ssh_get_error(s)); }
+
+} // namespace
+
+QString stageName(SshStage s) {
+    switch (s) {
+    case SshStage::Connect: return QStringLiteral("connect");
+    case SshStage::HostKey: return QStringLiteral("host-key");
+    case SshStage::Auth: return QStringLiteral("auth");
+    case SshStage::Deploy: return QStringLiteral("deploy");
+    case SshStage::Agent: return QStringLiteral("agent");
+    case SshStage::Request: return QStringLiteral("request");
+    }
+    return {};
+}
+
+struct SshConnection::Impl {
+    ssh_session session = nullptr;
+    ~Impl() {
+        if (!session) return;
+        if (ssh_is_connected(session)) ssh_disconnect(session);
+        ssh_free(session);
+    }
+};
+
+struct SshChannel::Impl {
+    ssh_channel channel = nullptr;
+    ~Impl() {
+        if (!channel) return;
+        ssh_channel_close(channel);
+        ssh_channel_free(channel);
+    }
+};
+
+SshConnection::SshConnection() = default;
+SshConnection::~SshConnection() = default;
+
+bool SshConnection::isOpen() const { return d_ && d_->session && ssh_is_connected(d_->session); }
+void SshConnection::close() { d_.reset(); }
+
+std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions& o) {
+    close();
+    cancel_ = o.cancel;
+    d_ = std::make_unique<Impl>();
+    d_->session = ssh_new();
+    ssh_session s = d_->session;
+    peer_ = t.port == 22 ? t.hostName : QStringLiteral("%1:%2").arg(t.hostName).arg(t.port);
+    const QByteArray host = t.hostName.toUtf8(), user = t.user.toUtf8();
+    const unsigned port = unsigned(t.port);
+    ssh_options_set(s, SSH_OPTIONS_HOST, host.constData());
+    ssh_options_set(s, SSH_OPTIONS_PORT, &port);
+    if (!t.user.isEmpty()) ssh_options_set(s, SSH_OPTIONS_USER, user.constData());
+    // rackscope's own settings only: the user's config is read by SshConfig, not again by libssh.
+    const QString knownHosts = !o.knownHostsFile.isEmpty() ? o.knownHostsFile
+                               : !t.userKnownHostsFile.isEmpty() ? t.userKnownHostsFile
+                                                                 : QDir::homePath() + QStringLiteral("/.ssh/known_hosts");
+    const QByteArray kh = knownHosts.toUtf8();
+    ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, kh.constData());
+    const long authSeconds = std::max(1, o.authTimeoutMs / 1000);
+    ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &authSeconds);
+    if (!t.proxyJump.empty()) {
+        // OpenSSH carries the jump chain, one `ssh -W` per hop, each hop reached through the
+        // previous one's command and its key checked against the same known_hosts.
+        const QStringList common{QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
+                                 QStringLiteral("StrictHostKeyChecking=") + (o.unknownKeys == UnknownHostKeys::AcceptNew ? QStringLiteral("accept-new") : QStringLiteral("yes")),
+                                 QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHosts,
+                                 QStringLiteral("-o"), QStringLiteral("ConnectTimeout=%1").arg(std::max(1, o.connectTimeoutMs / 1000))};
+        QString previous;
+        for (size_t i = 0; i < t.proxyJump.size(); ++i) {
+            const SshJump& hop = t.proxyJump[i];
+            const bool last = i + 1 == t.proxyJump.size();
+            const QString next = last ? t.hostName : t.proxyJump[i + 1].address;
+            const int nextPort = last ? t.port : t.proxyJump[i + 1].addressPort;
+            QStringList argv{QStringLiteral("ssh")};
+            argv << common;
+            if (!o.sshConfigPath.isEmpty()) argv << QStringLiteral("-F") << o.sshConfigPath;
+            if (!previous.isEmpty()) argv << QStringLiteral("-o") << QStringLiteral("ProxyCommand=") + QString(previous).replace(QLatin1Char('%'), QLatin1String("%%"));
+            if (!hop.user.isEmpty()) argv << QStringLiteral("-l") << hop.user;
+            if (hop.port > 0) argv << QStringLiteral("-p") << QString::number(hop.port);
+            argv << QStringLiteral("-W") << QStringLiteral("[%1]:%2").arg(next).arg(nextPort) << hop.host;
+            previous = shellCommand(argv).line;
+        }
+        // libssh expands %h/%p in a ProxyCommand; the line is already literal.
+        const QByteArray line = previous.replace(QLatin1Char('%'), QLatin1String("%%")).toUtf8();
+        ssh_options_set(s, SSH_OPTIONS_PROXYCOMMAND, line.constData());
+    }
+
+    // Connect without blocking, so a silent server and the cancel button are both bounded.
+    ssh_set_blocking(s, 0);
+    const QDeadlineTimer deadline(o.connectTimeoutMs);
+    for (;;) {
+        const int rc = ssh_connect(s);
+        if (rc == SSH_OK) break;
+        if (rc == SSH_ERROR) {
+            SshError e{SshStage::Connect, QStringLiteral("cannot connect to %1: %2").arg(peer_, lastError(s))};
+            if (!t.proxyJump.empty()) {
+                QStringList hops;
+                for (const SshJump& j : t.proxyJump) hops << j.host;
+                e.message += QStringLiteral(" (through %1; OpenSSH's message above says which hop failed)").arg(hops.join(QStringLiteral(" -> ")));
+            }
+            close();
+            return e;
+        }
+        if (cancelled(o.cancel)) { close(); return SshError{SshStage::Connect, QStringLiteral("cancelled")}; }
+        if (deadline.hasExpired()) {
+            close();
+            return SshError{SshStage::Connect, QStringLiteral("%1 did not complete the SSH handshake within %2 s").arg(peer_).arg(o.connectTimeoutMs / 1000.0)};
+        }
+        QThread::msleep(5);
+    }
+    ssh_set_blocking(s, 1);
+    if (auto e = verifyHostKey(o)) { close(); return e; }
+    if (auto e = authenticate(t, o)) { close(); return e; }
+    return std::nullopt;
+}
+
+std::optional<SshError> SshConnection::verifyHostKey(const SshOptions& o) {
+    ssh_session s = d_->session;
+    ssh_key key = nullptr;
+    if (ssh_get_server_publickey(s, &key) != SSH_OK) return SshError{SshStage::HostKey, QStringLiteral("%1 sent no host key").arg(peer_)};
+    unsigned char* hash = nullptr;
+    size_t len = 0;
+    HostKeyFacts facts;
+    facts.host = peer_;
+    facts.type = QString::fromUtf8(ssh_key_type_to_char(ssh_key_type(key)));
+    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &len) == 0) {
+        char* fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, len);
+        facts.fingerprint = QString::fromUtf8(fp);
+        ssh_string_free_char(fp);
+        ssh_clean_pubkey_hash(&hash);
+    }
+    ssh_key_free(key);
+    switch (ssh_session_is_known_server(s)) {
+    case SSH_KNOWN_HOSTS_OK: return std::nullopt;
+    case SSH_KNOWN_HOSTS_CHANGED:
+        return SshError{SshStage::HostKey, QStringLiteral("the host key of %1 has CHANGED (now %2 %3). Someone may be intercepting the "
+                                                          "connection, or the server was reinstalled. rackscope will not connect; if the change "
+                                                          "is expected, remove the old key (ssh-keygen -R) and connect again.")
+                                               .arg(peer_, facts.type, facts.fingerprint)};
+    case SSH_KNOWN_HOSTS_OTHER:
+        return SshError{SshStage::HostKey, QStringLiteral("%1 offers a %2 key, but known_hosts has a key of another type for it; rackscope "
+                                                          "will not connect. Check the server and update known_hosts.")
+                                               .arg(peer_, facts.type)};
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+    case SSH_KNOWN_HOSTS_UNKNOWN: {
+        const bool trust = o.unknownKeys == UnknownHostKeys::AcceptNew || (o.askAboutUnknownKey && o.askAboutUnknownKey(facts));
+        if (!trust)
+            return SshError{SshStage::HostKey, QStringLiteral("%1 is not in known_hosts (its %2 key is %3). Verify the fingerprint, then "
+                                                              "connect with --accept-new to record it, or add it with ssh-keyscan.")
+                                                   .arg(peer_, facts.type, facts.fingerprint)};
+        if (ssh_session_update_known_hosts(s) != SSH_OK)
+            return SshError{SshStage::HostKey, QStringLiteral("cannot record the key of %1 in known_hosts: %2").arg(peer_, lastError(s))};
+        return std::nullopt;
+    }
+    case SSH_KNOWN_HOSTS_ERROR: break;
+    }
+    return SshError{SshStage::HostKey, QStringLiteral("cannot check the host key of %1: %2").arg(peer_, lastError(s))};
+}
+
+std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const SshOptions& o) {
+    ssh_session s = d_->session;
+    int rc = ssh_userauth_none(s, nullptr);
+    if (rc == SSH_AUTH_SUCCESS) return std::nullopt;
+    const int methods = ssh_userauth_list(s, nullptr);
+    QStringList tried;
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
+        if (!qEnvironmentVariable("SSH_AUTH_SOCK").isEmpty()) {
+            tried << QStringLiteral("ssh-agent");
+            if (ssh_userauth_agent(s, nullptr) == SSH_AUTH_SUCCESS) return std::nullopt;
+        }
+        for (const QString& file : t.identityFiles) {
+            if (!QFileInfo::exists(file)) continue;
+            tried << file;
+            ssh_key key = nullptr;
+            if (ssh_pki_import_privkey_file(file.toUtf8().constData(), nullptr, nullptr, nullptr, &key) != SSH_OK) {
+                tried.last() += QStringLiteral(" (cannot read it, or it needs a passphrase: load it into ssh-agent)");
+                continue;
+            }
+            rc = ssh_userauth_publickey(s, nullptr, key);
+            ssh_key_free(key);
+            if (rc == SSH_AUTH_SUCCESS) return std::nullopt;
+        }
+        if (t.identityFiles.isEmpty()) {
+            tried << QStringLiteral("the default keys in ~/.ssh");
+            if (ssh_userauth_publickey_auto(s, nullptr, nullptr) == SSH_AUTH_SUCCESS) return std::nullopt;
+        }
+    }
+    if (o.askPassword && (methods & SSH_AUTH_METHOD_PASSWORD)) {
+        tried << QStringLiteral("a password");
+        if (const auto pw = o.askPassword(QStringLiteral("Password for %1@%2:").arg(t.user, t.hostName))) {
+            QByteArray secret = pw->toUtf8();
+            rc = ssh_userauth_password(s, nullptr, secret.constData());
+            secret.fill('\0');
+            if (rc == SSH_AUTH_SUCCESS) return std::nullopt;
+        }
+    }
+    QStringList offered;
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY) offered << QStringLiteral("publickey");
+    if (methods & SSH_AUTH_METHOD_PASSWORD) offered << QStringLiteral("password");
+    if (methods & SSH_AUTH_METHOD_INTERACTIVE) offered << QStringLiteral("keyboard-interactive");
+    return SshError{SshStage::Auth, QStringLiteral("%1 refused %2 for user %3 (tried %4; it accepts %5)")
+                                        .arg(peer_, tried.isEmpty() ? QStringLiteral("every method") : QStringLiteral("the keys"),
+                                             t.user.isEmpty() ? qEnvironmentVariable("USER") : t.user,
+                                             tried.isEmpty() ? QStringLiteral("nothing usable") : tried.join(QStringLiteral(", ")),
+                                             offered.isEmpty() ? QStringLiteral("nothing rackscope offers") : offered.join(QLatin1Char(',')))};
+}
+
+std::unique_ptr<SshChannel> SshConnection::start(const QString& commandLine, SshError* error) {
+    if (!isOpen()) {
+        *error = {SshStage::Agent, QStringLiteral("not connected")};
+        return nullptr;
+    }
+    std::unique_ptr<SshChannel> c(new SshChannel);
+    c->cancel_ = cancel_;
+    c->d_ = std::make_unique<SshChannel::Impl>();
+    c->d_->channel = ssh_channel_new(d_->session);
+    if (!c->d_->channel || ssh_channel_open_session(c->d_->channel) != SSH_OK ||
+        ssh_channel_request_exec(c->d_->channel, commandLine.toUtf8().constData()) != SSH_OK) {
+        *error = {SshStage::Agent, QStringLiteral("cannot start a command on %1: %2").arg(peer_, lastError(d_->session))};
+        return nullptr;
+    }
+    return c;
+}
+
+std::optional<SshError> SshConnection::exec(const QString& commandLine, const QByteArray& input, int timeoutMs, SshStage stage, ExecResult* r) {
+    SshError e;
+    auto ch = start(commandLine, &e);
+    if (!ch) return SshError{stage, e.message};
+    if (!input.isEmpty() && !ch->write(input)) return SshError{stage, QStringLiteral("the connection to %1 failed while sending data").arg(peer_)};
+    ssh_channel_send_eof(ch->d_->channel);
+    const QDeadlineTimer deadline(timeoutMs);
+    char buf[65536];
+    for (;;) {
+        if (cancelled(cancel_)) return SshError{stage, QStringLiteral("cancelled")};
+        if (deadline.hasExpired()) return SshError{stage, QStringLiteral("%1 did not finish `%2` within %3 s").arg(peer_, commandLine.left(80)).arg(timeoutMs / 1000.0)};
+        const int n = ssh_channel_read_timeout(ch->d_->channel, buf, sizeof buf, 0, 100);
+        if (n > 0 && r->out.size() < (64 << 20)) r->out.append(buf, n);
+        ch->drainStderr();
+        if (n == SSH_ERROR) return SshError{stage, QStringLiteral("the connection to %1 dropped: %2").arg(peer_, lastError(d_->session))};
+        if (n == 0 && ssh_channel_is_eof(ch->d_->channel)) break;
+    }
+    r->err = ch->err_;
+    const QDeadlineTimer statusDeadline(2000);
+    while (ssh_channel_get_exit_status(ch->d_->channel) == -1 && !statusDeadline.hasExpired()) QThread::msleep(5);
+    r->exitStatus = ssh_channel_get_exit_status(ch->d_->channel);
+    return std::nullopt;
+}
+
+SshChannel::SshChannel() = default;
+SshChannel::~SshChannel() = default;
+
+void SshChannel::close() { d_.reset(); }
+
+bool SshChannel::write(const QByteArray& data) {
+    if (!d_) return false;
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const int n = ssh_channel_write(d_->channel, data.constData() + done, uint32_t(std::min<qsizetype>(data.size() - done, 1 << 20)));
+        if (n == SSH_ERROR) return false;
+        done += n;
+    }
+    return true;
+}
+
+void SshChannel::drainStderr() {
+    char buf[4096];
+    int n;
+    while (d_ && (n = ssh_channel_read_nonblocking(d_->channel, buf, sizeof buf, 1)) > 0)
+        if (err_.size() < 64 * 1024) err_.append(buf, n);
+}
+
+SshChannel::Read SshChannel::readLine(QByteArray* line, qsizetype maxLine, int timeoutMs) {
+    if (!d_) return Read::Failed;
+    const QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        const qsizetype nl = buffer_.indexOf('\n');
+        if (nl >= 0) {
+            *line = buffer_.left(nl);
+            buffer_.remove(0, nl + 1);
+            return Read::Line;
+        }
+        if (buffer_.size() > maxLine) return Read::TooLong;
+        if (cancelled(cancel_)) return Read::Cancelled;
+        if (deadline.hasExpired()) return Read::Timeout;
+        char buf[65536];
+        const int n = ssh_channel_read_timeout(d_->channel, buf, sizeof buf, 0, int(std::clamp<qint64>(deadline.remainingTime(), 1, 100)));
+        drainStderr();
+        if (n == SSH_ERROR) return Read::Failed;
+        if (n > 0) buffer_.append(buf, n);
+        else if (ssh_channel_is_eof(d_->channel) || ssh_channel_is_closed(d_->channel)) return Read::Eof;
+    }
+}
+
+std::optional<int> SshChannel::exitStatus() {
+    if (!d_) return std::nullopt;
+    const QDeadlineTimer deadline(1000);
+    int status;
+    while ((status = ssh_channel_get_exit_status(d_->channel)) == -1 && !deadline.hasExpired()) QThread::msleep(5);
+    return status == -1 ? std::nullopt : std::optional(status);
+}
+
+} // namespace rackscope

@@ -1,0 +1,101 @@
+#pragma once
+// One SSH connection through libssh, used from one thread at a time:
+// connect (directly or through a ProxyJump chain, which OpenSSH's `ssh -W`
+// carries), verify the host key against known_hosts, authenticate with
+// ssh-agent and keys (a password only when a person types it), then run
+// fixed commands and keep a channel open for the agent protocol. Every
+// blocking step has a deadline and looks at the cancel flag.
+#include "ssh_config.h"
+
+#include <QByteArray>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace rackscope {
+
+enum class SshStage { Connect, HostKey, Auth, Deploy, Agent, Request };
+QString stageName(SshStage stage); // "connect", "host-key", "auth", "deploy", "agent", "request"
+
+struct SshError {
+    SshStage stage = SshStage::Connect;
+    QString message;
+};
+
+struct HostKeyFacts {
+    QString host;        // as known_hosts names it ("[10.0.0.2]:2222")
+    QString type;        // "ssh-ed25519"
+    QString fingerprint; // "SHA256:..."
+};
+
+enum class UnknownHostKeys { Refuse, AcceptNew }; // a changed key is always refused
+
+struct SshOptions {
+    QString sshConfigPath;   // handed to OpenSSH for jump hosts; empty: its default
+    QString knownHostsFile;  // empty: the target's UserKnownHostsFile, else ~/.ssh/known_hosts
+    UnknownHostKeys unknownKeys = UnknownHostKeys::Refuse;
+    // Asked about an unknown key (the GUI's dialog); true trusts and records it.
+    std::function<bool(const HostKeyFacts&)> askAboutUnknownKey;
+    // Asked for a password or keyboard-interactive answer; nothing is kept.
+    std::function<std::optional<QString>(const QString& prompt)> askPassword;
+    int connectTimeoutMs = 10000;
+    int authTimeoutMs = 10000;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct ExecResult {
+    int exitStatus = -1;
+    QByteArray out, err;
+};
+
+class SshChannel;
+
+class SshConnection {
+public:
+    SshConnection();
+    ~SshConnection();
+    SshConnection(const SshConnection&) = delete;
+    SshConnection& operator=(const SshConnection&) = delete;
+
+    std::optional<SshError> open(const SshTarget& target, const SshOptions& options);
+    bool isOpen() const;
+    void close();
+    const QString& peer() const { return peer_; }
+
+    // Runs one command line (built with shellCommand) to its end, feeding it input.
+    std::optional<SshError> exec(const QString& commandLine, const QByteArray& input, int timeoutMs, SshStage stage, ExecResult* result);
+    // Starts a command whose channel stays open (the agent's --stdio).
+    std::unique_ptr<SshChannel> start(const QString& commandLine, SshError* error);
+
+private:
+    std::optional<SshError> verifyHostKey(const SshOptions& options);
+    std::optional<SshError> authenticate(const SshTarget& target, const SshOptions& options);
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+    QString peer_;
+    const std::atomic<bool>* cancel_ = nullptr;
+};
+
+class SshChannel {
+public:
+    enum class Read { Line, Eof, Timeout, TooLong, Cancelled, Failed };
+    ~SshChannel();
+    bool write(const QByteArray& data);
+    // The next complete line (without its newline), waiting at most timeoutMs.
+    Read readLine(QByteArray* line, qsizetype maxLine, int timeoutMs);
+    QByteArray errorOutput() const { return err_; } // what the command wrote to stderr so far (first 64 KiB)
+    std::optional<int> exitStatus();
+    void close();
+
+private:
+    friend class SshConnection;
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+    QByteArray buffer_, err_;
+    const std::atomic<bool>* cancel_ = nullptr;
+    SshChannel();
+    void drainStderr();
+};
+
+} // namespace rackscope

@@ -1,0 +1,170 @@
+#pragma once
+// Real SSH servers for the transport tests: each "host" is a network
+// namespace with its own address on a bridge (or behind another host), its
+// own host name, its own home directory and Debian's sshd with generated
+// keys. Needs root (CI runs as root); everything made is removed in the
+// destructor, even when a check failed. Only the test's own addresses are
+// ever contacted.
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <map>
+#include <unistd.h>
+
+namespace rackscope::test {
+
+inline bool sh(const QString& command) {
+    return QProcess::execute(QStringLiteral("sh"), {QStringLiteral("-c"), command}) == 0;
+}
+inline QByteArray shOut(const QString& command) {
+    QProcess p;
+    p.start(QStringLiteral("sh"), {QStringLiteral("-c"), command});
+    p.waitForFinished(30000);
+    return p.readAllStandardOutput();
+}
+
+class SshTestHosts {
+public:
+    struct Host {
+        QString name, ns, address, home, hostKey;
+        QProcess* sshd = nullptr;
+    };
+
+    // Why the tests cannot run here, or empty.
+    static QString missing() {
+        if (::geteuid() != 0) return QStringLiteral("needs root to create network namespaces (CI runs as root)");
+        if (!QFile::exists(QStringLiteral("/usr/sbin/sshd"))) return QStringLiteral("needs Debian's openssh-server (/usr/sbin/sshd)");
+        return {};
+    }
+
+    SshTestHosts() {
+        tag_ = QString::number(QCoreApplication::applicationPid() % 100000);
+        // A /24 per test process, so tests running side by side never share one.
+        subnet_ = 100 + int(QCoreApplication::applicationPid() % 150);
+        bridge_ = QStringLiteral("rsb") + tag_;
+        QDir().mkpath(QStringLiteral("/run/sshd")); // sshd's privilege separation directory
+        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C rackscope-test -f %1").arg(path(QStringLiteral("id_user"))));
+        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C other -f %1").arg(path(QStringLiteral("id_other"))));
+        ok_ = !shOut(QStringLiteral("ip -o addr show to 10.213.%1.0/24").arg(subnet_)).contains("inet") &&
+              sh(QStringLiteral("ip link add %1 type bridge && ip addr add 10.213.%2.1/24 dev %1 && ip link set %1 up").arg(bridge_).arg(subnet_));
+    }
+    ~SshTestHosts() {
+        for (auto& [name, h] : hosts_) {
+            if (h.sshd) {
+                sh(QStringLiteral("kill -CONT %1 2>/dev/null").arg(h.sshd->processId()));
+                h.sshd->kill();
+                h.sshd->waitForFinished(3000);
+                delete h.sshd;
+            }
+            sh(QStringLiteral("ip netns pids %1 2>/dev/null | xargs -r kill -9; ip netns del %1 2>/dev/null").arg(h.ns));
+        }
+        sh(QStringLiteral("ip link del %1 2>/dev/null").arg(bridge_));
+    }
+    bool ok() const { return ok_; }
+    QString path(const QString& name) const { return dir_.filePath(name); }
+    QString userKey() const { return path(QStringLiteral("id_user")); }
+    QString otherKey() const { return path(QStringLiteral("id_other")); }
+    const Host& host(const QString& name) const { return hosts_.at(name); }
+    int subnet() const { return subnet_; }
+    const QString& bridge() const { return bridge_; }
+
+    // A host on the bridge. `behind`: reachable only through that host, on a network of its own.
+    bool add(const QString& name, const QString& behind = {}, const QString& homeMountOptions = {}) {
+        Host h;
+        h.name = name;
+        const int n = int(hosts_.size()) + 1;
+        h.ns = QStringLiteral("rs%1n%2").arg(tag_).arg(n);
+        const QString a = QStringLiteral("rs%1v%2a").arg(tag_).arg(n), b = QStringLiteral("rs%1v%2b").arg(tag_).arg(n);
+        if (!sh(QStringLiteral("ip netns add %1 && ip -n %1 link set lo up && ip link add %2 type veth peer name %3 && ip link set %3 netns %1").arg(h.ns, a, b)))
+            return false;
+        if (behind.isEmpty()) {
+            h.address = QStringLiteral("10.213.%1.%2").arg(subnet_).arg(10 + n);
+            if (!sh(QStringLiteral("ip link set %1 master %2 && ip link set %1 up").arg(a, bridge_))) return false;
+        } else {
+            // A point-to-point network between `behind` and this host: 10.214.<subnet>.<4n>/30.
+            const Host& gw = hosts_.at(behind);
+            const QString gwAddr = QStringLiteral("10.214.%1.%2").arg(subnet_).arg(4 * n + 1);
+            h.address = QStringLiteral("10.214.%1.%2").arg(subnet_).arg(4 * n + 2);
+            if (!sh(QStringLiteral("ip link set %1 netns %2 && ip -n %2 addr add %3/30 dev %1 && ip -n %2 link set %1 up").arg(a, gw.ns, gwAddr)))
+                return false;
+        }
+        if (!sh(QStringLiteral("ip -n %1 addr add %2/%3 dev %4 && ip -n %1 link set %4 up").arg(h.ns, h.address, behind.isEmpty() ? QStringLiteral("24") : QStringLiteral("30"), b)))
+            return false;
+        h.home = path(QStringLiteral("home-") + name);
+        QDir().mkpath(h.home + QStringLiteral("/.ssh"));
+        QFile::copy(userKey() + QStringLiteral(".pub"), h.home + QStringLiteral("/.ssh/authorized_keys"));
+        h.hostKey = path(QStringLiteral("hostkey-") + name);
+        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C %1 -f %2").arg(name, h.hostKey));
+        const QString config = path(QStringLiteral("sshd-") + name + QStringLiteral(".conf"));
+        QFile c(config);
+        if (!c.open(QIODevice::WriteOnly)) return false;
+        c.write(QStringLiteral("ListenAddress %1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4/.ssh/authorized_keys\n"
+                               "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                               "UsePAM no\nStrictModes no\nAllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel VERBOSE\n")
+                    .arg(h.address, h.hostKey, path(QStringLiteral("sshd-") + name + QStringLiteral(".pid")), h.home)
+                    .toUtf8());
+        c.close();
+        QString mount = QStringLiteral("mount --bind %1 /root").arg(h.home);
+        if (!homeMountOptions.isEmpty()) mount += QStringLiteral(" && mount -o remount,bind,%1 /root").arg(homeMountOptions);
+        h.sshd = new QProcess;
+        h.sshd->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        h.sshd->start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("unshare"), QStringLiteral("--uts"),
+                                              QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                              QStringLiteral("hostname %1 && %2 && exec /usr/sbin/sshd -D -e -q -f %3").arg(name, mount, config)});
+        hosts_[name] = h;
+        return h.sshd->waitForStarted(5000) && waitForPort(h, behind);
+    }
+
+    // Known hosts with every host's real key, by the address a client connects to.
+    QString knownHosts(const QStringList& names) const {
+        const QString file = path(QStringLiteral("known_hosts-%1").arg(++files_));
+        QFile f(file);
+        f.open(QIODevice::WriteOnly);
+        for (const QString& n : names) {
+            QFile pub(hosts_.at(n).hostKey + QStringLiteral(".pub"));
+            pub.open(QIODevice::ReadOnly);
+            f.write(hosts_.at(n).address.toUtf8() + ' ' + pub.readAll());
+        }
+        return file;
+    }
+
+    // An ssh_config naming every host, with the test's user key.
+    QString sshConfig(const QString& extra = {}, const QString& identity = {}) const {
+        QString text;
+        for (const auto& [name, h] : hosts_)
+            text += QStringLiteral("Host %1\n  HostName %2\n  User root\n  IdentityFile %3\n  IdentitiesOnly yes\n")
+                        .arg(name, h.address, identity.isEmpty() ? userKey() : identity);
+        text += extra;
+        const QString file = path(QStringLiteral("ssh_config-%1").arg(++files_));
+        QFile f(file);
+        f.open(QIODevice::WriteOnly);
+        f.write(text.toUtf8());
+        return file;
+    }
+
+    void stop(const QString& name) { sh(QStringLiteral("kill -STOP %1").arg(hosts_.at(name).sshd->processId())); }
+    // Kills the host's sshd and every session it serves: the connection drops.
+    void drop(const QString& name) { sh(QStringLiteral("ip netns pids %1 | xargs -r kill -9").arg(hosts_.at(name).ns)); }
+
+private:
+    bool waitForPort(const Host& h, const QString& behind) {
+        for (int i = 0; i < 100; ++i) {
+            const QString from = behind.isEmpty() ? QString() : QStringLiteral("ip netns exec %1 ").arg(hosts_.at(behind).ns);
+            if (sh(from + QStringLiteral("bash -c 'exec 3<>/dev/tcp/%1/22' 2>/dev/null").arg(h.address))) return true;
+            QTest::qWait(50);
+        }
+        return false;
+    }
+
+    QTemporaryDir dir_;
+    QString tag_, bridge_;
+    int subnet_ = 0;
+    bool ok_ = false;
+    std::map<QString, Host> hosts_;
+    mutable int files_ = 0;
+};
+
+} // namespace rackscope::test

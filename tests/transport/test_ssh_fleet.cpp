@@ -1,0 +1,282 @@
+// The fleet against real OpenSSH servers in network namespaces: fan-out with
+// deploy and reuse, host keys unknown/accepted/changed, a wrong user key, a
+// server that accepts TCP and never answers, a connection dropped mid-request,
+// a noexec home, ProxyJump through a chain of two bastions, and cancel.
+#include "test_support.h"
+#include "transport/ssh_test_hosts.h"
+
+#include "transport/fleet.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QTimer>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+QString agentVersion() {
+    QProcess p;
+    p.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--version")});
+    p.waitForFinished(10000);
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed().section(QLatin1Char(' '), 1);
+}
+
+FleetOptions options(const QString& config, const QString& knownHosts) {
+    FleetOptions o;
+    o.config = SshConfig::fromFile(config);
+    o.ssh.sshConfigPath = config;
+    o.ssh.knownHostsFile = knownHosts;
+    o.ssh.connectTimeoutMs = 3000;
+    o.ssh.authTimeoutMs = 5000;
+    o.requestTimeoutMs = 20000;
+    o.deploy.preinstalled = {};
+    QString error;
+    const auto agent = loadAgentBinary(QStringLiteral(RACKSCOPE_AGENT), agentVersion(), &error);
+    if (!agent) qFatal("%s", qPrintable(error));
+    o.agent = *agent;
+    return o;
+}
+
+struct Outcome {
+    std::map<QString, HostResult> results;
+    std::map<QString, double> arrivedAfter; // seconds from the request
+};
+
+Outcome collect(Fleet& fleet, const QStringList& hosts, int timeoutMs = 60000, std::function<void()> during = {}) {
+    Outcome out;
+    QEventLoop loop;
+    QElapsedTimer clock;
+    clock.start();
+    auto c1 = QObject::connect(&fleet, &Fleet::hostFinished, &loop, [&](const HostResult& r) {
+        out.results[r.host] = r;
+        out.arrivedAfter[r.host] = double(clock.elapsed()) / 1000.0;
+    });
+    auto c2 = QObject::connect(&fleet, &Fleet::finished, &loop, &QEventLoop::quit);
+    fleet.request(hosts, QStringLiteral("collect"), {{"sections", QJsonArray{QStringLiteral("versions"), QStringLiteral("net")}}});
+    if (during) during();
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    QObject::disconnect(c1);
+    QObject::disconnect(c2);
+    return out;
+}
+
+QString describe(const HostResult& r) {
+    return r.error ? stageName(r.error->stage) + QStringLiteral(": ") + r.error->message : QStringLiteral("ok");
+}
+
+} // namespace
+
+class TestSshFleet : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QSKIP(qPrintable(why));
+    }
+
+    void fanOutDeploysOnceAndReuses() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QStringList names;
+        for (int i = 1; i <= 8; ++i) {
+            names << QStringLiteral("h%1").arg(i);
+            QVERIFY(hosts.add(names.last()));
+        }
+        const QString config = hosts.sshConfig();
+        const QString known = hosts.knownHosts(names);
+        {
+            Fleet fleet(options(config, known));
+            const Outcome first = collect(fleet, names);
+            QCOMPARE(int(first.results.size()), 8);
+            for (const QString& n : names) {
+                const HostResult& r = first.results.at(n);
+                QVERIFY2(r.result, qPrintable(n + QStringLiteral(" ") + describe(r)));
+                QCOMPARE(r.result->value("host").toString(), n); // each server's own agent answered
+                QCOMPARE(r.deployed, QStringLiteral("uploaded"));
+                QVERIFY(!r.reused);
+                QVERIFY(QFile::exists(hosts.host(n).home + QStringLiteral("/") + remoteAgentPath(agentVersion())));
+            }
+            // The same fleet again: the connections and agents are reused.
+            const Outcome second = collect(fleet, names);
+            for (const QString& n : names) {
+                QVERIFY2(second.results.at(n).result, qPrintable(describe(second.results.at(n))));
+                QVERIFY(second.results.at(n).reused);
+            }
+        }
+        // A new console: the cached copies match, nothing is uploaded.
+        Fleet again(options(config, known));
+        const Outcome third = collect(again, names.mid(0, 2));
+        QCOMPARE(third.results.at(QStringLiteral("h1")).deployed, QStringLiteral("cached copy matched"));
+    }
+
+    void hostKeys() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("k1")));
+        QVERIFY(hosts.add(QStringLiteral("k2")));
+        const QString config = hosts.sshConfig();
+        // Unknown: refused with the fingerprint, unless the user accepts new keys (then recorded).
+        const QString empty = hosts.path(QStringLiteral("known_hosts-empty"));
+        {
+            Fleet fleet(options(config, empty));
+            const HostResult r = collect(fleet, {QStringLiteral("k1")}).results.at(QStringLiteral("k1"));
+            QVERIFY(r.error);
+            QCOMPARE(r.error->stage, SshStage::HostKey);
+            QVERIFY2(r.error->message.contains(QStringLiteral("not in known_hosts")) && r.error->message.contains(QStringLiteral("SHA256:")), qPrintable(r.error->message));
+            QVERIFY(!QFile::exists(empty));
+        }
+        {
+            FleetOptions o = options(config, empty);
+            o.ssh.unknownKeys = UnknownHostKeys::AcceptNew;
+            Fleet fleet(o);
+            const HostResult r = collect(fleet, {QStringLiteral("k1")}).results.at(QStringLiteral("k1"));
+            QVERIFY2(r.result, qPrintable(describe(r)));
+            QFile f(empty);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(f.readAll().contains(hosts.host(QStringLiteral("k1")).address.toUtf8()));
+        }
+        {
+            // Asked (as the GUI does): the question carries the fingerprint; a "no" refuses.
+            FleetOptions o = options(config, hosts.path(QStringLiteral("known_hosts-asked")));
+            QString askedAbout;
+            o.ssh.askAboutUnknownKey = [&](const HostKeyFacts& k) { askedAbout = k.fingerprint; return false; };
+            Fleet fleet(o);
+            QVERIFY(collect(fleet, {QStringLiteral("k2")}).results.at(QStringLiteral("k2")).error);
+            QVERIFY(askedAbout.startsWith(QStringLiteral("SHA256:")));
+        }
+        {
+            // Changed: k1's address with k2's key. Refused, even when accepting new keys.
+            const QString swapped = hosts.path(QStringLiteral("known_hosts-swapped"));
+            QFile f(swapped);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QFile pub(hosts.host(QStringLiteral("k2")).hostKey + QStringLiteral(".pub"));
+            QVERIFY(pub.open(QIODevice::ReadOnly));
+            f.write(hosts.host(QStringLiteral("k1")).address.toUtf8() + ' ' + pub.readAll());
+            f.close();
+            FleetOptions o = options(config, swapped);
+            o.ssh.unknownKeys = UnknownHostKeys::AcceptNew;
+            Fleet fleet(o);
+            const HostResult r = collect(fleet, {QStringLiteral("k1")}).results.at(QStringLiteral("k1"));
+            QVERIFY(r.error);
+            QCOMPARE(r.error->stage, SshStage::HostKey);
+            QVERIFY2(r.error->message.contains(QStringLiteral("CHANGED")), qPrintable(r.error->message));
+        }
+    }
+
+    void wrongUserKey() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("w1")));
+        Fleet fleet(options(hosts.sshConfig({}, hosts.otherKey()), hosts.knownHosts({QStringLiteral("w1")})));
+        const HostResult r = collect(fleet, {QStringLiteral("w1")}).results.at(QStringLiteral("w1"));
+        QVERIFY(r.error);
+        QCOMPARE(r.error->stage, SshStage::Auth);
+        QVERIFY2(r.error->message.contains(hosts.otherKey()) && r.error->message.contains(QStringLiteral("publickey")), qPrintable(r.error->message));
+    }
+
+    void silentServerDelaysOnlyItself() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        for (const char* n : {"s1", "s2", "s3", "mute"}) QVERIFY(hosts.add(QLatin1String(n)));
+        hosts.stop(QStringLiteral("mute")); // the kernel still accepts TCP; sshd never sends its banner
+        FleetOptions o = options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s3"), QStringLiteral("mute")}));
+        o.ssh.connectTimeoutMs = 2000;
+        Fleet fleet(o);
+        const Outcome out = collect(fleet, {QStringLiteral("mute"), QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s3")});
+        const HostResult& mute = out.results.at(QStringLiteral("mute"));
+        QVERIFY(mute.error);
+        QCOMPARE(mute.error->stage, SshStage::Connect);
+        QVERIFY2(mute.error->message.contains(QStringLiteral("handshake")), qPrintable(mute.error->message));
+        QVERIFY2(out.arrivedAfter.at(QStringLiteral("mute")) < 4.0, qPrintable(QString::number(out.arrivedAfter.at(QStringLiteral("mute")))));
+        for (const char* n : {"s1", "s2", "s3"}) {
+            QVERIFY2(out.results.at(QLatin1String(n)).result, qPrintable(describe(out.results.at(QLatin1String(n)))));
+            QVERIFY(out.arrivedAfter.at(QLatin1String(n)) < out.arrivedAfter.at(QStringLiteral("mute")));
+        }
+    }
+
+    void cancelStopsWhatIsInFlight() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("c1")));
+        hosts.stop(QStringLiteral("c1"));
+        FleetOptions o = options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("c1")}));
+        o.ssh.connectTimeoutMs = 30000;
+        Fleet fleet(o);
+        QElapsedTimer clock;
+        clock.start();
+        const Outcome out = collect(fleet, {QStringLiteral("c1")}, 10000, [&] { QTimer::singleShot(300, &fleet, &Fleet::cancel); });
+        QVERIFY(clock.elapsed() < 2000);
+        QCOMPARE(out.results.at(QStringLiteral("c1")).error->message, QStringLiteral("cancelled"));
+    }
+
+    void droppedMidRequest() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("d1")));
+        // A preinstalled agent of the right version that answers slowly: its requests reach it 3 s late.
+        const QString slow = hosts.path(QStringLiteral("slow-agent"));
+        QFile f(slow);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("#!/bin/sh\nif [ \"$1\" = --version ]; then exec %1 --version; fi\n(sleep 3; cat) | exec %1 --stdio\n")
+                    .arg(QStringLiteral(RACKSCOPE_AGENT)).toUtf8());
+        f.close();
+        QFile::setPermissions(slow, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        FleetOptions o = options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("d1")}));
+        o.deploy.preinstalled = {slow};
+        Fleet fleet(o);
+        const Outcome out = collect(fleet, {QStringLiteral("d1")}, 30000, [&] { QTimer::singleShot(1000, [&] { hosts.drop(QStringLiteral("d1")); }); });
+        const HostResult& r = out.results.at(QStringLiteral("d1"));
+        QVERIFY(r.error);
+        QCOMPARE(r.deployed, QStringLiteral("preinstalled ") + slow);
+        QCOMPARE(r.error->stage, SshStage::Request);
+        QVERIFY2(r.error->message.contains(QStringLiteral("dropped")), qPrintable(r.error->message));
+        QVERIFY(out.arrivedAfter.at(QStringLiteral("d1")) < 3.0);
+    }
+
+    void noexecHome() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("x1"), {}, QStringLiteral("noexec")));
+        Fleet fleet(options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("x1")})));
+        const HostResult r = collect(fleet, {QStringLiteral("x1")}).results.at(QStringLiteral("x1"));
+        QVERIFY(r.error);
+        QCOMPARE(r.error->stage, SshStage::Agent);
+        QVERIFY2(r.error->message.contains(QStringLiteral("noexec")), qPrintable(r.error->message));
+    }
+
+    void otherArchitecture() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("a1")));
+        FleetOptions o = options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("a1")}));
+        o.agent.machine = QStringLiteral("aarch64"); // as if this console carried an Arm agent
+        Fleet fleet(o);
+        const HostResult r = collect(fleet, {QStringLiteral("a1")}).results.at(QStringLiteral("a1"));
+        QVERIFY(r.error);
+        QCOMPARE(r.error->stage, SshStage::Deploy);
+        QVERIFY2(r.error->message.contains(QStringLiteral("x86_64")) && r.error->message.contains(QStringLiteral("aarch64")), qPrintable(r.error->message));
+    }
+
+    void proxyJumpChain() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("bastion")));
+        QVERIFY(hosts.add(QStringLiteral("hop2"), QStringLiteral("bastion")));
+        QVERIFY(hosts.add(QStringLiteral("inner"), QStringLiteral("hop2")));
+        // No route of the test's own leads from here to hop2 or inner: only the bastion reaches them.
+        // (Asked of the routing table, not by connecting, so nothing leaves the machine.)
+        for (const char* n : {"hop2", "inner"})
+            QVERIFY(!shOut(QStringLiteral("ip route get %1").arg(hosts.host(QLatin1String(n)).address)).contains(hosts.bridge().toUtf8()));
+        const QString config = hosts.sshConfig(QStringLiteral("Host inner\n  ProxyJump bastion,hop2\nHost hop2\n  ProxyJump bastion\n"));
+        Fleet fleet(options(config, hosts.knownHosts({QStringLiteral("bastion"), QStringLiteral("hop2"), QStringLiteral("inner")})));
+        const HostResult r = collect(fleet, {QStringLiteral("inner")}).results.at(QStringLiteral("inner"));
+        QVERIFY2(r.result, qPrintable(describe(r)));
+        QCOMPARE(r.result->value("host").toString(), QStringLiteral("inner"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSshFleet)
+#include "test_ssh_fleet.moc"
