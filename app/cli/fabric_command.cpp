@@ -6,6 +6,7 @@
 #include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
 #include "import/snapshot_fabric.h"
+#include "remote_hosts.h"
 #include "report/fabric_report.h"
 #include "transport/hostlist.h"
 #include "transport/local_agent.h"
@@ -49,7 +50,7 @@ int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeTex
     } else {
         const HostlistResult r = expandHostlist(hostlist);
         if (!r.error.isEmpty()) {
-            fprintf(stderr, "rackscope-cli fabric: --hosts: %s\n", qPrintable(r.error));
+            fprintf(stderr, "rackscope-cli fabric: --of: %s\n", qPrintable(r.error));
             return 2;
         }
         hosts = r.hosts;
@@ -89,8 +90,10 @@ int runFabric(const QStringList& args) {
                                       QStringLiteral("FORMAT"));
     const QCommandLineOption hops(QStringLiteral("hops"), QStringLiteral("Switch hops between two hosts."), QStringLiteral("A,B"));
     const QCommandLineOption groups(QStringLiteral("groups"), QStringLiteral("Propose groups of SIZE hosts that stay under one leaf."), QStringLiteral("SIZE"));
-    const QCommandLineOption hostsOpt(QStringLiteral("hosts"), QStringLiteral("The hosts to group (a hostlist); all when absent."), QStringLiteral("LIST"));
-    parser.addOptions({json, local, exportAs, hops, groups, hostsOpt});
+    const QCommandLineOption of(QStringLiteral("of"), QStringLiteral("The hosts to group (a hostlist); all when absent."), QStringLiteral("LIST"));
+    parser.addOptions({json, local, exportAs, hops, groups, of});
+    const RemoteOptions remote;
+    remote.addTo(parser);
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli fabric: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -101,12 +104,12 @@ int runFabric(const QStringList& args) {
     }
     const QStringList paths = parser.positionalArguments().mid(1);
     const QString format = parser.value(exportAs);
-    if ((paths.isEmpty() && !parser.isSet(local)) || (parser.isSet(exportAs) && !kExportFormats.contains(format))) {
-        fputs("rackscope-cli fabric: give SOURCE files or --local; --export takes topology.conf, dot, json or fabric\n", stderr);
+    if ((paths.isEmpty() && !parser.isSet(local) && !remote.wanted(parser)) || (parser.isSet(exportAs) && !kExportFormats.contains(format))) {
+        fputs("rackscope-cli fabric: give SOURCE files, --local or --hosts; --export takes topology.conf, dot, json or fabric\n", stderr);
         return 2;
     }
     std::vector<Fabric> sources;
-    bool failed = false;
+    bool failed = false, remoteFailed = false;
     for (const QString& path : paths) {
         FabricLoad l = loadFabricFile(path);
         if (!l.fabric) {
@@ -124,13 +127,26 @@ int runFabric(const QStringList& args) {
             failed = true;
         }
     }
+    if (remote.wanted(parser)) {
+        // Each server's LLDP neighbours and RDMA ports, from its agent.
+        const RemoteAnswers answers = askHosts(parser, remote, QStringLiteral("collect"),
+                                               {{"sections", QJsonArray{QStringLiteral("rdma"), QStringLiteral("net"), QStringLiteral("lldp")}}});
+        if (!answers.error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli fabric: %s\n", qPrintable(answers.error));
+            return 2;
+        }
+        for (const HostResult& r : answers.results) {
+            if (r.result) sources.push_back(fabricFromSnapshot(*r.result, QStringLiteral("ssh://") + r.host));
+            else remoteFailed = true;
+        }
+    }
     if (sources.empty()) return 2;
     const Fabric fabric = mergeFabrics(sources);
     const FabricAnalysis analysis = analyseFabric(fabric);
     QTextStream out(stdout);
-    int code = failed ? 2 : 0;
+    int code = failed ? 2 : remoteFailed ? 1 : 0;
     if (parser.isSet(hops)) code = std::max(code, printHops(fabric, analysis, parser.value(hops), parser.isSet(json), out));
-    else if (parser.isSet(groups)) code = std::max(code, printGroups(fabric, analysis, parser.value(groups), parser.value(hostsOpt), parser.isSet(json), out));
+    else if (parser.isSet(groups)) code = std::max(code, printGroups(fabric, analysis, parser.value(groups), parser.value(of), parser.isSet(json), out));
     else if (format == QLatin1String("topology.conf")) out << writeSlurmTopology(fabric);
     else if (format == QLatin1String("fabric")) out << writeFabricFile(fabric);
     else if (format == QLatin1String("dot")) out << fabricToDot(fabric, analysis);

@@ -2,8 +2,11 @@
 
 #include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
+#include "remote_hosts.h"
 #include "report/inspect_report.h"
 #include "transport/local_agent.h"
+
+#include <QJsonArray>
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -26,6 +29,8 @@ int runInspect(const QStringList& args) {
                                    QStringLiteral("Inspect this machine through its rackscope-agent (RACKSCOPE_AGENT "
                                                   "overrides where it is found)."));
     parser.addOptions({json, local});
+    const RemoteOptions remote;
+    remote.addTo(parser);
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -35,8 +40,8 @@ int runInspect(const QStringList& args) {
         return 0;
     }
     QStringList files = parser.positionalArguments().mid(1);
-    if (files.isEmpty() && !parser.isSet(local)) {
-        fputs("rackscope-cli inspect: give topology files, or --local for this machine\n", stderr);
+    if (files.isEmpty() && !parser.isSet(local) && !remote.wanted(parser)) {
+        fputs("rackscope-cli inspect: give topology files, --local for this machine, or --hosts for servers over SSH\n", stderr);
         return 2;
     }
 
@@ -57,14 +62,45 @@ int runInspect(const QStringList& args) {
                                                          : ImportResult::fail(c.error));
     }
     for (const QString& f : files) take(f, loadTopologyFile(f));
+    const size_t fromFiles = hosts.size();
+
+    // Servers over SSH: one entry per host, in the order given; a failed host's entry is its error.
+    QJsonArray remoteEntries;
+    bool remoteFailed = false;
+    if (remote.wanted(parser)) {
+        const RemoteAnswers answers = askHosts(parser, remote, QStringLiteral("collect"));
+        if (!answers.error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(answers.error));
+            return 2;
+        }
+        for (const HostResult& r : answers.results) {
+            ImportResult imported = r.result ? importAgentSnapshot(*r.result, QStringLiteral("ssh://") + r.host) : ImportResult::fail({});
+            if (imported.host) {
+                HostAnalysis analysis = analyzeHost(*imported.host);
+                hosts.push_back({std::move(*imported.host), std::move(analysis)});
+                remoteEntries.append(hostToJson(hosts.back()));
+                continue;
+            }
+            remoteFailed = true;
+            const QString stage = r.error ? stageName(r.error->stage) : QStringLiteral("import");
+            const QString message = r.error ? r.error->message : imported.error;
+            if (!r.error) fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(message));
+            remoteEntries.append(QJsonObject{{"name", r.host}, {"error", QJsonObject{{"stage", stage}, {"message", message}}}});
+        }
+    }
 
     QTextStream out(stdout);
-    if (parser.isSet(json))
-        out << QJsonDocument(inspectToJson(hosts, failed)).toJson(QJsonDocument::Indented);
-    else
+    if (parser.isSet(json)) {
+        QJsonObject doc = inspectToJson({hosts.begin(), hosts.begin() + qsizetype(fromFiles)}, failed);
+        QJsonArray all = doc.value("hosts").toArray();
+        for (const QJsonValue& v : remoteEntries) all.append(v);
+        doc.insert("hosts", all);
+        out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    } else {
         out << inspectToText(hosts);
+    }
     out.flush();
-    return failed.empty() ? 0 : 2;
+    return !failed.empty() ? 2 : remoteFailed ? 1 : 0;
 }
 
 } // namespace rackscope::cli

@@ -119,7 +119,7 @@ private slots:
         const Run hops = cli({QStringLiteral("fabric"), superpod, QStringLiteral("--hops"), QStringLiteral("a08-p1-dgx-04-c16,b05-p1-dgx-05-c01"), QStringLiteral("--json")});
         QCOMPARE(hops.code, 0);
         QCOMPARE(QJsonDocument::fromJson(hops.out).object().value("switch_hops").toInt(), 3);
-        const Run groups = cli({QStringLiteral("fabric"), superpod, QStringLiteral("--groups"), QStringLiteral("4"), QStringLiteral("--hosts"),
+        const Run groups = cli({QStringLiteral("fabric"), superpod, QStringLiteral("--groups"), QStringLiteral("4"), QStringLiteral("--of"),
                                 QStringLiteral("a08-p1-dgx-04-c[01-08],nosuch01"), QStringLiteral("--json")});
         QCOMPARE(groups.code, 0);
         const QJsonObject g = QJsonDocument::fromJson(groups.out).object();

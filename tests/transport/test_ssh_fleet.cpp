@@ -8,6 +8,7 @@
 #include "transport/fleet.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QTimer>
@@ -258,6 +259,53 @@ private slots:
         QVERIFY(r.error);
         QCOMPARE(r.error->stage, SshStage::Deploy);
         QVERIFY2(r.error->message.contains(QStringLiteral("x86_64")) && r.error->message.contains(QStringLiteral("aarch64")), qPrintable(r.error->message));
+    }
+
+    void cliInspectHosts() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        for (const char* n : {"c1", "c2", "c3", "mute"}) QVERIFY(hosts.add(QLatin1String(n)));
+        hosts.stop(QStringLiteral("mute"));
+        const QString config = hosts.sshConfig();
+        const QString known = hosts.knownHosts({QStringLiteral("c1"), QStringLiteral("c2"), QStringLiteral("c3"), QStringLiteral("mute")});
+        auto cli = [](const QStringList& args) {
+            QProcess p;
+            p.start(QStringLiteral(RACKSCOPE_CLI), args);
+            p.waitForFinished(120000);
+            return std::tuple(p.exitCode(), QJsonDocument::fromJson(p.readAllStandardOutput()).object(), p.readAllStandardError());
+        };
+        const auto [code, doc, err] = cli({QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("c[1-3],mute"), QStringLiteral("--ssh-config"), config,
+                                           QStringLiteral("--known-hosts"), known, QStringLiteral("--timeout"), QStringLiteral("2"), QStringLiteral("--json")});
+        QCOMPARE(code, 1);
+        const QJsonArray entries = doc.value("hosts").toArray();
+        QCOMPARE(entries.size(), 4);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject e = entries[i].toObject();
+            QCOMPARE(e.value("name").toString(), QStringLiteral("c%1").arg(i + 1));
+            QVERIFY(e.contains(QStringLiteral("gpu_nic")));
+            QCOMPARE(e.value("source").toObject().value("location").toString(), QStringLiteral("ssh://c%1").arg(i + 1));
+        }
+        const QJsonObject mute = entries[3].toObject();
+        QCOMPARE(mute.value("name").toString(), QStringLiteral("mute"));
+        QCOMPARE(mute.value("error").toObject().value("stage").toString(), QStringLiteral("connect"));
+        QVERIFY(err.contains("mute: connect:"));
+        // A server not in known_hosts: refused, then recorded with --accept-new.
+        const QString fresh = hosts.path(QStringLiteral("known_hosts-cli"));
+        const auto [refused, refusedDoc, refusedErr] = cli({QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("c1"), QStringLiteral("--ssh-config"), config,
+                                                            QStringLiteral("--known-hosts"), fresh, QStringLiteral("--json")});
+        QCOMPARE(refused, 1);
+        QCOMPARE(refusedDoc.value("hosts").toArray().first().toObject().value("error").toObject().value("stage").toString(), QStringLiteral("host-key"));
+        QVERIFY(refusedErr.contains("--accept-new"));
+        const auto [accepted, acceptedDoc, acceptedErr] = cli({QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("c1"), QStringLiteral("--ssh-config"), config,
+                                                               QStringLiteral("--known-hosts"), fresh, QStringLiteral("--accept-new"), QStringLiteral("--json")});
+        QVERIFY2(accepted == 0, acceptedErr.constData());
+        QVERIFY(QFile(fresh).size() > 0);
+        // The fabric from live hosts: each server's agent asked for its ports.
+        const auto [fabricCode, fabricDoc, fabricErr] = cli({QStringLiteral("fabric"), QStringLiteral("--hosts"), QStringLiteral("c[1-2]"), QStringLiteral("--ssh-config"), config,
+                                                             QStringLiteral("--known-hosts"), known, QStringLiteral("--json")});
+        QVERIFY2(fabricCode == 0, fabricErr.constData());
+        QVERIFY(fabricDoc.value("source").toString().contains(QStringLiteral("ssh://c2")));
+        QCOMPARE(std::get<0>(cli({QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("c[3-1]")})), 2); // a bad hostlist is bad input
     }
 
     void proxyJumpChain() {

@@ -1,0 +1,90 @@
+#include "remote_hosts.h"
+
+#include "rackscope_version.h"
+#include "transport/hostlist.h"
+#include "transport/local_agent.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <cstdio>
+#include <termios.h>
+#include <unistd.h>
+
+namespace rackscope::cli {
+namespace {
+
+// Asked on the terminal with echo off; nothing is kept.
+std::optional<QString> askOnTerminal(const QString& prompt) {
+    if (!::isatty(STDIN_FILENO)) return std::nullopt;
+    fprintf(stderr, "%s ", qPrintable(prompt));
+    termios old{};
+    tcgetattr(STDIN_FILENO, &old);
+    termios quiet = old;
+    quiet.c_lflag &= ~tcflag_t(ECHO);
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    char buf[1024] = {};
+    const bool got = fgets(buf, sizeof buf, stdin) != nullptr;
+    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    fputc('\n', stderr);
+    if (!got) return std::nullopt;
+    QString answer = QString::fromUtf8(buf).chopped(QByteArray(buf).endsWith('\n') ? 1 : 0);
+    memset(buf, 0, sizeof buf);
+    return answer;
+}
+
+} // namespace
+
+RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method, const QJsonObject& params) {
+    QStringList hosts;
+    if (parser.isSet(o.hosts)) {
+        const HostlistResult r = expandHostlist(parser.value(o.hosts));
+        if (!r.error.isEmpty()) return {{}, QStringLiteral("--hosts: ") + r.error};
+        hosts = r.hosts;
+    }
+    if (parser.isSet(o.hostsFile)) {
+        QFile f(parser.value(o.hostsFile));
+        if (!f.open(QIODevice::ReadOnly)) return {{}, QStringLiteral("--hosts-file: cannot open %1").arg(f.fileName())};
+        const HostlistResult r = parseHostsFile(QString::fromUtf8(f.read(16 << 20)));
+        if (!r.error.isEmpty()) return {{}, QStringLiteral("--hosts-file %1: %2").arg(f.fileName(), r.error)};
+        for (const QString& h : r.hosts)
+            if (!hosts.contains(h)) hosts << h;
+    }
+    bool ok = false;
+    const int timeoutS = parser.value(o.timeout).toInt(&ok);
+    if (!ok || timeoutS <= 0) return {{}, QStringLiteral("--timeout takes a number of seconds")};
+    const int concurrency = parser.value(o.concurrency).toInt(&ok);
+    if (!ok || concurrency <= 0) return {{}, QStringLiteral("--concurrency takes a positive number")};
+
+    FleetOptions fo;
+    const QString config = parser.isSet(o.sshConfig) ? parser.value(o.sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
+    fo.config = SshConfig::fromFile(config);
+    fo.ssh.sshConfigPath = parser.isSet(o.sshConfig) ? config : QString();
+    fo.ssh.knownHostsFile = parser.value(o.knownHosts);
+    fo.ssh.unknownKeys = parser.isSet(o.acceptNew) ? UnknownHostKeys::AcceptNew : UnknownHostKeys::Refuse;
+    fo.ssh.askPassword = askOnTerminal;
+    fo.ssh.connectTimeoutMs = fo.ssh.authTimeoutMs = fo.requestTimeoutMs = timeoutS * 1000;
+    fo.deploy.timeoutMs = timeoutS * 1000;
+    fo.concurrency = concurrency;
+    QString error;
+    const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &error);
+    if (!agent) return {{}, error};
+    fo.agent = *agent;
+
+    Fleet fleet(std::move(fo));
+    std::map<QString, HostResult> byHost;
+    QEventLoop loop;
+    QObject::connect(&fleet, &Fleet::hostFinished, &loop, [&](const HostResult& r) {
+        byHost[r.host] = r;
+        if (r.error) fprintf(stderr, "rackscope-cli: %s: %s: %s\n", qPrintable(r.host), qPrintable(stageName(r.error->stage)), qPrintable(r.error->message));
+    });
+    QObject::connect(&fleet, &Fleet::finished, &loop, &QEventLoop::quit);
+    fleet.request(hosts, method, params);
+    loop.exec();
+    RemoteAnswers out;
+    for (const QString& h : hosts) out.results.push_back(byHost[h]);
+    return out;
+}
+
+} // namespace rackscope::cli
