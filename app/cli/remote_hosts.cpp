@@ -77,6 +77,12 @@ RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o,
     QEventLoop loop;
     QObject::connect(&fleet, &Fleet::hostFinished, &loop, [&](const HostResult& r) {
         byHost[r.host] = r;
+        if (parser.isSet(o.verbose)) {
+            QStringList stages;
+            for (const auto& [stage, seconds] : r.stageSeconds) stages << QStringLiteral("%1 %2 s").arg(stageName(stage)).arg(seconds, 0, 'f', 3);
+            fprintf(stderr, "%s: %s%s%s\n", qPrintable(r.host), qPrintable(stages.join(QStringLiteral(", "))),
+                    r.deployed.isEmpty() ? "" : qPrintable(QStringLiteral(" (agent %1)").arg(r.deployed)), r.reused ? " (connection reused)" : "");
+        }
         if (r.error) fprintf(stderr, "rackscope-cli: %s: %s: %s\n", qPrintable(r.host), qPrintable(stageName(r.error->stage)), qPrintable(r.error->message));
     });
     QObject::connect(&fleet, &Fleet::finished, &loop, &QEventLoop::quit);

@@ -17,8 +17,9 @@ struct RemoteOptions {
     QCommandLineOption acceptNew{QStringLiteral("accept-new"), QStringLiteral("Record the keys of servers not yet in known_hosts (a changed key still fails).")};
     QCommandLineOption timeout{QStringLiteral("timeout"), QStringLiteral("Seconds allowed for each of connect, auth, deploy and every request (default 30)."), QStringLiteral("S"), QStringLiteral("30")};
     QCommandLineOption concurrency{QStringLiteral("concurrency"), QStringLiteral("Servers in flight at once (default 32)."), QStringLiteral("N"), QStringLiteral("32")};
+    QCommandLineOption verbose{QStringLiteral("verbose"), QStringLiteral("Print each server's stages and their times on stderr.")};
 
-    void addTo(QCommandLineParser& parser) const { parser.addOptions({hosts, hostsFile, sshConfig, knownHosts, acceptNew, timeout, concurrency}); }
+    void addTo(QCommandLineParser& parser) const { parser.addOptions({hosts, hostsFile, sshConfig, knownHosts, acceptNew, timeout, concurrency, verbose}); }
     bool wanted(const QCommandLineParser& parser) const { return parser.isSet(hosts) || parser.isSet(hostsFile); }
 };
 

@@ -5,6 +5,27 @@
 #include <QElapsedTimer>
 
 namespace rackscope {
+namespace {
+
+// Writes each stage's time into the result when the next begins, and at the end of the scope.
+struct StageClock {
+    HostResult* r = nullptr;
+    QElapsedTimer t;
+    bool running = false;
+    void begin(SshStage s) {
+        end();
+        r->stageSeconds.emplace_back(s, 0.0);
+        t.start();
+        running = true;
+    }
+    void end() {
+        if (running) r->stageSeconds.back().second = double(t.nsecsElapsed()) / 1e9;
+        running = false;
+    }
+    ~StageClock() { end(); }
+};
+
+} // namespace
 
 struct Fleet::Link {
     std::mutex mutex; // one request at a time per host
@@ -53,7 +74,12 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
         return std::nullopt;
     }
     link.agent.reset();
-    auto stage = [&](SshStage s) { QMetaObject::invokeMethod(this, [this, host, s] { emit hostStage(host, s); }, Qt::QueuedConnection); };
+    StageClock clock;
+    clock.r = r;
+    auto stage = [&](SshStage s) {
+        clock.begin(s);
+        QMetaObject::invokeMethod(this, [this, host, s] { emit hostStage(host, s); }, Qt::QueuedConnection);
+    };
     stage(SshStage::Connect);
     const SshTarget target = options_.config.resolve(host);
     if (auto e = link.ssh.open(target, options_.ssh)) return e;
@@ -110,6 +136,8 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
         }
         const qint64 id = link->nextId++;
         QMetaObject::invokeMethod(this, [this, host] { emit hostStage(host, SshStage::Request); }, Qt::QueuedConnection);
+        QElapsedTimer requestClock;
+        requestClock.start();
         std::optional<SshError> dropped;
         if (!link->agent->write(agentRequestLine(id, method, params))) dropped = SshError{SshStage::Request, QStringLiteral("the connection dropped")};
         while (!dropped && !r.result && !r.error) {
@@ -135,6 +163,7 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
                 dropped = SshError{SshStage::Request, QStringLiteral("the connection to %1 dropped during %2").arg(host, method)};
             }
         }
+        r.stageSeconds.emplace_back(SshStage::Request, double(requestClock.nsecsElapsed()) / 1e9);
         if (r.result) break;
         if (r.error && !dropped) { // the channel's state is unknown now: start afresh next time
             link->agent.reset();

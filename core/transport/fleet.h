@@ -31,6 +31,7 @@ struct HostResult {
     QString deployed;                  // how the agent got there
     bool reused = false;               // the connection was already open
     double seconds = 0;
+    std::vector<std::pair<SshStage, double>> stageSeconds; // how long each stage took, in order
 };
 
 class Fleet : public QObject {

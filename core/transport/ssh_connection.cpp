@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QThread>
 #include <libssh/libssh.h>
+#include <poll.h>
 
 namespace rackscope {
 namespace {
@@ -121,7 +122,9 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
             close();
             return SshError{SshStage::Connect, QStringLiteral("%1 did not complete the SSH handshake within %2 s").arg(peer_).arg(o.connectTimeoutMs / 1000.0)};
         }
-        QThread::msleep(5);
+        // Wake as soon as the server answers; at most 10 ms late while libssh waits to write.
+        pollfd p{ssh_get_fd(s), POLLIN, 0};
+        ::poll(&p, 1, 10);
     }
     ssh_set_blocking(s, 1);
     if (auto e = verifyHostKey(o)) { close(); return e; }

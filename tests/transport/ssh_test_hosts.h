@@ -145,6 +145,10 @@ public:
         return file;
     }
 
+    // Kills only the host's sessions: the server is still there to connect to again.
+    void dropSessions(const QString& name) {
+        sh(QStringLiteral("for p in $(ip netns pids %1); do grep -qa 'root@' /proc/$p/cmdline && kill -9 $p; done; true").arg(hosts_.at(name).ns));
+    }
     void stop(const QString& name) { sh(QStringLiteral("kill -STOP %1").arg(hosts_.at(name).sshd->processId())); }
     // Kills the host's sshd and every session it serves: the connection drops.
     void drop(const QString& name) { sh(QStringLiteral("ip netns pids %1 | xargs -r kill -9").arg(hosts_.at(name).ns)); }

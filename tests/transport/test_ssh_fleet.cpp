@@ -113,6 +113,39 @@ private slots:
         QCOMPARE(third.results.at(QStringLiteral("h1")).deployed, QStringLiteral("cached copy matched"));
     }
 
+    void reconnectsAfterADrop() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("r1")));
+        Fleet fleet(options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("r1")})));
+        QVERIFY(collect(fleet, {QStringLiteral("r1")}).results.at(QStringLiteral("r1")).result);
+        hosts.dropSessions(QStringLiteral("r1"));
+        QTest::qWait(200);
+        const HostResult again = collect(fleet, {QStringLiteral("r1")}).results.at(QStringLiteral("r1"));
+        QVERIFY2(again.result, qPrintable(describe(again)));
+        QVERIFY(!again.reused); // the dropped connection was opened afresh
+    }
+
+    void sshAgentAuthenticates() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("g1")));
+        const QString socket = hosts.path(QStringLiteral("agent.sock"));
+        QVERIFY(sh(QStringLiteral("ssh-agent -a %1 > %2.env && SSH_AUTH_SOCK=%1 ssh-add -q %3").arg(socket, socket, hosts.userKey())));
+        const QByteArray before = qgetenv("SSH_AUTH_SOCK");
+        qputenv("SSH_AUTH_SOCK", socket.toUtf8());
+        // No identity file in the config: only the agent holds the key.
+        const QString config = hosts.sshConfig({}, hosts.path(QStringLiteral("no-such-key")));
+        const HostResult r = [&] {
+            Fleet fleet(options(config, hosts.knownHosts({QStringLiteral("g1")})));
+            return collect(fleet, {QStringLiteral("g1")}).results.at(QStringLiteral("g1"));
+        }();
+        sh(QStringLiteral("SSH_AGENT_PID=$(sed -n 's/SSH_AGENT_PID=\\([0-9]*\\).*/\\1/p' %1.env) ssh-agent -k > /dev/null").arg(socket));
+        if (before.isEmpty()) qunsetenv("SSH_AUTH_SOCK");
+        else qputenv("SSH_AUTH_SOCK", before);
+        QVERIFY2(r.result, qPrintable(describe(r)));
+    }
+
     void hostKeys() {
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
