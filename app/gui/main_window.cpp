@@ -3,7 +3,14 @@
 #include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
 #include "rackscope_version.h"
+#include "fleet_prompts.h"
+#include "transport/hostlist.h"
 #include "transport/local_agent.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QTreeWidget>
 
 #include <QApplication>
 #include <QFileDialog>
@@ -15,7 +22,7 @@
 
 namespace rackscope::gui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlainTextEdit(this)) {
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlainTextEdit(this)), servers_(new QTreeWidget(this)) {
     setWindowTitle(tr("rackscope %1").arg(QStringLiteral(RACKSCOPE_VERSION)));
     report_->setReadOnly(true);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -25,9 +32,88 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlai
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open topology…"), QKeySequence::Open, this, &MainWindow::chooseFile);
     file->addAction(tr("Show this &machine"), this, &MainWindow::showLocalMachine);
+    file->addAction(tr("&Connect to servers…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::chooseServers);
+    file->addAction(tr("&Refresh servers"), QKeySequence::Refresh, this, &MainWindow::refreshServers);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    servers_->setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")});
+    servers_->setRootIsDecorated(false);
+    servers_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    auto* dock = new QDockWidget(tr("Servers"), this);
+    dock->setObjectName(QStringLiteral("serversDock"));
+    dock->setWidget(servers_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
     resize(1100, 750);
+}
+
+void MainWindow::chooseServers() {
+    ConnectDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) connectToHosts(dialog.request());
+}
+
+bool MainWindow::connectToHosts(const ConnectRequest& request) {
+    const HostlistResult list = expandHostlist(request.hosts);
+    QString error = list.error;
+    FleetOptions o;
+    o.config = SshConfig::fromFile(request.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config") : request.sshConfig);
+    o.ssh.sshConfigPath = request.sshConfig;
+    o.ssh.knownHostsFile = request.knownHosts;
+    o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs = request.timeoutS * 1000;
+    o.concurrency = request.concurrency;
+    useDialogsFor(o.ssh, this);
+    if (error.isEmpty())
+        if (const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &error)) o.agent = *agent;
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Cannot connect: %1").arg(error));
+        return false;
+    }
+    fleet_ = std::make_unique<Fleet>(std::move(o));
+    connect(fleet_.get(), &Fleet::hostStage, this, [this](const QString& host, SshStage stage) {
+        serverItem(host)->setText(1, tr("%1…").arg(stageName(stage)));
+    });
+    connect(fleet_.get(), &Fleet::hostFinished, this, &MainWindow::onHostFinished);
+    connect(fleet_.get(), &Fleet::finished, this, &MainWindow::serversDone);
+    servers_->clear();
+    hosts_.clear();
+    serverNames_ = list.hosts;
+    for (const QString& h : serverNames_) serverItem(h)->setText(1, tr("waiting"));
+    showHosts();
+    fleet_->request(serverNames_, QStringLiteral("collect"));
+    return true;
+}
+
+void MainWindow::refreshServers() {
+    if (!fleet_ || serverNames_.isEmpty()) return;
+    fleet_->request(serverNames_, QStringLiteral("collect"));
+}
+
+QTreeWidgetItem* MainWindow::serverItem(const QString& host) {
+    const auto found = servers_->findItems(host, Qt::MatchExactly, 0);
+    if (!found.isEmpty()) return found.first();
+    return new QTreeWidgetItem(servers_, {host});
+}
+
+void MainWindow::onHostFinished(const HostResult& r) {
+    QTreeWidgetItem* item = serverItem(r.host);
+    item->setText(2, QString::number(r.seconds, 'f', 2));
+    ImportResult imported = r.result ? importAgentSnapshot(*r.result, QStringLiteral("ssh://") + r.host) : ImportResult::fail({});
+    if (!imported.host) {
+        const QString why = r.error ? tr("failed at %1: %2").arg(stageName(r.error->stage), r.error->message) : imported.error;
+        item->setText(1, why);
+        item->setToolTip(1, why);
+        item->setForeground(1, QBrush(Qt::red));
+        return;
+    }
+    item->setText(1, r.reused ? tr("ok (connection reused)") : tr("ok (agent %1)").arg(r.deployed));
+    item->setForeground(1, QBrush());
+    HostAnalysis a = analyzeHost(*imported.host);
+    std::erase_if(hosts_, [&](const InspectedHost& h) { return h.host.source.location == imported.host->source.location; });
+    hosts_.push_back({std::move(*imported.host), std::move(a)});
+    // In the order the servers were given, whatever order they answer in.
+    std::sort(hosts_.begin(), hosts_.end(), [&](const InspectedHost& x, const InspectedHost& y) {
+        return serverNames_.indexOf(x.host.source.location.mid(6)) < serverNames_.indexOf(y.host.source.location.mid(6));
+    });
+    showHosts();
 }
 
 void MainWindow::showLocalMachine() {
@@ -41,6 +127,7 @@ void MainWindow::showLocalMachine() {
     }
     HostAnalysis a = analyzeHost(*r.host);
     hosts_ = {{std::move(*r.host), std::move(a)}};
+    serverNames_.clear();
     showHosts();
 }
 
@@ -52,6 +139,7 @@ bool MainWindow::openTopology(const QString& path) {
     }
     HostAnalysis a = analyzeHost(*r.host);
     hosts_ = {{std::move(*r.host), std::move(a)}};
+    serverNames_.clear();
     showHosts();
     return true;
 }
@@ -64,7 +152,8 @@ void MainWindow::chooseFile() {
 
 void MainWindow::showHosts() {
     report_->setPlainText(inspectToText(hosts_));
-    if (!hosts_.empty()) statusBar()->showMessage(hosts_.front().host.source.location);
+    if (!serverNames_.isEmpty()) statusBar()->showMessage(tr("%1 of %2 servers answered").arg(hosts_.size()).arg(serverNames_.size()));
+    else if (!hosts_.empty()) statusBar()->showMessage(hosts_.front().host.source.location);
 }
 
 } // namespace rackscope::gui

@@ -1,0 +1,36 @@
+#pragma once
+// Where to connect: a host list with ranges, the SSH config and known_hosts
+// to use, how many servers at once and how long each stage may take. Recent
+// host lists are remembered (QSettings); passwords never are.
+#include <QDialog>
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace rackscope::gui {
+
+struct ConnectRequest {
+    QString hosts;       // a hostlist: "gpu[001-064],login"
+    QString sshConfig;   // empty: ~/.ssh/config
+    QString knownHosts;  // empty: ~/.ssh/known_hosts
+    int concurrency = 32;
+    int timeoutS = 30;
+};
+
+class ConnectDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ConnectDialog(QWidget* parent = nullptr);
+    ConnectRequest request() const;
+    void accept() override; // remembers the host list
+
+private:
+    QComboBox* hosts_;
+    QLineEdit* sshConfig_;
+    QLineEdit* knownHosts_;
+    QSpinBox* concurrency_;
+    QSpinBox* timeout_;
+};
+
+} // namespace rackscope::gui

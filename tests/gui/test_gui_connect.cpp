@@ -1,0 +1,62 @@
+// The window reaching real servers (sshd in network namespaces): each server
+// listed with its progress, an unknown host key asked about in a dialog that
+// shows the fingerprint, and the reports arriving as the servers answer.
+#include "test_support.h"
+#include "transport/ssh_test_hosts.h"
+
+#include "main_window.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QTreeWidget>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+class TestGuiConnect : public QObject {
+    Q_OBJECT
+private slots:
+    void asksAboutAnUnknownKeyAndShowsEachServer() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QSKIP(qPrintable(why));
+        qputenv("RACKSCOPE_AGENT", RACKSCOPE_AGENT);
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("known1")));
+        QVERIFY(hosts.add(QStringLiteral("new1")));
+        const QString known = hosts.knownHosts({QStringLiteral("known1")});
+
+        gui::MainWindow w;
+        QString question;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QLatin1String("hostKeyQuestion")) return;
+            question = box->text();
+            for (QAbstractButton* b : box->buttons())
+                if (box->buttonRole(b) == QMessageBox::AcceptRole) b->click();
+        });
+        answer.start(50);
+        QSignalSpy done(&w, &gui::MainWindow::serversDone);
+        QVERIFY(w.connectToHosts({QStringLiteral("known1,new1"), hosts.sshConfig(), known, 8, 10}));
+        QCOMPARE(w.serverList()->topLevelItemCount(), 2);
+        QVERIFY(done.wait(60000));
+        QVERIFY2(question.contains(hosts.host(QStringLiteral("new1")).address) && question.contains(QStringLiteral("SHA256:")), qPrintable(question));
+        QCOMPARE(int(w.hosts().size()), 2);
+        for (int i = 0; i < 2; ++i)
+            QVERIFY2(w.serverList()->topLevelItem(i)->text(1).startsWith(QStringLiteral("ok")), qPrintable(w.serverList()->topLevelItem(i)->text(1)));
+        QFile f(known);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains(hosts.host(QStringLiteral("new1")).address.toUtf8()));
+        // Again, over the same connections.
+        QSignalSpy again(&w, &gui::MainWindow::serversDone);
+        w.refreshServers();
+        QVERIFY(again.wait(60000));
+        QVERIFY(w.serverList()->topLevelItem(0)->text(1).contains(QStringLiteral("reused")));
+    }
+};
+
+QTEST_MAIN(TestGuiConnect)
+#include "test_gui_connect.moc"
