@@ -13,9 +13,10 @@ const char kUsage[] =
     "Usage: rackscope-cli COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  inspect FILE... [--local] [--json]   GPU/NIC paths, GPUDirect RDMA, NCCL NIC choice, findings\n"
-    "  fabric SOURCE... [--json] [--export topology.conf|json]\n"
-    "                                       switches and tiers, links, hosts (ibnetdiscover, topology.conf)\n"
+    "  inspect FILE... [--local] [--hosts LIST] [--json]\n"
+    "                                       GPU/NIC paths, GPUDirect RDMA, NCCL NIC choice, findings\n"
+    "  fabric SOURCE... [--local] [--hosts LIST] [--json] [--export topology.conf|dot|json|fabric]\n"
+    "                                       tiers, links, rails, oversubscription, findings; --hops, --groups\n"
     "\n"
     "  rackscope-cli COMMAND --help         options of one command\n"
     "  rackscope-cli --version\n";

@@ -3,8 +3,9 @@
 // own deadlines for connect, auth, deploy and every request, so one dead,
 // slow or misbehaving server delays only its own result. Connections and
 // agent channels are kept for the next request and re-established once
-// after a drop; cancel() stops everything in flight within a fraction of a
-// second. Results arrive per host, on the thread that owns the Fleet.
+// after a drop. cancel() stops what is in flight within a fraction of a
+// second (a server in the middle of authentication: within the auth
+// timeout). Results arrive per host, on the thread that owns the Fleet.
 #include "agent_deploy.h"
 
 #include <QJsonObject>
