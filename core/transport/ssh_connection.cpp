@@ -212,6 +212,26 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
             if (rc == SSH_AUTH_SUCCESS) return std::nullopt;
         }
     }
+    if (o.askPassword && (methods & SSH_AUTH_METHOD_INTERACTIVE)) {
+        tried << QStringLiteral("keyboard-interactive");
+        rc = ssh_userauth_kbdint(s, nullptr, nullptr);
+        for (int round = 0; rc == SSH_AUTH_INFO && round < 8; ++round) {
+            bool answered = true;
+            for (int i = 0; answered && i < ssh_userauth_kbdint_getnprompts(s); ++i) {
+                char echo = 0;
+                const QString prompt = QString::fromUtf8(ssh_userauth_kbdint_getprompt(s, unsigned(i), &echo)).trimmed();
+                const auto answer = o.askPassword(QStringLiteral("%1@%2 asks: %3").arg(t.user, t.hostName, prompt));
+                answered = answer.has_value();
+                if (!answered) break;
+                QByteArray secret = answer->toUtf8();
+                ssh_userauth_kbdint_setanswer(s, unsigned(i), secret.constData());
+                secret.fill('\0');
+            }
+            if (!answered) break;
+            rc = ssh_userauth_kbdint(s, nullptr, nullptr);
+        }
+        if (rc == SSH_AUTH_SUCCESS) return std::nullopt;
+    }
     QStringList offered;
     if (methods & SSH_AUTH_METHOD_PUBLICKEY) offered << QStringLiteral("publickey");
     if (methods & SSH_AUTH_METHOD_PASSWORD) offered << QStringLiteral("password");
@@ -244,7 +264,14 @@ std::optional<SshError> SshConnection::exec(const QString& commandLine, const QB
     SshError e;
     auto ch = start(commandLine, &e);
     if (!ch) return SshError{stage, e.message};
-    if (!input.isEmpty() && !ch->write(input)) return SshError{stage, QStringLiteral("the connection to %1 failed while sending data").arg(peer_)};
+    if (!input.isEmpty() && !ch->write(input)) {
+        // Usually the command ended early (it could not write where it was told to): say why.
+        ch->drainStderr();
+        const auto status = ch->exitStatus();
+        return SshError{stage, QStringLiteral("%1 stopped reading what was sent (status %2): %3")
+                                   .arg(peer_, status ? QString::number(*status) : QStringLiteral("unknown"),
+                                        QString::fromUtf8(ch->err_.trimmed().left(300)))};
+    }
     ssh_channel_send_eof(ch->d_->channel);
     const QDeadlineTimer deadline(timeoutMs);
     char buf[65536];

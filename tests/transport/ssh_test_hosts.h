@@ -71,8 +71,15 @@ public:
     int subnet() const { return subnet_; }
     const QString& bridge() const { return bridge_; }
 
+    // A user only the password logs in as (its password is "secret"), seen only by the hosts that have it.
+    static constexpr const char* kPasswordUser = "rspass";
+    static constexpr const char* kPassword = "secret";
+
     // A host on the bridge. `behind`: reachable only through that host, on a network of its own.
-    bool add(const QString& name, const QString& behind = {}, const QString& homeMountOptions = {}) {
+    // `passwordUser`: the host has kPasswordUser, whose home is the host's home, and sshd takes passwords.
+    enum class Login { Keys, Password, KeyboardInteractive };
+    bool add(const QString& name, const QString& behind = {}, const QString& homeMountOptions = {}, Login login = Login::Keys) {
+        const bool passwordUser = login != Login::Keys;
         Host h;
         h.name = name;
         const int n = int(hosts_.size()) + 1;
@@ -102,12 +109,26 @@ public:
         QFile c(config);
         if (!c.open(QIODevice::WriteOnly)) return false;
         c.write(QStringLiteral("ListenAddress %1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4/.ssh/authorized_keys\n"
-                               "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                               "UsePAM no\nStrictModes no\nAllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel VERBOSE\n")
-                    .arg(h.address, h.hostKey, path(QStringLiteral("sshd-") + name + QStringLiteral(".pid")), h.home)
+                               "PermitRootLogin prohibit-password\nPasswordAuthentication %5\nKbdInteractiveAuthentication %6\n"
+                               "UsePAM %6\nStrictModes no\nAllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel VERBOSE\n")
+                    .arg(h.address, h.hostKey, path(QStringLiteral("sshd-") + name + QStringLiteral(".pid")), h.home,
+                         login == Login::Password ? QStringLiteral("yes") : QStringLiteral("no"),
+                         login == Login::KeyboardInteractive ? QStringLiteral("yes") : QStringLiteral("no"))
                     .toUtf8());
         c.close();
         QString mount = QStringLiteral("mount --bind %1 /root").arg(h.home);
+        if (passwordUser) {
+            // The user exists only in copies of passwd/shadow/group that this host's mount namespace sees.
+            // The hash is SHA-512 crypt of kPassword, fixed so no tool is needed to make it.
+            const QString hash = QStringLiteral("$6$abc$IdWKNKTJEb8LxY7CGg8YBXlvtfZzFw7Mp/r6niK9YB2mdvgY..TKjv1T..8RadRt2qvUHYRLr/TsVArtr91iR1");
+            const QString etc = path(QStringLiteral("etc-") + name);
+            QDir().mkpath(etc);
+            sh(QStringLiteral("cp /etc/passwd /etc/shadow /etc/group %1/ && echo '%2:x:4242:4242::%3:/bin/sh' >> %1/passwd && "
+                              "echo '%2:%4:19000:0:99999:7:::' >> %1/shadow && echo '%2:x:4242:' >> %1/group && chown -R 4242:4242 %3")
+                   .arg(etc, QLatin1String(kPasswordUser), h.home, hash));
+            QFile::setPermissions(dir_.path(), QFile::permissions(dir_.path()) | QFile::ExeGroup | QFile::ExeOther); // the user reaches its home
+            for (const char* f : {"passwd", "shadow", "group"}) mount += QStringLiteral(" && mount --bind %1/%2 /etc/%2").arg(etc, QLatin1String(f));
+        }
         if (!homeMountOptions.isEmpty()) mount += QStringLiteral(" && mount -o remount,bind,%1 /root").arg(homeMountOptions);
         h.sshd = new QProcess;
         h.sshd->setProcessChannelMode(QProcess::ForwardedErrorChannel);

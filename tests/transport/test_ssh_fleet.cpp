@@ -8,6 +8,7 @@
 #include "transport/fleet.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QEventLoop>
 #include <QJsonArray>
@@ -144,6 +145,46 @@ private slots:
         if (before.isEmpty()) qunsetenv("SSH_AUTH_SOCK");
         else qputenv("SSH_AUTH_SOCK", before);
         QVERIFY2(r.result, qPrintable(describe(r)));
+    }
+
+    void passwordOnlyWhenTyped_data() {
+        QTest::addColumn<int>("login");
+        QTest::newRow("password") << int(SshTestHosts::Login::Password);
+        QTest::newRow("keyboard-interactive (PAM)") << int(SshTestHosts::Login::KeyboardInteractive);
+    }
+    void passwordOnlyWhenTyped() {
+        QFETCH(int, login);
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("p1"), {}, {}, SshTestHosts::Login(login)));
+        const QString config = hosts.path(QStringLiteral("ssh_config-password"));
+        QFile c(config);
+        QVERIFY(c.open(QIODevice::WriteOnly));
+        c.write(QStringLiteral("Host p1\n  HostName %1\n  User %2\n  IdentityFile %3\n")
+                    .arg(hosts.host(QStringLiteral("p1")).address, QLatin1String(SshTestHosts::kPasswordUser), hosts.path(QStringLiteral("no-key"))).toUtf8());
+        c.close();
+        const QString known = hosts.knownHosts({QStringLiteral("p1")});
+        auto attempt = [&](std::function<std::optional<QString>(const QString&)> ask) {
+            FleetOptions o = options(config, known);
+            o.ssh.askPassword = std::move(ask);
+            Fleet fleet(o);
+            return collect(fleet, {QStringLiteral("p1")}).results.at(QStringLiteral("p1"));
+        };
+        // Nobody to type it: refused, saying the server takes a password.
+        const HostResult none = attempt({});
+        QVERIFY(none.error);
+        QCOMPARE(none.error->stage, SshStage::Auth);
+        QVERIFY2(none.error->message.contains(login == int(SshTestHosts::Login::Password) ? QStringLiteral("password") : QStringLiteral("keyboard-interactive")),
+                 qPrintable(none.error->message));
+        const HostResult wrong = attempt([](const QString&) { return QStringLiteral("not-it"); });
+        QVERIFY(wrong.error && wrong.error->stage == SshStage::Auth);
+        // Typed: in, as that user, with the agent deployed into that user's home.
+        QStringList prompts;
+        const HostResult typed = attempt([&](const QString& prompt) { prompts << prompt; return QString::fromLatin1(SshTestHosts::kPassword); });
+        QVERIFY2(typed.result, qPrintable(describe(typed)));
+        QCOMPARE(prompts.size(), 1);
+        QVERIFY(prompts[0].contains(QLatin1String(SshTestHosts::kPasswordUser)));
+        QVERIFY(QFileInfo(hosts.host(QStringLiteral("p1")).home + QStringLiteral("/") + remoteAgentPath(agentVersion())).ownerId() == 4242);
     }
 
     void hostKeys() {
