@@ -42,14 +42,17 @@ public:
 
     SshTestHosts() {
         tag_ = QString::number(QCoreApplication::applicationPid() % 100000);
-        // A /24 per test process, so tests running side by side never share one.
-        subnet_ = 100 + int(QCoreApplication::applicationPid() % 150);
         bridge_ = QStringLiteral("rsb") + tag_;
         QDir().mkpath(QStringLiteral("/run/sshd")); // sshd's privilege separation directory
         sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C rackscope-test -f %1").arg(path(QStringLiteral("id_user"))));
         sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C other -f %1").arg(path(QStringLiteral("id_other"))));
-        ok_ = !shOut(QStringLiteral("ip -o addr show to 10.213.%1.0/24").arg(subnet_)).contains("inet") &&
-              sh(QStringLiteral("ip link add %1 type bridge && ip addr add 10.213.%2.1/24 dev %1 && ip link set %1 up").arg(bridge_).arg(subnet_));
+        // The first 10.213.N.0/24 (and its 10.214.N.0/24 behind-networks) no interface here uses.
+        const QByteArray used = shOut(QStringLiteral("ip -o addr show"));
+        for (int i = 0; i < 150 && !subnet_; ++i) {
+            const int n = 100 + int((QCoreApplication::applicationPid() + i) % 150);
+            if (!used.contains(QStringLiteral(" 10.213.%1.").arg(n).toUtf8()) && !used.contains(QStringLiteral(" 10.214.%1.").arg(n).toUtf8())) subnet_ = n;
+        }
+        ok_ = subnet_ && sh(QStringLiteral("ip link add %1 type bridge && ip addr add 10.213.%2.1/24 dev %1 && ip link set %1 up").arg(bridge_).arg(subnet_));
     }
     ~SshTestHosts() {
         for (auto& [name, h] : hosts_) {
