@@ -140,96 +140,101 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="38"/>
+        <location filename="../app/gui/main_window.cpp" line="37"/>
+        <source>S&amp;top connecting</source>
+        <translation>停止连接(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="41"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="39"/>
+        <location filename="../app/gui/main_window.cpp" line="42"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="39"/>
+        <location filename="../app/gui/main_window.cpp" line="42"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="39"/>
+        <location filename="../app/gui/main_window.cpp" line="42"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="42"/>
+        <location filename="../app/gui/main_window.cpp" line="45"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="67"/>
+        <location filename="../app/gui/main_window.cpp" line="70"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="72"/>
+        <location filename="../app/gui/main_window.cpp" line="75"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="82"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="101"/>
+        <location filename="../app/gui/main_window.cpp" line="104"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="107"/>
+        <location filename="../app/gui/main_window.cpp" line="110"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="107"/>
+        <location filename="../app/gui/main_window.cpp" line="110"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="122"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="155"/>
+        <location filename="../app/gui/main_window.cpp" line="158"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="67"/>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
-        <location filename="../app/gui/main_window.cpp" line="137"/>
+        <location filename="../app/gui/main_window.cpp" line="70"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="140"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="137"/>
+        <location filename="../app/gui/main_window.cpp" line="140"/>
         <source>Could not read %1:
 %2</source>
         <translation>无法读取 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="151"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="149"/>
+        <location filename="../app/gui/main_window.cpp" line="152"/>
         <source>Topologies (*.xml *.txt);;All files (*)</source>
         <translation>拓扑文件 (*.xml *.txt);;所有文件 (*)</translation>
     </message>

@@ -34,6 +34,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlai
     file->addAction(tr("Show this &machine"), this, &MainWindow::showLocalMachine);
     file->addAction(tr("&Connect to servers…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::chooseServers);
     file->addAction(tr("&Refresh servers"), QKeySequence::Refresh, this, &MainWindow::refreshServers);
+    file->addAction(tr("S&top connecting"), QKeySequence(Qt::Key_Escape), this, [this] {
+        if (fleet_) fleet_->cancel();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     servers_->setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")});

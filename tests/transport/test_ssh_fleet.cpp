@@ -322,6 +322,28 @@ private slots:
         QVERIFY2(r.error->message.contains(QStringLiteral("noexec")), qPrintable(r.error->message));
     }
 
+    void olderCLibrary() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("o1")));
+        // A preinstalled agent of the right version whose start fails the way ld.so fails on an older glibc.
+        const QString old = hosts.path(QStringLiteral("old-glibc-agent"));
+        QFile f(old);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("#!/bin/sh\nif [ \"$1\" = --version ]; then exec %1 --version; fi\n"
+                               "echo \"$0: /lib/x86_64-linux-gnu/libc.so.6: version \\`GLIBC_2.38' not found (required by $0)\" >&2\nexit 1\n")
+                    .arg(QStringLiteral(RACKSCOPE_AGENT)).toUtf8());
+        f.close();
+        QFile::setPermissions(old, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        FleetOptions o = options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("o1")}));
+        o.deploy.preinstalled = {old};
+        Fleet fleet(o);
+        const HostResult r = collect(fleet, {QStringLiteral("o1")}).results.at(QStringLiteral("o1"));
+        QVERIFY(r.error);
+        QCOMPARE(r.error->stage, SshStage::Agent);
+        QVERIFY2(r.error->message.contains(QStringLiteral("C library is older")) && r.error->message.contains(QStringLiteral("GLIBC_2.38")), qPrintable(r.error->message));
+    }
+
     void otherArchitecture() {
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
