@@ -1,0 +1,184 @@
+// nccl-tests output of every layout in the fixtures, whole and as it
+// streams, checked against the test's own plain reading of each file; bad
+// input reported with its line; the CLI's JSON.
+#include "test_support.h"
+
+#include "runs/nccl_tests_output.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+// A data row the plain way: not a comment, not NCCL's log, first word a number.
+QList<QStringList> plainRows(const QByteArray& text) {
+    QList<QStringList> rows;
+    for (const QString& line : QString::fromUtf8(text).split(QLatin1Char('\n'))) {
+        const QStringList w = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        bool number = false;
+        if (!w.isEmpty()) w[0].toLongLong(&number);
+        if (number && !line.contains(QLatin1String("NCCL"))) rows << w;
+    }
+    return rows;
+}
+
+QStringList files() {
+    return fixtures(QStringLiteral("nccl-tests-*.txt")) + fixtures(QStringLiteral("superbench_nccl-tests_*.log"));
+}
+
+} // namespace
+
+class TestNcclTestsOutput : public QObject {
+    Q_OBJECT
+private slots:
+    void everyFixture_data() {
+        QTest::addColumn<QString>("file");
+        QCOMPARE(files().size(), 6);
+        for (const QString& f : files()) QTest::newRow(qPrintable(f)) << f;
+    }
+    void everyFixture() {
+        QFETCH(QString, file);
+        const QByteArray text = fixtureBytes(file);
+        const NcclTestsRun run = parseNcclTestsOutput(text);
+        QVERIFY2(run.diagnostics.empty(), run.diagnostics.empty() ? "" : qPrintable(run.diagnostics.front().message));
+        const QList<QStringList> plain = plainRows(text);
+        QCOMPARE(int(run.rows.size()), int(plain.size()));
+        for (int i = 0; i < plain.size(); ++i) {
+            const QStringList& w = plain[i];
+            const NcclTestsRow& r = run.rows[size_t(i)];
+            QCOMPARE(r.size, w[0].toLongLong());
+            QCOMPARE(r.count, w[1].toLongLong());
+            QCOMPARE(r.outOfPlace.timeUs, w[w.size() - 8].toDouble());
+            QCOMPARE(r.outOfPlace.busbw, w[w.size() - 6].toDouble());
+            QCOMPARE(r.inPlace.busbw, w[w.size() - 2].toDouble());
+        }
+        QCOMPARE(int(run.ranks.size()), int(text.count("Rank ")));
+        for (size_t i = 0; i < run.ranks.size(); ++i) QCOMPARE(run.ranks[i].rank, int(i));
+        if (const qsizetype at = text.indexOf("# Avg bus bandwidth"); at >= 0) {
+            const QByteArray value = text.mid(at).split('\n').first().split(':').last().trimmed();
+            QCOMPARE(run.avgBusbw, std::optional<double>(value.toDouble()));
+        } else {
+            QVERIFY(!run.avgBusbw);
+        }
+    }
+
+    void streamsInAnyPieces() {
+        for (const QString& file : files()) {
+            const QByteArray text = fixtureBytes(file);
+            const NcclTestsRun whole = parseNcclTestsOutput(text);
+            QRandomGenerator rng(quint32(qHash(file)));
+            NcclTestsParser p;
+            std::vector<qint64> seen;
+            p.onRow = [&](const NcclTestsRow& r) { seen.push_back(r.size); };
+            for (qsizetype at = 0; at < text.size();) {
+                const qsizetype n = 1 + qsizetype(rng.bounded(60));
+                p.feed(text.mid(at, n));
+                at += n;
+            }
+            p.finish();
+            QCOMPARE(p.run().rows.size(), whole.rows.size());
+            QCOMPARE(seen.size(), whole.rows.size());
+            QCOMPARE(p.run().ranks.size(), whole.ranks.size());
+            QCOMPARE(p.run().avgBusbw, whole.avgBusbw);
+        }
+    }
+
+    void layouts() {
+        const NcclTestsRun k80 = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt")));
+        QVERIFY(k80.errorColumn);
+        QVERIFY(!k80.rootColumn);
+        QCOMPARE(k80.rows[0].outOfPlace.maxError, std::optional<double>(2e-07));
+        QVERIFY(!k80.rows[0].outOfPlace.wrong);
+        QVERIFY(!k80.rows[0].root);
+        QCOMPARE(k80.rows[0].redop, QStringLiteral("sum"));
+        QCOMPARE(k80.ncclInfo.size(), 1);
+        QVERIFY(!k80.ranks[0].group);
+        QCOMPARE(k80.header.at(QStringLiteral("minBytes")), QStringLiteral("33554432"));
+
+        const NcclTestsRun h100 = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
+        QVERIFY(h100.rootColumn);
+        QCOMPARE(h100.rows[0].root, std::optional<int>(-1));
+        QCOMPARE(h100.rows[0].outOfPlace.wrong, std::optional<qint64>(0));
+        QCOMPARE(h100.header.at(QStringLiteral("agg iters")), QStringLiteral("1"));
+        QCOMPARE(h100.header.at(QStringLiteral("step")), QStringLiteral("2(factor)"));
+        QCOMPARE(h100.outOfBounds, std::optional<qint64>(0));
+        QCOMPARE(h100.ranks[8].host, QStringLiteral("ztan-mig-gq73"));
+        QCOMPARE(h100.ranks[8].pci, QStringLiteral("0000:04:00"));
+        QCOMPARE(h100.ranks[8].gpu, QStringLiteral("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(h100.ranks[8].group, std::optional<int>(0));
+        QCOMPARE(h100.wrongTotal(), 0);
+
+        const NcclTestsRun h200 = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt")));
+        QCOMPARE(h200.ncclVersion, QStringLiteral("2.27.5+cuda12.8"));
+
+        const NcclTestsRun sendrecv = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt")));
+        QCOMPARE(sendrecv.rows[0].outOfPlace.wrong, std::optional<qint64>(0));
+        QVERIFY(!sendrecv.rows[0].inPlace.wrong); // N/A
+        QVERIFY(sendrecv.ranks.empty() && sendrecv.header.empty());
+
+        const NcclTestsRun alltoall = parseNcclTestsOutput(fixtureBytes(QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log")));
+        QVERIFY(alltoall.rows[0].redop.isEmpty()); // alltoall has no reduction
+        QVERIFY(!alltoall.rows[0].outOfPlace.maxError); // validation 0: N/A
+    }
+
+    void badInput() {
+        const QByteArray text = fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
+        // Cut in the middle of a row: the rows before it are kept, and the cut one is named by its line.
+        const qsizetype cut = text.indexOf("    16777216") + 30;
+        const NcclTestsRun truncated = parseNcclTestsOutput(text.left(cut));
+        QCOMPARE(truncated.diagnostics.size(), size_t(1));
+        QCOMPARE(truncated.diagnostics[0].line, int(text.left(cut).count('\n')) + 1);
+        QCOMPARE(int(truncated.rows.size()), int(plainRows(text.left(cut)).size()) - 1);
+        // Something else entirely: no rows, every line reported.
+        const NcclTestsRun other = parseNcclTestsOutput(fixtureBytes(QStringLiteral("topo-m-8xH100-8nic-spaces.txt")));
+        QVERIFY(other.rows.empty());
+        QVERIFY(!other.diagnostics.empty());
+        // A row with a word where a number belongs.
+        const NcclTestsRun word = parseNcclTestsOutput("         8             2     float     sum      -1    fast    0.00    0.00      0    123.5    0.00    0.00      0\n");
+        QVERIFY(word.rows.empty());
+        QVERIFY(word.diagnostics[0].message.contains(QStringLiteral("numbers")));
+        // Random bytes and one endless line: no crash, bounded.
+        QRandomGenerator rng(3);
+        for (int i = 0; i < 300; ++i) {
+            QByteArray junk(int(rng.bounded(400)), '\0');
+            for (char& c : junk) c = char(rng.bounded(256));
+            parseNcclTestsOutput(text.left(qsizetype(rng.bounded(quint32(text.size())))) + junk);
+        }
+        NcclTestsParser endless;
+        endless.feed(QByteArray(3 << 20, '7'));
+        endless.finish();
+        QVERIFY(endless.run().rows.empty());
+        QVERIFY(!endless.run().diagnostics.empty());
+    }
+
+    void cliJson() {
+        QProcess p;
+        p.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        for (const char* key : {"header", "ranks", "rows", "avg_busbw", "wrong_total"}) QVERIFY2(doc.contains(QLatin1String(key)), key);
+        const QJsonObject rank = doc.value("ranks").toArray().first().toObject();
+        for (const char* key : {"rank", "host", "device", "pci", "gpu"}) QVERIFY2(rank.contains(QLatin1String(key)), key);
+        const QJsonObject row = doc.value("rows").toArray().last().toObject();
+        for (const char* key : {"size", "count", "type", "redop", "root", "oop", "ip"}) QVERIFY2(row.contains(QLatin1String(key)), key);
+        for (const char* key : {"time_us", "algbw", "busbw", "wrong"}) QVERIFY2(row.value("oop").toObject().contains(QLatin1String(key)), key);
+        QCOMPARE(row.value("oop").toObject().value("busbw").toDouble(), 338.82);
+        QCOMPARE(doc.value("header").toObject().value("maxBytes").toDouble(), 8589934592.0);
+        QCOMPARE(doc.value("wrong_total").toInt(), 0);
+        QProcess bad;
+        bad.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), fixture(QStringLiteral("PROVENANCE.md"))});
+        QVERIFY(bad.waitForFinished(30000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(bad.readAllStandardError().contains("no nccl-tests result rows"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNcclTestsOutput)
+#include "test_nccl_tests_output.moc"
