@@ -1,0 +1,95 @@
+#include "straggler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace rackscope {
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+} // namespace
+
+std::vector<std::vector<HostPair>> roundRobinRounds(const QStringList& hosts) {
+    if (hosts.size() < 2) return {};
+    QStringList ring = hosts;
+    const bool odd = ring.size() % 2 == 1;
+    if (odd) ring << QString(); // the resting slot
+    const qsizetype n = ring.size();
+    std::vector<std::vector<HostPair>> rounds;
+    for (qsizetype r = 0; r < n - 1; ++r) {
+        std::vector<HostPair> round;
+        for (qsizetype i = 0; i < n / 2; ++i) {
+            const QString& a = ring[i];
+            const QString& b = ring[n - 1 - i];
+            if (!a.isEmpty() && !b.isEmpty()) round.emplace_back(a, b);
+        }
+        rounds.push_back(round);
+        ring.insert(1, ring.takeLast()); // the first stays, the rest turn
+    }
+    return rounds;
+}
+
+std::vector<std::vector<QStringList>> bisectionLevels(const QStringList& hosts, int minGroup) {
+    std::vector<std::vector<QStringList>> levels;
+    if (hosts.size() < std::max(2, minGroup)) return levels;
+    levels.push_back({hosts});
+    for (;;) {
+        std::vector<QStringList> next;
+        for (const QStringList& g : levels.back()) {
+            if (g.size() / 2 < minGroup) continue;
+            next.push_back(g.mid(0, g.size() / 2));
+            next.push_back(g.mid(g.size() / 2));
+        }
+        if (next.empty()) break;
+        levels.push_back(next);
+    }
+    return levels;
+}
+
+StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const StragglerRule& rule) {
+    StragglerVerdict v;
+    if (pairs.empty()) return v;
+    std::vector<double> all;
+    std::map<QString, std::vector<double>> byHost;
+    for (const PairBandwidth& p : pairs) {
+        all.push_back(p.busbw);
+        byHost[p.a].push_back(p.busbw);
+        byHost[p.b].push_back(p.busbw);
+    }
+    v.median = median(all);
+    std::vector<double> deviations;
+    for (double x : all) deviations.push_back(std::abs(x - v.median));
+    v.mad = median(deviations);
+    const double spread = std::max(v.mad, rule.madFloorFraction * v.median);
+    const double statistical = v.median - rule.madFactor * spread;
+    const std::optional<double> lineFloor = rule.lineRateGBs ? std::optional(rule.lineRateFraction * *rule.lineRateGBs) : std::nullopt;
+    auto why = [&](double x) -> QString {
+        QStringList r;
+        if (x < statistical) r << QStringLiteral("below median %1 - %2 x MAD %3").arg(v.median, 0, 'f', 2).arg(rule.madFactor).arg(spread, 0, 'f', 2);
+        if (lineFloor && x < *lineFloor)
+            r << QStringLiteral("below %1 % of the %2 GB/s line rate").arg(rule.lineRateFraction * 100).arg(*rule.lineRateGBs);
+        return r.join(QStringLiteral("; "));
+    };
+    std::set<QString> slow;
+    for (const auto& [host, values] : byHost) v.hosts.emplace_back(host, median(values));
+    std::sort(v.hosts.begin(), v.hosts.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    for (const auto& [host, score] : v.hosts)
+        if (const QString reason = why(score); !reason.isEmpty()) {
+            v.slowHosts.push_back({host, score, reason});
+            slow.insert(host);
+        }
+    for (const PairBandwidth& p : pairs)
+        if (!slow.count(p.a) && !slow.count(p.b))
+            if (const QString reason = why(p.busbw); !reason.isEmpty()) v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, p.busbw, reason});
+    return v;
+}
+
+} // namespace rackscope
