@@ -3,6 +3,7 @@
 // input reported with its line; the CLI's JSON.
 #include "test_support.h"
 
+#include "runs/collectives.h"
 #include "runs/nccl_tests_output.h"
 
 #include <QJsonArray>
@@ -87,6 +88,36 @@ private slots:
             QCOMPARE(p.run().ranks.size(), whole.ranks.size());
             QCOMPARE(p.run().avgBusbw, whole.avgBusbw);
         }
+    }
+
+    // nccl-tests' own numbers carry its busbw factor: busbw / algbw is 2(n-1)/n for all_reduce,
+    // (n-1)/n for alltoall, 1 for sendrecv, with n the ranks it listed.
+    void busBandwidthFactorsMatchTheRealRuns() {
+        const std::vector<std::pair<QString, QString>> runs{
+            {QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"), QStringLiteral("all_reduce_perf")},
+            {QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt"), QStringLiteral("all_reduce")},
+            {QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt"), QStringLiteral("allreduce")},
+            {QStringLiteral("superbench_nccl-tests_all_reduce_perf_1node-8xA100-40GB_old-error-column.log"), QStringLiteral("all_reduce")},
+            {QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log"), QStringLiteral("/opt/nccl-tests/build/alltoall_perf")},
+            {QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt"), QStringLiteral("sendrecv_perf")}};
+        for (const auto& [file, binary] : runs) {
+            const NcclTestsRun run = parseNcclTestsOutput(fixtureBytes(file));
+            const auto c = collectiveFromName(binary);
+            QVERIFY(c);
+            const int ranks = run.ranks.empty() ? 8 : int(run.ranks.size()); // the table-only sendrecv ran on 8 GPUs
+            int checked = 0;
+            for (const NcclTestsRow& r : run.rows) {
+                if (r.outOfPlace.algbw < 0.5) continue;
+                // Both columns are printed to two decimals: each may be off by 0.005.
+                const double f = busBandwidthFactor(*c, ranks);
+                QVERIFY2(std::abs(r.outOfPlace.busbw - r.outOfPlace.algbw * f) <= 0.005 * (1 + f) + 1e-9,
+                         qPrintable(QStringLiteral("%1 size %2").arg(file).arg(r.size)));
+                ++checked;
+            }
+            QVERIFY2(checked > 0, qPrintable(file));
+        }
+        QCOMPARE(collectiveBinary(Collective::ReduceScatter), QStringLiteral("reduce_scatter_perf"));
+        QVERIFY(!collectiveFromName(QStringLiteral("scatter_perf")));
     }
 
     void layouts() {
