@@ -2,6 +2,7 @@
 // computed from the same core.
 #include "fabric_command.h"
 #include "inspect_command.h"
+#include "nccl_command.h"
 #include "nccl_tests_command.h"
 #include "rackscope_version.h"
 
@@ -18,6 +19,8 @@ const char kUsage[] =
     "                                       GPU/NIC paths, GPUDirect RDMA, NCCL NIC choice, findings\n"
     "  fabric SOURCE... [--local] [--hosts LIST] [--json] [--export topology.conf|dot|json|fabric]\n"
     "                                       tiers, links, rails, oversubscription, findings; --hops, --groups\n"
+    "  nccl --hosts LIST --op OP -b 8 -e 8G [--launcher mpirun|srun] [--env K=V] [--launch-host H] [--json]\n"
+    "                                       nccl-tests through mpirun/srun, read as it streams\n"
     "  parse-nccl-tests FILE [--json]       nccl-tests output of any version: ranks, rows, bus bandwidth\n"
     "\n"
     "  rackscope-cli COMMAND --help         options of one command\n"
@@ -38,6 +41,7 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("inspect")) return rackscope::cli::runInspect(args);
     if (command == QLatin1String("fabric")) return rackscope::cli::runFabric(args);
     if (command == QLatin1String("parse-nccl-tests")) return rackscope::cli::runParseNcclTests(args);
+    if (command == QLatin1String("nccl")) return rackscope::cli::runNccl(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

@@ -1,6 +1,7 @@
 #include "nccl_tests_command.h"
 
 #include "import/input_file.h"
+#include "report/nccl_tests_report.h"
 #include "runs/nccl_tests_output.h"
 
 #include <QCommandLineParser>
@@ -11,38 +12,6 @@
 #include <cstdio>
 
 namespace rackscope::cli {
-namespace {
-
-template <typename T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
-
-QJsonObject passJson(const NcclTestsPass& p, bool errorColumn) {
-    QJsonObject o{{"time_us", p.timeUs}, {"algbw", p.algbw}, {"busbw", p.busbw}, {"wrong", orNull(p.wrong)}};
-    if (errorColumn) o.insert("max_error", orNull(p.maxError));
-    return o;
-}
-
-QJsonObject runJson(const NcclTestsRun& r, const QString& source) {
-    QJsonObject header;
-    for (const auto& [k, v] : r.header) {
-        bool ok = false;
-        const qlonglong n = v.toLongLong(&ok);
-        header.insert(QString(k).replace(QLatin1Char(' '), QLatin1Char('_')), ok ? QJsonValue(n) : QJsonValue(v));
-    }
-    if (!r.ncclVersion.isEmpty()) header.insert("nccl_version", r.ncclVersion);
-    QJsonArray ranks, rows, diagnostics;
-    for (const NcclTestsRank& k : r.ranks)
-        ranks.append(QJsonObject{{"rank", k.rank}, {"host", k.host}, {"device", k.device}, {"pci", k.pci}, {"gpu", k.gpu}, {"pid", k.pid}, {"group", orNull(k.group)}});
-    for (const NcclTestsRow& row : r.rows)
-        rows.append(QJsonObject{{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop.isEmpty() ? QJsonValue() : QJsonValue(row.redop)},
-                                {"root", orNull(row.root)}, {"oop", passJson(row.outOfPlace, r.errorColumn)}, {"ip", passJson(row.inPlace, r.errorColumn)}});
-    for (const auto& d : r.diagnostics) diagnostics.append(QJsonObject{{"line", d.line}, {"text", d.text}, {"message", d.message}});
-    const bool anyWrongKnown = std::any_of(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& x) { return x.outOfPlace.wrong || x.inPlace.wrong; });
-    return {{"source", source}, {"header", header}, {"ranks", ranks}, {"rows", rows}, {"avg_busbw", orNull(r.avgBusbw)},
-            {"out_of_bounds", orNull(r.outOfBounds)}, {"wrong_total", anyWrongKnown ? QJsonValue(r.wrongTotal()) : QJsonValue()},
-            {"error_column", r.errorColumn}, {"nccl_info_lines", int(r.ncclInfo.size())}, {"diagnostics", diagnostics}};
-}
-
-} // namespace
 
 int runParseNcclTests(const QStringList& args) {
     QCommandLineParser parser;
@@ -78,7 +47,7 @@ int runParseNcclTests(const QStringList& args) {
     }
     QTextStream out(stdout);
     if (parser.isSet(json)) {
-        out << QJsonDocument(runJson(run, files[0])).toJson(QJsonDocument::Indented);
+        out << QJsonDocument(ncclTestsToJson(run, files[0])).toJson(QJsonDocument::Indented);
     } else {
         out << files[0] << ": " << run.rows.size() << " sizes, " << run.ranks.size() << " ranks";
         if (run.avgBusbw) out << ", average bus bandwidth " << *run.avgBusbw << " GB/s";

@@ -1,0 +1,86 @@
+#include "nccl_runner.h"
+
+#include "transport/shell_quote.h"
+
+namespace rackscope {
+
+NcclRunner::NcclRunner(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<rackscope::NcclTestsRow>();
+    parser_.onRow = [this](const NcclTestsRow& r) { emit row(r); };
+}
+
+NcclRunner::~NcclRunner() {
+    cancel();
+    if (process_ && process_->state() != QProcess::NotRunning) {
+        process_->kill();
+        process_->waitForFinished(3000);
+    }
+    if (worker_) {
+        worker_->wait();
+        delete worker_;
+    }
+}
+
+void NcclRunner::cancel() {
+    cancel_ = true;
+    if (process_ && process_->state() != QProcess::NotRunning) process_->terminate();
+}
+
+void NcclRunner::take(const QByteArray& bytes) {
+    parser_.feed(bytes);
+    console_ += bytes;
+    qsizetype start = 0;
+    for (qsizetype nl; (nl = console_.indexOf('\n', start)) >= 0; start = nl + 1) emit outputLine(QString::fromUtf8(console_.mid(start, nl - start)));
+    console_.remove(0, start);
+}
+
+void NcclRunner::startLocal(const QStringList& argv) {
+    process_ = std::make_unique<QProcess>();
+    process_->setProcessChannelMode(QProcess::MergedChannels); // mpirun's own messages belong in the console too
+    connect(process_.get(), &QProcess::readyRead, this, [this] { take(process_->readAll()); });
+    connect(process_.get(), &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        take(process_->readAll());
+        parser_.finish();
+        emit finished(code, status == QProcess::CrashExit ? (cancel_ ? QStringLiteral("cancelled") : QStringLiteral("the launcher crashed")) : QString());
+    });
+    connect(process_.get(), &QProcess::errorOccurred, this, [this, argv](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) emit finished(-1, QStringLiteral("cannot start %1: %2").arg(argv.value(0), process_->errorString()));
+    });
+    process_->start(argv.value(0), argv.mid(1));
+}
+
+void NcclRunner::startRemote(const SshTarget& target, const SshOptions& options, const QStringList& argv, int timeoutMs) {
+    SshOptions o = options;
+    o.cancel = &cancel_;
+    const QString line = shellCommand(argv).line;
+    worker_ = QThread::create([this, target, o, line, timeoutMs] {
+        SshConnection ssh;
+        auto done = [this](int status, const QString& error) {
+            QMetaObject::invokeMethod(this, [this, status, error] {
+                parser_.finish();
+                emit finished(status, error);
+            }, Qt::QueuedConnection);
+        };
+        if (auto e = ssh.open(target, o)) return done(-1, stageName(e->stage) + QStringLiteral(": ") + e->message);
+        SshError startError;
+        auto channel = ssh.start(line + QStringLiteral(" 2>&1"), &startError);
+        if (!channel) return done(-1, startError.message);
+        for (;;) {
+            QByteArray l;
+            const SshChannel::Read r = channel->readLine(&l, 1 << 20, timeoutMs);
+            if (r == SshChannel::Read::Line) {
+                l += '\n';
+                QMetaObject::invokeMethod(this, [this, l] { take(l); }, Qt::QueuedConnection);
+                continue;
+            }
+            if (r == SshChannel::Read::Eof) return done(channel->exitStatus().value_or(-1), {});
+            if (r == SshChannel::Read::Timeout) return done(-1, QStringLiteral("no output for %1 s").arg(timeoutMs / 1000));
+            if (r == SshChannel::Read::Cancelled) return done(-1, QStringLiteral("cancelled"));
+            if (r == SshChannel::Read::TooLong) return done(-1, QStringLiteral("the run printed a line longer than 1 MiB"));
+            return done(-1, QStringLiteral("the connection to %1 dropped").arg(ssh.peer()));
+        }
+    });
+    worker_->start();
+}
+
+} // namespace rackscope

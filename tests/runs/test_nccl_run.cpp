@@ -1,0 +1,107 @@
+// nccl-tests launches: the command lines mpirun and srun get, refused specs,
+// and a real Open MPI mpirun starting a stand-in that replays a real run
+// (this machine has no GPU), read row by row as it streams.
+#include "test_support.h"
+
+#include "runs/nccl_run_spec.h"
+#include "runs/nccl_runner.h"
+#include "transport/shell_quote.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+class TestNcclRun : public QObject {
+    Q_OBJECT
+private slots:
+    void commandLines() {
+        NcclRunSpec s;
+        s.hosts = {QStringLiteral("gpu01"), QStringLiteral("gpu02")};
+        s.environment.emplace_back(QStringLiteral("NCCL_IB_HCA"), QStringLiteral("=mlx5_0,mlx5_1"));
+        s.binaryDir = QStringLiteral("/opt/nccl tests/build");
+        QCOMPARE(shellCommand(launchArgv(s)).line,
+                 QStringLiteral("mpirun --host gpu01:8,gpu02:8 -np 16 -N 8 --bind-to none -x NCCL_DEBUG=INFO -x NCCL_IB_HCA==mlx5_0,mlx5_1 "
+                                "'/opt/nccl tests/build/all_reduce_perf' -b 8 -e 8G -f 2 -g 1 -n 20 -w 5 -d float -o sum -c 1"));
+        s.launcher = Launcher::Srun;
+        s.collective = Collective::AllGather;
+        s.processesPerHost = 4;
+        s.gpusPerProcess = 2;
+        s.binaryDir.clear();
+        QCOMPARE(shellCommand(launchArgv(s)).line,
+                 QStringLiteral("env NCCL_DEBUG=INFO NCCL_IB_HCA==mlx5_0,mlx5_1 srun --nodes=2 --ntasks-per-node=4 '--nodelist=gpu[01-02]' --mpi=pmix "
+                                "--export=ALL all_gather_perf -b 8 -e 8G -f 2 -g 2 -n 20 -w 5 -d float -o sum -c 1"));
+        QCOMPARE(parseByteSize(QStringLiteral("8G")), std::optional<qint64>(8589934592LL));
+        QCOMPARE(parseByteSize(QStringLiteral("512k")), std::optional<qint64>(524288));
+        QVERIFY(!parseByteSize(QStringLiteral("8T")));
+        QVERIFY(!parseByteSize(QStringLiteral("-1")));
+    }
+
+    void refusedSpecs() {
+        NcclRunSpec s;
+        QVERIFY(validateRunSpec(s).contains(QStringLiteral("no hosts")));
+        s.hosts = {QStringLiteral("gpu01;reboot")};
+        QVERIFY(validateRunSpec(s).contains(QStringLiteral("not a host name")));
+        s.hosts = {QStringLiteral("gpu01")};
+        s.minBytes = QStringLiteral("1G");
+        s.maxBytes = QStringLiteral("8M");
+        QVERIFY(validateRunSpec(s).contains(QStringLiteral("above")));
+        s.maxBytes = QStringLiteral("8G");
+        s.environment.emplace_back(QStringLiteral("BAD NAME"), QStringLiteral("x"));
+        QVERIFY(validateRunSpec(s).contains(QStringLiteral("environment variable")));
+        s.environment.pop_back();
+        QVERIFY(validateRunSpec(s).isEmpty());
+    }
+
+    void realMpirunStreamsRows() {
+        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+        QVERIFY2(!mpirun.isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1"); // CI runs as root; Open MPI asks for both
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        QTemporaryDir dir;
+        const QString replayed = fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
+        NcclRunSpec s;
+        s.hosts = {QStringLiteral("localhost")};
+        s.processesPerHost = 1;
+        s.binary = QStringLiteral(RACKSCOPE_TESTS_DIR "/runs/replay_nccl_tests.sh");
+        s.environment.emplace_back(QStringLiteral("REPLAY_FILE"), replayed);
+        s.environment.emplace_back(QStringLiteral("REPLAY_LOG"), dir.filePath(QStringLiteral("log")));
+        s.environment.emplace_back(QStringLiteral("NCCL_SOCKET_IFNAME"), QStringLiteral("lo"));
+        NcclRunner runner;
+        QElapsedTimer clock;
+        std::vector<qint64> rowAt;
+        connect(&runner, &NcclRunner::row, this, [&](const NcclTestsRow&) { rowAt.push_back(clock.elapsed()); });
+        QSignalSpy finished(&runner, &NcclRunner::finished);
+        clock.start();
+        runner.startLocal(launchArgv(s));
+        QVERIFY(finished.wait(60000));
+        const qint64 endedAt = clock.elapsed();
+        QCOMPARE(finished.first().at(0).toInt(), 0);
+        QCOMPARE(finished.first().at(1).toString(), QString());
+        const NcclTestsRun whole = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
+        QCOMPARE(runner.run().rows.size(), whole.rows.size());
+        QCOMPARE(runner.run().avgBusbw, whole.avgBusbw);
+        QCOMPARE(rowAt.size(), whole.rows.size());
+        QVERIFY2(rowAt.front() + 100 < endedAt, "rows arrive while the run goes on, not all at its end");
+        // The stand-in got nccl-tests' flags and the environment through mpirun -x.
+        QFile log(dir.filePath(QStringLiteral("log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray seen = log.readAll();
+        QVERIFY2(seen.startsWith("-b 8 -e 8G -f 2 -g 1 -n 20 -w 5 -d float -o sum -c 1\n"), seen.constData());
+        QVERIFY(seen.contains("NCCL_DEBUG=INFO"));
+    }
+
+    void launcherThatCannotStart() {
+        NcclRunner runner;
+        QSignalSpy finished(&runner, &NcclRunner::finished);
+        runner.startLocal({QStringLiteral("/nonexistent/mpirun")});
+        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("cannot start")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNcclRun)
+#include "test_nccl_run.moc"
