@@ -3,6 +3,7 @@
 #include "analysis/fabric_tiers.h"
 #include "analysis/findings.h"
 #include "finding_json.h"
+#include "json_values.h"
 
 #include <QJsonArray>
 #include <QTextStream>
@@ -11,13 +12,11 @@
 namespace rackscope {
 namespace {
 
-QJsonValue textOrNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
-template <typename T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
 // Port numbers stay numbers; named Ethernet ports stay names.
 QJsonValue portJson(const QString& port) {
     bool ok = false;
     const int n = port.toInt(&ok);
-    return ok ? QJsonValue(n) : textOrNull(port);
+    return ok ? QJsonValue(n) : orNull(port);
 }
 QString tierOf(const FabricAnalysis& a, const QString& id) {
     const auto t = a.tiers.find(id);
@@ -34,22 +33,22 @@ QJsonObject fabricToJson(const Fabric& f, const FabricAnalysis& a) {
     QJsonArray switches, links, hosts, other, rails, leaves, findings;
     for (const FabricNode& n : f.nodes) {
         if (n.kind == FabricNodeKind::Switch)
-            switches.append(QJsonObject{{"id", n.id}, {"name", switchName(n)}, {"description", textOrNull(n.description)},
-                                        {"guid", textOrNull(n.guid)}, {"tier", textOrNull(tierOf(a, n.id))},
+            switches.append(QJsonObject{{"id", n.id}, {"name", switchName(n)}, {"description", orNull(n.description)},
+                                        {"guid", orNull(n.guid)}, {"tier", orNull(tierOf(a, n.id))},
                                         {"ports", n.ports > 0 ? QJsonValue(n.ports) : QJsonValue()}});
         else if (n.host.isEmpty())
-            other.append(QJsonObject{{"id", n.id}, {"description", textOrNull(n.description)}, {"guid", textOrNull(n.guid)}});
+            other.append(QJsonObject{{"id", n.id}, {"description", orNull(n.description)}, {"guid", orNull(n.guid)}});
     }
     for (const FabricLink& l : f.links)
         links.append(QJsonObject{{"a", l.a}, {"a_port", portJson(l.aPort)}, {"b", l.b}, {"b_port", portJson(l.bPort)},
-                                 {"width", textOrNull(l.width)}, {"speed", textOrNull(l.speed)}, {"gbps", orNull(linkGbps(l.width, l.speed))},
-                                 {"state", textOrNull(l.state)}, {"a_mtu", orNull(l.aMtu)}, {"b_mtu", orNull(l.bMtu)},
-                                 {"expected_width", textOrNull(l.expectedWidth.isEmpty() ? f.expectedWidth : l.expectedWidth)},
-                                 {"expected_speed", textOrNull(l.expectedSpeed.isEmpty() ? f.expectedSpeed : l.expectedSpeed)}});
+                                 {"width", orNull(l.width)}, {"speed", orNull(l.speed)}, {"gbps", orNull(linkGbps(l.width, l.speed))},
+                                 {"state", orNull(l.state)}, {"a_mtu", orNull(l.aMtu)}, {"b_mtu", orNull(l.bMtu)},
+                                 {"expected_width", orNull(l.expectedWidth.isEmpty() ? f.expectedWidth : l.expectedWidth)},
+                                 {"expected_speed", orNull(l.expectedSpeed.isEmpty() ? f.expectedSpeed : l.expectedSpeed)}});
     for (const FabricHost& h : a.hosts) {
         QJsonArray nics;
         for (const HostPort& p : h.ports)
-            nics.append(QJsonObject{{"node", p.node}, {"device", textOrNull(p.device)}, {"port", portJson(p.port)},
+            nics.append(QJsonObject{{"node", p.node}, {"device", orNull(p.device)}, {"port", portJson(p.port)},
                                     {"switch", p.switchId}, {"switch_port", portJson(p.switchPort)}});
         QStringList leafNames;
         for (const QString& l : h.leaves) leafNames << nameOf(f, l);

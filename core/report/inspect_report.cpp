@@ -1,6 +1,7 @@
 #include "inspect_report.h"
 
 #include "finding_json.h"
+#include "json_values.h"
 
 #include "analysis/device_paths.h"
 
@@ -10,8 +11,6 @@
 namespace rackscope {
 namespace {
 
-template <class T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
-QJsonValue orNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
 QJsonValue pathJson(const std::optional<PathType>& p, const std::optional<int>& nv = {}) {
     return p ? QJsonValue(pathTypeName(*p, nv)) : QJsonValue();
 }

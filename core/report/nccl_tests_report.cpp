@@ -1,12 +1,11 @@
 #include "nccl_tests_report.h"
 
+#include "json_values.h"
 #include <QJsonArray>
 #include <algorithm>
 
 namespace rackscope {
 namespace {
-
-template <typename T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
 
 QJsonObject passJson(const NcclTestsPass& p, bool errorColumn) {
     QJsonObject o{{"time_us", p.timeUs}, {"algbw", p.algbw}, {"busbw", p.busbw}, {"wrong", orNull(p.wrong)}};

@@ -149,10 +149,7 @@ bool SshConfig::parseJump(const QString& text, SshJump* out) {
     return out->port >= 0 && out->port <= 65535;
 }
 
-SshTarget SshConfig::resolve(const QString& alias) const {
-    SshTarget t = resolveDirect(alias, true);
-    return t;
-}
+SshTarget SshConfig::resolve(const QString& alias) const { return resolveDirect(alias, true); }
 
 SshTarget SshConfig::resolveDirect(const QString& alias, bool withJumps) const {
     SshTarget t;
