@@ -2,7 +2,7 @@
 
 #include "import/input_file.h"
 #include "report/nccl_tests_report.h"
-#include "runs/nccl_tests_output.h"
+#include "runs/nccl_tests_json.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -18,7 +18,7 @@ int runParseNcclTests(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral("Reads nccl-tests output (all_reduce_perf and the rest) of any version."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("parse-nccl-tests"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The output of an nccl-tests binary."));
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The output of an nccl-tests binary, or its -J JSON report."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
     parser.addOption(json);
     if (!parser.parse(args)) {
@@ -39,7 +39,7 @@ int runParseNcclTests(const QStringList& args) {
         fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(files[0]), qPrintable(error));
         return 2;
     }
-    const NcclTestsRun run = parseNcclTestsOutput(text);
+    const NcclTestsRun run = parseNcclTestsFile(text);
     if (run.rows.empty()) {
         fprintf(stderr, "rackscope-cli: %s: no nccl-tests result rows%s\n", qPrintable(files[0]),
                 run.diagnostics.empty() ? "" : qPrintable(QStringLiteral(" (line %1: %2)").arg(run.diagnostics.front().line).arg(run.diagnostics.front().message)));

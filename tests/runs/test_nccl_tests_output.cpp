@@ -4,11 +4,14 @@
 #include "test_support.h"
 
 #include "runs/collectives.h"
+#include "runs/nccl_tests_json.h"
 #include "runs/nccl_tests_output.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
 
@@ -27,6 +30,34 @@ QList<QStringList> plainRows(const QByteArray& text) {
         if (number && !line.contains(QLatin1String("NCCL"))) rows << w;
     }
     return rows;
+}
+
+
+// The plain rows written out the way nccl-tests' util.cu writes its -J
+// report: numbers with %lf, the root as a padded string, bools as strings.
+QByteArray jsonReport(const QList<QStringList>& rows, bool truncate = false) {
+    QByteArray out = "{\"version\":3,\"start_time\":\"2026-12-02 10:00:00\",\"args\":[\"all_reduce_perf\"],\"env\":[],\"nccl_version\":22705,"
+                     "\"config\":{\"nthreads\":1,\"ngpus\":1,\"minimum_bytes\":8,\"maximum_bytes\":8589934592,\"step_factor\":2,"
+                     "\"warmup_iters\":5,\"iterations\":20,\"aggregated_iterations\":1,\"validation\":1,\"graph\":0,"
+                     "\"blocking_collectives\":\"false\",\"devices\":[{\"rank\":0,\"group\":0,\"pid\":6899,\"hostname\":\"node-a\","
+                     "\"device\":0,\"device_hex\":\"0000:04:00\",\"device_info\":\"NVIDIA H100 80GB HBM3\"}]},\"results\":[";
+    auto pass = [](const QStringList& w, int at) {
+        const QByteArray wrong = w[at + 3] == QLatin1String("N/A") ? QByteArray("null") : QByteArray::number(w[at + 3].toDouble(), 'f', 6);
+        return QString::asprintf("{\"time\":%lf,\"alg_bw\":%lf,\"bus_bw\":%lf,\"nwrong\":%s}", w[at].toDouble(), w[at + 1].toDouble(),
+                                 w[at + 2].toDouble(), wrong.constData()).toUtf8();
+    };
+    for (int i = 0; i < rows.size(); ++i) {
+        const QStringList& w = rows[i];
+        const int first = int(w.size()) - 8;
+        const QString redop = first >= 4 ? w[3] : QStringLiteral("none");
+        const int root = first == 5 ? w[4].toInt() : -1;
+        out += QString::asprintf("%s{\"size\":%s,\"count\":%s,\"type\":\"%s\",\"redop\":\"%s\",\"root\":\"%6i\",", i ? "," : "", qPrintable(w[0]),
+                                 qPrintable(w[1]), qPrintable(w[2]), qPrintable(redop), root).toUtf8();
+        out += "\"out_of_place\":" + pass(w, first) + ",\"in_place\":" + pass(w, first + 4) + ",\"actual_iterations\":20,\"experiment_name\":\"\"}";
+    }
+    if (truncate) return out; // the run died here: the report is never closed
+    return out + "],\"out_of_bounds\":{\"count\":0,\"okay\":\"true\"},\"average_bus_bandwidth\":{\"bandwidth\":123.450000,\"okay\":\"unchecked\"},"
+                 "\"errors\":[],\"end_time\":\"2026-12-02 10:05:00\"}";
 }
 
 QStringList files() {
@@ -158,6 +189,57 @@ private slots:
         QVERIFY(!alltoall.rows[0].outOfPlace.maxError); // validation 0: N/A
     }
 
+
+    void jsonReportOfEveryFixture_data() { everyFixture_data(); }
+    void jsonReportOfEveryFixture() {
+        QFETCH(QString, file);
+        const NcclTestsRun text = parseNcclTestsOutput(fixtureBytes(file));
+        const QByteArray report = jsonReport(plainRows(fixtureBytes(file)));
+        QVERIFY(looksLikeNcclTestsJson(report));
+        const NcclTestsRun json = parseNcclTestsFile(report);
+        QVERIFY2(json.diagnostics.empty(), json.diagnostics.empty() ? "" : qPrintable(json.diagnostics.front().message));
+        QCOMPARE(json.rows.size(), text.rows.size());
+        for (size_t i = 0; i < text.rows.size(); ++i) {
+            QCOMPARE(json.rows[i].size, text.rows[i].size);
+            QCOMPARE(json.rows[i].count, text.rows[i].count);
+            QCOMPARE(json.rows[i].type, text.rows[i].type);
+            QCOMPARE(json.rows[i].outOfPlace.timeUs, text.rows[i].outOfPlace.timeUs);
+            QCOMPARE(json.rows[i].outOfPlace.busbw, text.rows[i].outOfPlace.busbw);
+            QCOMPARE(json.rows[i].inPlace.algbw, text.rows[i].inPlace.algbw);
+            if (!text.errorColumn) QCOMPARE(json.rows[i].inPlace.wrong, text.rows[i].inPlace.wrong);
+        }
+        QCOMPARE(json.avgBusbw, std::optional(123.45));
+        QCOMPARE(json.outOfBounds, std::optional<qint64>(0));
+        QCOMPARE(json.ncclVersion, QStringLiteral("2.27.5"));
+        QCOMPARE(json.header.at(QStringLiteral("maxBytes")), QStringLiteral("8589934592"));
+        QCOMPARE(json.header.at(QStringLiteral("step")), QStringLiteral("2(factor)"));
+        QCOMPARE(json.ranks.size(), size_t(1));
+        QCOMPARE(json.ranks[0].pci, QStringLiteral("0000:04:00"));
+        QCOMPARE(json.ranks[0].host, QStringLiteral("node-a"));
+    }
+
+    void badJsonReports() {
+        const QList<QStringList> rows = plainRows(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
+        const NcclTestsRun cut = parseNcclTestsJson(jsonReport(rows, true));
+        QVERIFY(cut.rows.empty());
+        QVERIFY(cut.diagnostics[0].message.contains(QStringLiteral("cut short")));
+        const NcclTestsRun other = parseNcclTestsFile(fixtureBytes(QStringLiteral("lldpcli-json0-openwrt-switch-statistics-interfaces-chassis.json")));
+        QVERIFY(other.rows.empty());
+        QVERIFY(other.diagnostics[0].message.contains(QStringLiteral("not an nccl-tests -J report")));
+        QByteArray wrongKind = jsonReport(rows);
+        wrongKind.replace("\"time\":", "\"time\":\"soon\",\"x\":");
+        const NcclTestsRun words = parseNcclTestsJson(wrongKind);
+        QVERIFY(words.rows.empty());
+        QCOMPARE(words.diagnostics.size(), size_t(rows.size()));
+        QRandomGenerator rng(5);
+        const QByteArray whole = jsonReport(rows);
+        for (int i = 0; i < 300; ++i) {
+            QByteArray b = whole;
+            for (int k = 0; k < 8; ++k) b[qsizetype(rng.bounded(quint32(b.size())))] = char(rng.bounded(256));
+            parseNcclTestsJson(b);
+        }
+    }
+
     void badInput() {
         const QByteArray text = fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
         // Cut in the middle of a row: the rows before it are kept, and the cut one is named by its line.
@@ -208,6 +290,17 @@ private slots:
         QVERIFY(bad.waitForFinished(30000));
         QCOMPARE(bad.exitCode(), 2);
         QVERIFY(bad.readAllStandardError().contains("no nccl-tests result rows"));
+        const QString report = QDir::temp().filePath(QStringLiteral("rackscope-test-report.json"));
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(jsonReport(plainRows(fixtureBytes(QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt")))));
+        f.close();
+        QProcess fromJson;
+        fromJson.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), report, QStringLiteral("--json")});
+        QVERIFY(fromJson.waitForFinished(30000));
+        QCOMPARE(fromJson.exitCode(), 0);
+        QCOMPARE(QJsonDocument::fromJson(fromJson.readAllStandardOutput()).object().value("avg_busbw").toDouble(), 123.45);
+        f.remove();
     }
 };
 
