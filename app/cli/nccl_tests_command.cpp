@@ -1,8 +1,10 @@
 #include "nccl_tests_command.h"
 
 #include "import/input_file.h"
+#include "import/topology_loader.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_tests_json.h"
+#include "runs/nccl_transport.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -20,7 +22,10 @@ int runParseNcclTests(const QStringList& args) {
     parser.addPositionalArgument(QStringLiteral("parse-nccl-tests"), QStringLiteral("The command."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The output of an nccl-tests binary, or its -J JSON report."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
-    parser.addOption(json);
+    const QCommandLineOption topology(QStringLiteral("topology"),
+                                      QStringLiteral("HOST=FILE: that host's topology (any format inspect reads), to judge where GPUDirect RDMA was possible (repeat it)."),
+                                      QStringLiteral("HOST=FILE"));
+    parser.addOptions({json, topology});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli parse-nccl-tests: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -39,6 +44,20 @@ int runParseNcclTests(const QStringList& args) {
         fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(files[0]), qPrintable(error));
         return 2;
     }
+    std::map<QString, HostTopology> topologies;
+    for (const QString& pair : parser.values(topology)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            fprintf(stderr, "rackscope-cli parse-nccl-tests: --topology takes HOST=FILE, not '%s'\n", qPrintable(pair));
+            return 2;
+        }
+        const ImportResult imported = loadTopologyFile(pair.mid(eq + 1));
+        if (!imported.host) {
+            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(pair.mid(eq + 1)), qPrintable(imported.error));
+            return 2;
+        }
+        topologies[pair.left(eq)] = *imported.host;
+    }
     const NcclTestsRun run = parseNcclTestsFile(text);
     if (run.rows.empty()) {
         fprintf(stderr, "rackscope-cli: %s: no nccl-tests result rows%s\n", qPrintable(files[0]),
@@ -47,12 +66,17 @@ int runParseNcclTests(const QStringList& args) {
     }
     QTextStream out(stdout);
     if (parser.isSet(json)) {
-        out << QJsonDocument(ncclTestsToJson(run, files[0])).toJson(QJsonDocument::Indented);
+        out << QJsonDocument(ncclTestsToJson(run, files[0], topologies)).toJson(QJsonDocument::Indented);
     } else {
         out << files[0] << ": " << run.rows.size() << " sizes, " << run.ranks.size() << " ranks";
         if (run.avgBusbw) out << ", average bus bandwidth " << *run.avgBusbw << " GB/s";
         out << "\n";
         for (const NcclTestsRow& r : run.rows) out << qSetFieldWidth(14) << r.size << qSetFieldWidth(10) << r.outOfPlace.busbw << r.inPlace.busbw << qSetFieldWidth(0) << " GB/s\n";
+        const NcclTransport transport = readNcclTransport(run.ncclInfo);
+        for (const NcclRankNetwork& r : transport.ranks)
+            out << "rank " << r.rank << " on " << r.host << ": " << (r.nics.isEmpty() ? QStringLiteral("no network connections") : r.nics.join(QStringLiteral(", ")))
+                << ", GPUDirect RDMA on " << r.gdrConnections << " of " << r.netConnections << " network connections\n";
+        for (const Finding& f : ncclTransportFindings(transport, run.ranks, topologies)) out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         for (const auto& d : run.diagnostics) out << "[warning] line " << d.line << ": " << d.message << "\n";
     }
     out.flush();

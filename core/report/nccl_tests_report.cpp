@@ -1,5 +1,6 @@
 #include "nccl_tests_report.h"
 
+#include "finding_json.h"
 #include "json_values.h"
 #include <QJsonArray>
 #include <algorithm>
@@ -15,7 +16,38 @@ QJsonObject passJson(const NcclTestsPass& p, bool errorColumn) {
 
 } // namespace
 
-QJsonObject ncclTestsToJson(const NcclTestsRun& r, const QString& source) {
+QJsonObject ncclTransportToJson(const NcclTransport& t, const std::vector<Finding>& findings) {
+    QJsonObject hosts;
+    auto hostEntry = [&](const QString& h) { return hosts.value(h).toObject(); };
+    for (const auto& [host, devices] : t.devices) {
+        QJsonArray list;
+        for (const NcclNetDevice& d : devices) list.append(QJsonObject{{"index", d.index}, {"name", d.name}, {"link", d.link}});
+        QJsonObject o = hostEntry(host);
+        o.insert("devices", list);
+        hosts.insert(host, o);
+    }
+    for (const auto& [host, network] : t.network) {
+        QJsonObject o = hostEntry(host);
+        o.insert("network", network);
+        hosts.insert(host, o);
+    }
+    for (const auto& [host, notes] : t.gdrNotes) {
+        QJsonObject o = hostEntry(host);
+        o.insert("gpudirect_notes", QJsonArray::fromStringList(notes));
+        hosts.insert(host, o);
+    }
+    QJsonArray ranks;
+    for (const NcclRankNetwork& r : t.ranks) {
+        QStringList transports(r.transports.begin(), r.transports.end());
+        transports.sort();
+        ranks.append(QJsonObject{{"host", r.host}, {"rank", r.rank}, {"cuda_device", orNull(r.cudaDevice)}, {"nics", QJsonArray::fromStringList(r.nics)},
+                                 {"transports", QJsonArray::fromStringList(transports)}, {"net_connections", r.netConnections},
+                                 {"gdr_connections", r.gdrConnections}});
+    }
+    return {{"hosts", hosts}, {"ranks", ranks}, {"channel_lines", t.channelLines}, {"findings", findingsToJson(findings)}};
+}
+
+QJsonObject ncclTestsToJson(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
     QJsonObject header;
     for (const auto& [k, v] : r.header) {
         bool ok = false;
@@ -30,10 +62,12 @@ QJsonObject ncclTestsToJson(const NcclTestsRun& r, const QString& source) {
         rows.append(QJsonObject{{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop.isEmpty() ? QJsonValue() : QJsonValue(row.redop)},
                                 {"root", orNull(row.root)}, {"oop", passJson(row.outOfPlace, r.errorColumn)}, {"ip", passJson(row.inPlace, r.errorColumn)}});
     for (const auto& d : r.diagnostics) diagnostics.append(QJsonObject{{"line", d.line}, {"text", d.text}, {"message", d.message}});
+    const NcclTransport transport = readNcclTransport(r.ncclInfo);
     const bool anyWrongKnown = std::any_of(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& x) { return x.outOfPlace.wrong || x.inPlace.wrong; });
     return {{"source", source}, {"header", header}, {"ranks", ranks}, {"rows", rows}, {"avg_busbw", orNull(r.avgBusbw)},
             {"out_of_bounds", orNull(r.outOfBounds)}, {"wrong_total", anyWrongKnown ? QJsonValue(r.wrongTotal()) : QJsonValue()},
-            {"error_column", r.errorColumn}, {"nccl_info_lines", int(r.ncclInfo.size())}, {"diagnostics", diagnostics}};
+            {"error_column", r.errorColumn}, {"nccl_info_lines", int(r.ncclInfo.size())}, {"diagnostics", diagnostics},
+            {"transport", ncclTransportToJson(transport, ncclTransportFindings(transport, r.ranks, topologies))}};
 }
 
 
