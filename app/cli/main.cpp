@@ -5,6 +5,7 @@
 #include "nccl_command.h"
 #include "nccl_tests_command.h"
 #include "rackscope_version.h"
+#include "results_command.h"
 
 #include <QCoreApplication>
 #include <cstdio>
@@ -21,7 +22,10 @@ const char kUsage[] =
     "                                       tiers, links, rails, oversubscription, findings; --hops, --groups\n"
     "  nccl --hosts LIST --op OP -b 8 -e 8G [--launcher mpirun|srun] [--env K=V] [--launch-host H] [--json]\n"
     "                                       nccl-tests through mpirun/srun, read as it streams\n"
-    "  parse-nccl-tests FILE [--json]       nccl-tests output of any version: ranks, rows, bus bandwidth\n"
+    "  parse-nccl-tests FILE [--json] [--topology HOST=FILE]\n"
+    "                                       nccl-tests output (text or -J JSON): ranks, rows, bus bandwidth, NICs, GPUDirect\n"
+    "  results [list [DIR] | show FILE [--json|--csv] | compare A B]\n"
+    "                                       saved runs: reopen, export, compare size by size\n"
     "\n"
     "  rackscope-cli COMMAND --help         options of one command\n"
     "  rackscope-cli --version\n";
@@ -42,6 +46,7 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("fabric")) return rackscope::cli::runFabric(args);
     if (command == QLatin1String("parse-nccl-tests")) return rackscope::cli::runParseNcclTests(args);
     if (command == QLatin1String("nccl")) return rackscope::cli::runNccl(args);
+    if (command == QLatin1String("results")) return rackscope::cli::runResults(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

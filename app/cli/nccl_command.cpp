@@ -1,14 +1,18 @@
 #include "nccl_command.h"
 
+#include "report/json_values.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_run_spec.h"
 #include "runs/nccl_runner.h"
+#include "runs/run_record.h"
+#include "runs/straggler_hunt.h"
 #include "transport/hostlist.h"
 #include "transport/shell_quote.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QEventLoop>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cstdio>
@@ -21,6 +25,57 @@ bool intValue(const QCommandLineParser& p, const QCommandLineOption& o, int* out
     bool ok = false;
     *out = p.value(o).toInt(&ok);
     return ok;
+}
+
+int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool json) {
+    const auto rounds = StragglerHunt::rounds(options);
+    if (dryRun) {
+        for (size_t i = 0; i < rounds.size(); ++i)
+            for (const QStringList& group : rounds[i]) {
+                NcclRunSpec spec = options.spec;
+                spec.hosts = group;
+                fprintf(stdout, "round %zu: %s%s\n", i + 1, qPrintable(prompt), qPrintable(shellCommand(launchArgv(spec)).line));
+            }
+        return 0;
+    }
+    StragglerHunt hunt;
+    QEventLoop loop;
+    StragglerVerdict verdict;
+    QObject::connect(&hunt, &StragglerHunt::groupStarted, [&](int round, const QStringList&, const QString& command) {
+        fprintf(stderr, "round %d/%zu: %s%s\n", round + 1, rounds.size(), qPrintable(prompt), qPrintable(command));
+    });
+    QObject::connect(&hunt, &StragglerHunt::groupFinished, [&](const GroupRun& r) {
+        fprintf(stderr, "  %s: %s\n", qPrintable(r.hosts.join(QLatin1Char('+'))),
+                qPrintable(r.busbw ? QStringLiteral("%1 GB/s").arg(*r.busbw) : QStringLiteral("no result: ") + r.error));
+    });
+    QObject::connect(&hunt, &StragglerHunt::finished, &loop, [&](const StragglerVerdict& v) {
+        verdict = v;
+        loop.quit();
+    });
+    hunt.start(options);
+    loop.exec();
+    QTextStream out(stdout);
+    int failures = 0;
+    for (const GroupRun& r : hunt.runs()) failures += r.error.isEmpty() ? 0 : 1;
+    if (json) {
+        QJsonArray runs, hostsJson, slowHosts, slowPairs;
+        for (const GroupRun& r : hunt.runs())
+            runs.append(QJsonObject{{"round", r.round + 1}, {"hosts", QJsonArray::fromStringList(r.hosts)}, {"busbw", orNull(r.busbw)},
+                                    {"error", r.error.isEmpty() ? QJsonValue() : QJsonValue(r.error)}, {"record", r.record}});
+        for (const auto& [host, bw] : verdict.hosts) hostsJson.append(QJsonObject{{"host", host}, {"busbw", bw}});
+        for (const Flagged& f : verdict.slowHosts) slowHosts.append(QJsonObject{{"host", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
+        for (const Flagged& f : verdict.slowPairs) slowPairs.append(QJsonObject{{"pair", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
+        out << QJsonDocument(QJsonObject{{"schedule", options.schedule == HuntSchedule::Pairs ? "pairs" : "bisect"}, {"runs", runs}, {"median_busbw", verdict.median},
+                                         {"mad", verdict.mad}, {"hosts", hostsJson}, {"slow_hosts", slowHosts}, {"slow_pairs", slowPairs}})
+                   .toJson(QJsonDocument::Indented);
+    } else {
+        out << "median " << verdict.median << " GB/s over " << hunt.runs().size() << " runs (MAD " << verdict.mad << ")\n";
+        for (const Flagged& f : verdict.slowHosts) out << "slow host " << f.subject << ": " << f.value << " GB/s, " << f.reason << "\n";
+        for (const Flagged& f : verdict.slowPairs) out << "slow link " << f.subject << ": " << f.value << " GB/s, " << f.reason << "\n";
+        if (verdict.slowHosts.empty() && verdict.slowPairs.empty()) out << "nothing stands out\n";
+    }
+    out.flush();
+    return failures ? 1 : 0;
 }
 
 } // namespace
@@ -54,8 +109,15 @@ int runNccl(const QStringList& args) {
     const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Seconds without output before giving up (default 600)."), QStringLiteral("S"), QStringLiteral("600"));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("Print the command line and stop."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document at the end."));
+    const QCommandLineOption results(QStringLiteral("results"), QStringLiteral("Save each run there as it happens (default: %1).").arg(defaultResultsDirectory()),
+                                     QStringLiteral("DIR"), defaultResultsDirectory());
+    const QCommandLineOption noSave(QStringLiteral("no-save"), QStringLiteral("Do not save the run."));
+    const QCommandLineOption findSlow(QStringLiteral("find-slow"), QStringLiteral("Run on small groups of the hosts and flag the slow host or link."));
+    const QCommandLineOption schedule(QStringLiteral("schedule"), QStringLiteral("With --find-slow: pairs (every pair once, in rounds of disjoint pairs) or bisect."),
+                                      QStringLiteral("NAME"), QStringLiteral("pairs"));
+    const QCommandLineOption lineRate(QStringLiteral("line-rate"), QStringLiteral("With --find-slow: also flag below 80 % of this bus bandwidth (GB/s)."), QStringLiteral("GBS"));
     parser.addOptions({hosts, op, minBytes, maxBytes, factor, gpus, iters, warmup, type, redop, ppn, launcher, launcherArg, env, binary, binaryDir,
-                       launchHost, sshConfig, knownHosts, timeout, dryRun, json});
+                       launchHost, sshConfig, knownHosts, timeout, dryRun, json, results, noSave, findSlow, schedule, lineRate});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -95,41 +157,80 @@ int runNccl(const QStringList& args) {
     spec.binary = parser.value(binary);
     spec.binaryDir = parser.value(binaryDir);
     if (const QString why = validateRunSpec(spec); !why.isEmpty()) return usage(why);
+    std::optional<SshTarget> target;
+    SshOptions ssh;
+    if (parser.isSet(launchHost)) {
+        const QString config = parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
+        ssh.sshConfigPath = parser.value(sshConfig);
+        ssh.knownHostsFile = parser.value(knownHosts);
+        target = SshConfig::fromFile(config).resolve(parser.value(launchHost));
+    }
+    const QString resultsDir = parser.isSet(noSave) ? QString() : parser.value(results);
+    const QString prompt = parser.isSet(launchHost) ? parser.value(launchHost) + QStringLiteral("$ ") : QStringLiteral("$ ");
+    if (parser.isSet(findSlow)) {
+        HuntOptions h;
+        h.spec = spec;
+        if (parser.value(schedule) == QLatin1String("bisect")) h.schedule = HuntSchedule::Bisection;
+        else if (parser.value(schedule) != QLatin1String("pairs")) return usage(QStringLiteral("--schedule is pairs or bisect"));
+        if (spec.hosts.size() < 2) return usage(QStringLiteral("--find-slow needs two hosts or more"));
+        if (parser.isSet(lineRate)) {
+            bool ok = false;
+            h.rule.lineRateGBs = parser.value(lineRate).toDouble(&ok);
+            if (!ok || *h.rule.lineRateGBs <= 0) return usage(QStringLiteral("--line-rate takes GB/s"));
+        }
+        h.launchHost = target;
+        h.ssh = ssh;
+        h.timeoutMs = parser.value(timeout).toInt() * 1000;
+        h.resultsDirectory = resultsDir;
+        return runHunt(h, prompt, parser.isSet(dryRun), parser.isSet(json));
+    }
     const QStringList argv = launchArgv(spec);
     const QString line = shellCommand(argv).line;
-    fprintf(stderr, "%s%s\n", parser.isSet(launchHost) ? qPrintable(parser.value(launchHost) + QStringLiteral("$ ")) : "$ ", qPrintable(line));
+    fprintf(stderr, "%s%s\n", qPrintable(prompt), qPrintable(line));
     if (parser.isSet(dryRun)) return 0;
 
+    RunRecorder recorder;
+    if (!resultsDir.isEmpty()) {
+        RunMeta meta;
+        meta.label = QStringLiteral("%1 on %2").arg(collectiveName(spec.collective), parser.value(hosts));
+        meta.command = line;
+        meta.argv = argv;
+        meta.hosts = spec.hosts;
+        meta.environment = spec.environment;
+        meta.launchHost = parser.value(launchHost);
+        if (const QString e = recorder.open(resultsDir, meta); !e.isEmpty()) {
+            fprintf(stderr, "rackscope-cli nccl: %s (--no-save runs without saving)\n", qPrintable(e));
+            return 2;
+        }
+        fprintf(stderr, "saving to %s\n", qPrintable(recorder.path()));
+    }
     NcclRunner runner;
     QTextStream out(stdout);
-    if (!parser.isSet(json))
-        QObject::connect(&runner, &NcclRunner::outputLine, [&](const QString& l) {
-            out << l << "\n";
-            out.flush();
-        });
+    QObject::connect(&runner, &NcclRunner::outputLine, [&](const QString& l) {
+        recorder.line(l);
+        if (parser.isSet(json)) return;
+        out << l << "\n";
+        out.flush();
+    });
+    QObject::connect(&runner, &NcclRunner::row, [&](const NcclTestsRow& r) { recorder.row(r); });
     int status = -1;
     QString error;
     QEventLoop loop;
     QObject::connect(&runner, &NcclRunner::finished, &loop, [&](int s, const QString& e) {
         status = s;
         error = e;
+        recorder.finish(s, e);
         loop.quit();
     });
-    if (parser.isSet(launchHost)) {
-        const QString config = parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
-        SshOptions o;
-        o.sshConfigPath = parser.value(sshConfig);
-        o.knownHostsFile = parser.value(knownHosts);
-        runner.startRemote(SshConfig::fromFile(config).resolve(parser.value(launchHost)), o, argv, parser.value(timeout).toInt() * 1000);
-    } else {
-        runner.startLocal(argv);
-    }
+    if (target) runner.startRemote(*target, ssh, argv, parser.value(timeout).toInt() * 1000);
+    else runner.startLocal(argv);
     loop.exec();
     if (!error.isEmpty()) fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(error));
     if (parser.isSet(json)) {
         QJsonObject doc = ncclTestsToJson(runner.run(), parser.isSet(launchHost) ? QStringLiteral("ssh://") + parser.value(launchHost) : QStringLiteral("local"));
         doc.insert("command", line);
         doc.insert("exit_status", status);
+        if (recorder.path().size()) doc.insert("record", recorder.path());
         if (!error.isEmpty()) doc.insert("error", error);
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
     }

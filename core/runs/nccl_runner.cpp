@@ -2,7 +2,34 @@
 
 #include "transport/shell_quote.h"
 
+#include <QRegularExpression>
+
 namespace rackscope {
+
+QString explainRunFailure(int status, const QStringList& lastLines) {
+    // The launchers' and NCCL's own accounts first, then any line that sounds like one.
+    static const QRegularExpression strong(QStringLiteral("lost communication|srun: error|exited on signal|NCCL WARN|Test NCCL failure|Test CUDA failure|"
+                                                          "unable to launch|not able to|ORTE does not know"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression weak(QStringLiteral("error|lost|abort|kill|fail|terminat|denied|not found|cannot|unable"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression node(QStringLiteral("Remote daemon: .* on node (\\S+)|on node (\\S+) exited"));
+    auto lastMatching = [&](const QRegularExpression& re) {
+        for (auto it = lastLines.rbegin(); it != lastLines.rend(); ++it) {
+            const QString l = it->trimmed();
+            if (!l.isEmpty() && !l.startsWith(QLatin1Char('#')) && !l.startsWith(QLatin1Char('-')) && re.match(l).hasMatch()) return l;
+        }
+        return QString();
+    };
+    QString why = lastMatching(strong);
+    if (why.isEmpty()) why = lastMatching(weak);
+    for (const QString& l : lastLines)
+        if (const auto m = node.match(l); m.hasMatch()) {
+            why += QStringLiteral(" (node %1)").arg(m.captured(1).isEmpty() ? m.captured(2) : m.captured(1));
+            break;
+        }
+    const QString head = QStringLiteral("the run ended with exit status %1").arg(status);
+    return why.isEmpty() ? head : head + QStringLiteral(": ") + why.left(300);
+}
 
 NcclRunner::NcclRunner(QObject* parent) : QObject(parent) {
     qRegisterMetaType<rackscope::NcclTestsRow>();
@@ -30,8 +57,20 @@ void NcclRunner::take(const QByteArray& bytes) {
     parser_.feed(bytes);
     console_ += bytes;
     qsizetype start = 0;
-    for (qsizetype nl; (nl = console_.indexOf('\n', start)) >= 0; start = nl + 1) emit outputLine(QString::fromUtf8(console_.mid(start, nl - start)));
+    for (qsizetype nl; (nl = console_.indexOf('\n', start)) >= 0; start = nl + 1) {
+        const QString l = QString::fromUtf8(console_.mid(start, nl - start));
+        lastLines_ << l;
+        if (lastLines_.size() > 40) lastLines_.removeFirst();
+        emit outputLine(l);
+    }
     console_.remove(0, start);
+}
+
+void NcclRunner::end(int status, QString error) {
+    if (!console_.isEmpty()) take("\n"); // a last line without its newline
+    parser_.finish();
+    if (error.isEmpty() && status != 0) error = explainRunFailure(status, lastLines_);
+    emit finished(status, error);
 }
 
 void NcclRunner::startLocal(const QStringList& argv) {
@@ -40,8 +79,7 @@ void NcclRunner::startLocal(const QStringList& argv) {
     connect(process_.get(), &QProcess::readyRead, this, [this] { take(process_->readAll()); });
     connect(process_.get(), &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         take(process_->readAll());
-        parser_.finish();
-        emit finished(code, status == QProcess::CrashExit ? (cancel_ ? QStringLiteral("cancelled") : QStringLiteral("the launcher crashed")) : QString());
+        end(code, status == QProcess::CrashExit ? (cancel_ ? QStringLiteral("cancelled") : QStringLiteral("the launcher crashed")) : QString());
     });
     connect(process_.get(), &QProcess::errorOccurred, this, [this, argv](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart) emit finished(-1, QStringLiteral("cannot start %1: %2").arg(argv.value(0), process_->errorString()));
@@ -56,10 +94,7 @@ void NcclRunner::startRemote(const SshTarget& target, const SshOptions& options,
     worker_ = QThread::create([this, target, o, line, timeoutMs] {
         SshConnection ssh;
         auto done = [this](int status, const QString& error) {
-            QMetaObject::invokeMethod(this, [this, status, error] {
-                parser_.finish();
-                emit finished(status, error);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(this, [this, status, error] { end(status, error); }, Qt::QueuedConnection);
         };
         if (auto e = ssh.open(target, o)) return done(-1, stageName(e->stage) + QStringLiteral(": ") + e->message);
         SshError startError;

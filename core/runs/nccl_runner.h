@@ -12,6 +12,11 @@
 
 namespace rackscope {
 
+// Why a launch that exited with `status` failed, from the last lines it
+// printed: the launcher's own account (a lost daemon, a rank killed, srun's
+// error) where there is one.
+QString explainRunFailure(int status, const QStringList& lastLines);
+
 class NcclRunner : public QObject {
     Q_OBJECT
 public:
@@ -31,7 +36,9 @@ signals:
 
 private:
     void take(const QByteArray& bytes);
+    void end(int status, QString error);
     NcclTestsParser parser_;
+    QStringList lastLines_;
     QByteArray console_;
     std::unique_ptr<QProcess> process_;
     QThread* worker_ = nullptr;

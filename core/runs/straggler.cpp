@@ -57,38 +57,56 @@ std::vector<std::vector<QStringList>> bisectionLevels(const QStringList& hosts, 
 StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const StragglerRule& rule) {
     StragglerVerdict v;
     if (pairs.empty()) return v;
-    std::vector<double> all;
     std::map<QString, std::vector<double>> byHost;
     for (const PairBandwidth& p : pairs) {
-        all.push_back(p.busbw);
         byHost[p.a].push_back(p.busbw);
         byHost[p.b].push_back(p.busbw);
     }
-    v.median = median(all);
-    std::vector<double> deviations;
-    for (double x : all) deviations.push_back(std::abs(x - v.median));
-    v.mad = median(deviations);
-    const double spread = std::max(v.mad, rule.madFloorFraction * v.median);
-    const double statistical = v.median - rule.madFactor * spread;
     const std::optional<double> lineFloor = rule.lineRateGBs ? std::optional(rule.lineRateFraction * *rule.lineRateGBs) : std::nullopt;
-    auto why = [&](double x) -> QString {
+    // Why x is slow against values like it: the robust statistical rule, and the line rate where it is known.
+    struct Reference { double median, mad, spread; };
+    auto reference = [&](const std::vector<double>& values) {
+        Reference r{median(values), 0, 0};
+        std::vector<double> deviations;
+        for (double x : values) deviations.push_back(std::abs(x - r.median));
+        r.mad = median(deviations);
+        r.spread = std::max(r.mad, rule.madFloorFraction * r.median);
+        return r;
+    };
+    auto why = [&](double x, const Reference& ref) -> QString {
         QStringList r;
-        if (x < statistical) r << QStringLiteral("below median %1 - %2 x MAD %3").arg(v.median, 0, 'f', 2).arg(rule.madFactor).arg(spread, 0, 'f', 2);
+        if (x < ref.median - rule.madFactor * ref.spread)
+            r << QStringLiteral("below median %1 - %2 x MAD %3").arg(ref.median, 0, 'f', 2).arg(rule.madFactor).arg(ref.spread, 0, 'f', 2);
         if (lineFloor && x < *lineFloor)
             r << QStringLiteral("below %1 % of the %2 GB/s line rate").arg(rule.lineRateFraction * 100).arg(*rule.lineRateGBs);
         return r.join(QStringLiteral("; "));
     };
-    std::set<QString> slow;
-    for (const auto& [host, values] : byHost) v.hosts.emplace_back(host, median(values));
+    // Hosts against the other hosts: with one slow host of n, 2/n of the pairs are slow
+    // (half of them for four hosts), but only 1/n of the host scores.
+    std::vector<double> scores;
+    for (const auto& [host, values] : byHost) {
+        v.hosts.emplace_back(host, median(values));
+        scores.push_back(v.hosts.back().second);
+    }
     std::sort(v.hosts.begin(), v.hosts.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    const Reference hostRef = reference(scores);
+    std::set<QString> slow;
     for (const auto& [host, score] : v.hosts)
-        if (const QString reason = why(score); !reason.isEmpty()) {
+        if (const QString reason = why(score, hostRef); !reason.isEmpty()) {
             v.slowHosts.push_back({host, score, reason});
             slow.insert(host);
         }
+    // Pairs against the pairs no slow host explains.
+    std::vector<double> clean;
+    for (const PairBandwidth& p : pairs)
+        if (!slow.count(p.a) && !slow.count(p.b)) clean.push_back(p.busbw);
+    if (clean.empty()) return v;
+    const Reference pairRef = reference(clean);
+    v.median = pairRef.median;
+    v.mad = pairRef.mad;
     for (const PairBandwidth& p : pairs)
         if (!slow.count(p.a) && !slow.count(p.b))
-            if (const QString reason = why(p.busbw); !reason.isEmpty()) v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, p.busbw, reason});
+            if (const QString reason = why(p.busbw, pairRef); !reason.isEmpty()) v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, p.busbw, reason});
     return v;
 }
 

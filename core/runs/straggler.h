@@ -30,7 +30,7 @@ struct Flagged {
 };
 
 struct StragglerVerdict {
-    double median = 0, mad = 0;                       // over the pairs
+    double median = 0, mad = 0;                       // over the pairs no slow host is in
     std::vector<std::pair<QString, double>> hosts;    // each host's median pair bandwidth, slowest first
     std::vector<Flagged> slowHosts, slowPairs;
 };

@@ -1,0 +1,191 @@
+// Saved runs: written line by line, reopened whole or cut anywhere (a crash
+// loses nothing already written), refused when they are something else,
+// exported as CSV, compared size by size; and the CLI's results command.
+#include "test_support.h"
+
+#include "runs/run_compare.h"
+#include "runs/run_record.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+const char kRun[] = "nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt";
+
+// A record of the real run, as the runner writes it.
+QString record(const QString& dir, const QByteArray& output, const QString& label, int exitStatus = 0) {
+    RunRecorder r;
+    RunMeta meta;
+    meta.label = label;
+    meta.command = QStringLiteral("mpirun --host a:8,b:8 -np 16 all_reduce_perf -b 8 -e 8G");
+    meta.hosts = {QStringLiteral("a"), QStringLiteral("b")};
+    meta.environment = {{QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}};
+    if (!r.open(dir, meta).isEmpty()) return {};
+    NcclTestsParser parser;
+    parser.onRow = [&](const NcclTestsRow& row) { r.row(row); };
+    for (const QByteArray& line : output.split('\n')) {
+        r.line(QString::fromUtf8(line));
+        parser.feed(line + '\n');
+    }
+    r.counters(QStringLiteral("a"), QStringLiteral("before"), QJsonObject{{"seq", 0}});
+    r.finish(exitStatus, exitStatus ? QStringLiteral("the run ended with exit status 1") : QString());
+    return r.path();
+}
+
+} // namespace
+
+class TestRunRecord : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTrip() {
+        QTemporaryDir dir;
+        const QByteArray output = fixtureBytes(QLatin1String(kRun));
+        const QString path = record(dir.path(), output, QStringLiteral("all_reduce on a,b"));
+        QVERIFY(path.endsWith(QStringLiteral(".rsrun")));
+        QString error;
+        const RunRecord rec = loadRunRecord(path, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const NcclTestsRun real = parseNcclTestsOutput(output);
+        QCOMPARE(rec.run.rows.size(), real.rows.size());
+        QCOMPARE(rec.run.avgBusbw, real.avgBusbw);
+        QCOMPARE(rec.meta.hosts, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        QCOMPARE(rec.meta.environment.front().second, QStringLiteral("INFO"));
+        QCOMPARE(rec.exitStatus, std::optional(0));
+        QCOMPARE(rec.countersBefore.size(), size_t(1));
+        QVERIFY(rec.problems.isEmpty());
+        QCOMPARE(listRunRecords(dir.path()), QStringList{path});
+        // CSV: a header, then one line per size with the row's numbers.
+        const QList<QByteArray> csv = runRowsToCsv(rec.run).trimmed().split('\n');
+        QCOMPARE(csv.size(), int(real.rows.size()) + 1);
+        QVERIFY(csv[0].startsWith("size,count,type,redop,root,oop_time_us"));
+        const QList<QByteArray> last = csv.last().split(',');
+        QCOMPARE(last[0].toLongLong(), real.rows.back().size);
+        QCOMPARE(last[7].toDouble(), real.rows.back().outOfPlace.busbw);
+    }
+
+    void cutAnywhere() {
+        QTemporaryDir dir;
+        const QString path = record(dir.path(), fixtureBytes(QLatin1String(kRun)), QStringLiteral("cut"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray whole = f.readAll();
+        f.close();
+        QRandomGenerator rng(9);
+        const qsizetype firstLine = whole.indexOf('\n') + 1;
+        size_t previous = 0;
+        for (qsizetype cut = firstLine; cut < whole.size(); cut += qsizetype(rng.bounded(400)) + 1) {
+            QFile w(path);
+            QVERIFY(w.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            w.write(whole.left(cut));
+            w.close();
+            QString error;
+            const RunRecord rec = loadRunRecord(path, &error);
+            QVERIFY(error.isEmpty());
+            QVERIFY(rec.run.rows.size() >= previous); // never fewer rows from more of the file
+            previous = rec.run.rows.size();
+            QVERIFY(!rec.exitStatus); // the end entry is the last line: it is gone
+            if (whole.at(cut - 1) != '\n') QVERIFY(rec.problems.isEmpty() || rec.problems.last().contains(QStringLiteral("cut short")));
+        }
+        QVERIFY(previous > 0);
+    }
+
+    void notARecord() {
+        QString error;
+        loadRunRecord(fixture(QLatin1String(kRun)), &error);
+        QVERIFY(error.contains(QStringLiteral("not a rackscope run record")));
+        loadRunRecord(QStringLiteral("/nonexistent/x.rsrun"), &error);
+        QVERIFY(error.contains(QStringLiteral("cannot open")));
+        QTemporaryDir dir;
+        QFile junk(dir.filePath(QStringLiteral("junk.rsrun")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        QRandomGenerator rng(4);
+        for (int i = 0; i < 5000; ++i) junk.putChar(char(rng.bounded(256)));
+        junk.close();
+        error.clear();
+        loadRunRecord(junk.fileName(), &error);
+        QVERIFY(!error.isEmpty());
+        // Damage inside a record is named by its line; the rest is kept.
+        const QString path = record(dir.path(), fixtureBytes(QLatin1String(kRun)), QStringLiteral("damaged"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray text = f.readAll();
+        text.insert(text.indexOf('\n') + 1, "{\"entry\":\"wormhole\"}\nnot json\n");
+        f.seek(0);
+        f.write(text);
+        f.close();
+        error.clear();
+        const RunRecord rec = loadRunRecord(path, &error);
+        QVERIFY(error.isEmpty());
+        QCOMPARE(rec.problems.size(), 2);
+        QVERIFY(rec.problems[0].contains(QStringLiteral("wormhole")));
+        QCOMPARE(rec.run.rows.size(), parseNcclTestsOutput(fixtureBytes(QLatin1String(kRun))).rows.size());
+    }
+
+    void compareAndTheCli() {
+        QTemporaryDir dir;
+        const QByteArray output = fixtureBytes(QLatin1String(kRun));
+        // The same run at half the bus bandwidth, the way the replay stand-in slows a host.
+        QByteArray halved;
+        for (const QByteArray& line : output.split('\n')) {
+            const QList<QByteArray> w = line.simplified().split(' ');
+            bool number = false;
+            w.value(0).toLongLong(&number);
+            if (!number || w.size() < 11 || line.contains("NCCL")) {
+                halved += line + '\n';
+                continue;
+            }
+            QByteArray row;
+            for (qsizetype i = 0; i < w.size(); ++i) {
+                const qsizetype fromEnd = w.size() - i;
+                const bool bandwidth = fromEnd == 7 || fromEnd == 6 || fromEnd == 3 || fromEnd == 2;
+                row += (bandwidth ? QByteArray::number(w[i].toDouble() / 2, 'f', 2) : w[i]) + ' ';
+            }
+            halved += row + '\n';
+        }
+        const QString a = record(dir.path(), output, QStringLiteral("baseline"));
+        const QString b = record(dir.path(), halved, QStringLiteral("today"), 1);
+        QString error;
+        const std::vector<SizeComparison> sizes = compareRuns(loadRunRecord(a, &error).run, loadRunRecord(b, &error).run);
+        QCOMPARE(sizes.size(), parseNcclTestsOutput(output).rows.size());
+        QVERIFY(qAbs(*sizes.back().ratio - 0.5) < 0.01);
+        QCOMPARE(*peakBusbw(loadRunRecord(a, &error).run), parseNcclTestsOutput(output).rows.back().outOfPlace.busbw);
+
+        auto cli = [](const QStringList& args, int* code) {
+            QProcess p;
+            p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{QStringLiteral("results")} + args);
+            p.waitForFinished(30000);
+            *code = p.exitCode();
+            return p.readAllStandardOutput();
+        };
+        int code = -1;
+        const QJsonArray list = QJsonDocument::fromJson(cli({QStringLiteral("list"), dir.path(), QStringLiteral("--json")}, &code)).array();
+        QCOMPARE(code, 0);
+        QCOMPARE(list.size(), 2);
+        QStringList endings;
+        for (const QJsonValue& v : list) endings << v.toObject().value("ending").toString();
+        QVERIFY2(endings.contains(QStringLiteral("finished")) && endings.contains(QStringLiteral("the run ended with exit status 1")), qPrintable(endings.join('|')));
+        const QJsonObject shown = QJsonDocument::fromJson(cli({QStringLiteral("show"), b, QStringLiteral("--json")}, &code)).object();
+        QCOMPARE(code, 0);
+        QCOMPARE(shown.value("exit_status").toInt(), 1);
+        QCOMPARE(shown.value("rows").toArray().size(), int(sizes.size()));
+        const QByteArray csv = cli({QStringLiteral("show"), a, QStringLiteral("--csv")}, &code);
+        QCOMPARE(code, 0);
+        QCOMPARE(csv.count('\n'), int(sizes.size()) + 1);
+        const QJsonObject compared = QJsonDocument::fromJson(cli({QStringLiteral("compare"), a, b, QStringLiteral("--json")}, &code)).object();
+        QCOMPARE(code, 0);
+        QVERIFY(qAbs(compared.value("sizes").toArray().last().toObject().value("ratio").toDouble() - 0.5) < 0.01);
+        cli({QStringLiteral("show"), fixture(QLatin1String(kRun))}, &code);
+        QCOMPARE(code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunRecord)
+#include "test_run_record.moc"
