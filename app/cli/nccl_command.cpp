@@ -3,9 +3,10 @@
 #include "report/json_values.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_run_spec.h"
-#include "runs/nccl_runner.h"
-#include "runs/run_record.h"
+#include "report/finding_json.h"
 #include "runs/straggler_hunt.h"
+#include "transport/local_agent.h"
+#include "rackscope_version.h"
 #include "transport/hostlist.h"
 #include "transport/shell_quote.h"
 
@@ -32,7 +33,7 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
     if (dryRun) {
         for (size_t i = 0; i < rounds.size(); ++i)
             for (const QStringList& group : rounds[i]) {
-                NcclRunSpec spec = options.spec;
+                NcclRunSpec spec = options.request.spec;
                 spec.hosts = group;
                 fprintf(stdout, "round %zu: %s%s\n", i + 1, qPrintable(prompt), qPrintable(shellCommand(launchArgv(spec)).line));
             }
@@ -61,7 +62,7 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
         QJsonArray runs, hostsJson, slowHosts, slowPairs;
         for (const GroupRun& r : hunt.runs())
             runs.append(QJsonObject{{"round", r.round + 1}, {"hosts", QJsonArray::fromStringList(r.hosts)}, {"busbw", orNull(r.busbw)},
-                                    {"error", r.error.isEmpty() ? QJsonValue() : QJsonValue(r.error)}, {"record", r.record}});
+                                    {"error", r.error.isEmpty() ? QJsonValue() : QJsonValue(r.error)}, {"record", r.record}, {"findings", findingsToJson(r.findings)}});
         for (const auto& [host, bw] : verdict.hosts) hostsJson.append(QJsonObject{{"host", host}, {"busbw", bw}});
         for (const Flagged& f : verdict.slowHosts) slowHosts.append(QJsonObject{{"host", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
         for (const Flagged& f : verdict.slowPairs) slowPairs.append(QJsonObject{{"pair", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
@@ -73,6 +74,8 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
         for (const Flagged& f : verdict.slowHosts) out << "slow host " << f.subject << ": " << f.value << " GB/s, " << f.reason << "\n";
         for (const Flagged& f : verdict.slowPairs) out << "slow link " << f.subject << ": " << f.value << " GB/s, " << f.reason << "\n";
         if (verdict.slowHosts.empty() && verdict.slowPairs.empty()) out << "nothing stands out\n";
+        for (const GroupRun& r : hunt.runs())
+            for (const Finding& f : r.findings) out << "[" << severityName(f.severity) << "] " << r.hosts.join(QLatin1Char('+')) << ": " << f.message << "\n";
     }
     out.flush();
     return failures ? 1 : 0;
@@ -111,13 +114,15 @@ int runNccl(const QStringList& args) {
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document at the end."));
     const QCommandLineOption results(QStringLiteral("results"), QStringLiteral("Save each run there as it happens (default: %1).").arg(defaultResultsDirectory()),
                                      QStringLiteral("DIR"), defaultResultsDirectory());
+    const QCommandLineOption counters(QStringLiteral("counters"),
+                                      QStringLiteral("Sample every host's NIC counters before and after, through its agent over SSH (--ssh-config, --known-hosts)."));
     const QCommandLineOption noSave(QStringLiteral("no-save"), QStringLiteral("Do not save the run."));
     const QCommandLineOption findSlow(QStringLiteral("find-slow"), QStringLiteral("Run on small groups of the hosts and flag the slow host or link."));
     const QCommandLineOption schedule(QStringLiteral("schedule"), QStringLiteral("With --find-slow: pairs (every pair once, in rounds of disjoint pairs) or bisect."),
                                       QStringLiteral("NAME"), QStringLiteral("pairs"));
     const QCommandLineOption lineRate(QStringLiteral("line-rate"), QStringLiteral("With --find-slow: also flag below 80 % of this bus bandwidth (GB/s)."), QStringLiteral("GBS"));
     parser.addOptions({hosts, op, minBytes, maxBytes, factor, gpus, iters, warmup, type, redop, ppn, launcher, launcherArg, env, binary, binaryDir,
-                       launchHost, sshConfig, knownHosts, timeout, dryRun, json, results, noSave, findSlow, schedule, lineRate});
+                       launchHost, sshConfig, knownHosts, timeout, dryRun, json, results, noSave, counters, findSlow, schedule, lineRate});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -157,19 +162,29 @@ int runNccl(const QStringList& args) {
     spec.binary = parser.value(binary);
     spec.binaryDir = parser.value(binaryDir);
     if (const QString why = validateRunSpec(spec); !why.isEmpty()) return usage(why);
-    std::optional<SshTarget> target;
-    SshOptions ssh;
-    if (parser.isSet(launchHost)) {
-        const QString config = parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
-        ssh.sshConfigPath = parser.value(sshConfig);
-        ssh.knownHostsFile = parser.value(knownHosts);
-        target = SshConfig::fromFile(config).resolve(parser.value(launchHost));
+    RunRequest request;
+    request.spec = spec;
+    request.timeoutMs = parser.value(timeout).toInt() * 1000;
+    request.resultsDirectory = parser.isSet(noSave) ? QString() : parser.value(results);
+    const QString config = parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
+    request.ssh.sshConfigPath = parser.value(sshConfig);
+    request.ssh.knownHostsFile = parser.value(knownHosts);
+    if (parser.isSet(launchHost)) request.launchHost = SshConfig::fromFile(config).resolve(parser.value(launchHost));
+    if (parser.isSet(counters)) {
+        FleetOptions fo;
+        fo.config = SshConfig::fromFile(config);
+        fo.ssh = request.ssh;
+        fo.ssh.connectTimeoutMs = fo.ssh.authTimeoutMs = fo.requestTimeoutMs = fo.deploy.timeoutMs = 30000;
+        QString error;
+        const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &error);
+        if (!agent) return usage(QStringLiteral("--counters: ") + error);
+        fo.agent = *agent;
+        request.counters = fo;
     }
-    const QString resultsDir = parser.isSet(noSave) ? QString() : parser.value(results);
     const QString prompt = parser.isSet(launchHost) ? parser.value(launchHost) + QStringLiteral("$ ") : QStringLiteral("$ ");
     if (parser.isSet(findSlow)) {
         HuntOptions h;
-        h.spec = spec;
+        h.request = request;
         if (parser.value(schedule) == QLatin1String("bisect")) h.schedule = HuntSchedule::Bisection;
         else if (parser.value(schedule) != QLatin1String("pairs")) return usage(QStringLiteral("--schedule is pairs or bisect"));
         if (spec.hosts.size() < 2) return usage(QStringLiteral("--find-slow needs two hosts or more"));
@@ -178,61 +193,50 @@ int runNccl(const QStringList& args) {
             h.rule.lineRateGBs = parser.value(lineRate).toDouble(&ok);
             if (!ok || *h.rule.lineRateGBs <= 0) return usage(QStringLiteral("--line-rate takes GB/s"));
         }
-        h.launchHost = target;
-        h.ssh = ssh;
-        h.timeoutMs = parser.value(timeout).toInt() * 1000;
-        h.resultsDirectory = resultsDir;
         return runHunt(h, prompt, parser.isSet(dryRun), parser.isSet(json));
     }
-    const QStringList argv = launchArgv(spec);
-    const QString line = shellCommand(argv).line;
+    const QString line = shellCommand(launchArgv(spec)).line;
     fprintf(stderr, "%s%s\n", qPrintable(prompt), qPrintable(line));
     if (parser.isSet(dryRun)) return 0;
 
-    RunRecorder recorder;
-    if (!resultsDir.isEmpty()) {
-        RunMeta meta;
-        meta.label = QStringLiteral("%1 on %2").arg(collectiveName(spec.collective), parser.value(hosts));
-        meta.command = line;
-        meta.argv = argv;
-        meta.hosts = spec.hosts;
-        meta.environment = spec.environment;
-        meta.launchHost = parser.value(launchHost);
-        if (const QString e = recorder.open(resultsDir, meta); !e.isEmpty()) {
-            fprintf(stderr, "rackscope-cli nccl: %s (--no-save runs without saving)\n", qPrintable(e));
-            return 2;
-        }
-        fprintf(stderr, "saving to %s\n", qPrintable(recorder.path()));
-    }
-    NcclRunner runner;
+    RecordedRun runner;
     QTextStream out(stdout);
-    QObject::connect(&runner, &NcclRunner::outputLine, [&](const QString& l) {
-        recorder.line(l);
+    QObject::connect(&runner, &RecordedRun::stage, [](const QString& what) { fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(what)); });
+    QObject::connect(&runner, &RecordedRun::outputLine, [&](const QString& l) {
         if (parser.isSet(json)) return;
         out << l << "\n";
         out.flush();
     });
-    QObject::connect(&runner, &NcclRunner::row, [&](const NcclTestsRow& r) { recorder.row(r); });
-    int status = -1;
-    QString error;
+    RunOutcome outcome;
     QEventLoop loop;
-    QObject::connect(&runner, &NcclRunner::finished, &loop, [&](int s, const QString& e) {
-        status = s;
-        error = e;
-        recorder.finish(s, e);
+    QObject::connect(&runner, &RecordedRun::finished, &loop, [&](const RunOutcome& o) {
+        outcome = o;
         loop.quit();
     });
-    if (target) runner.startRemote(*target, ssh, argv, parser.value(timeout).toInt() * 1000);
-    else runner.startLocal(argv);
+    runner.start(request);
     loop.exec();
+    const int status = outcome.exitStatus;
+    const QString error = outcome.error;
     if (!error.isEmpty()) fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(error));
+    for (const QString& e : outcome.counterErrors) fprintf(stderr, "rackscope-cli nccl: counters: %s\n", qPrintable(e));
+    if (!outcome.record.isEmpty()) fprintf(stderr, "saved to %s\n", qPrintable(outcome.record));
     if (parser.isSet(json)) {
         QJsonObject doc = ncclTestsToJson(runner.run(), parser.isSet(launchHost) ? QStringLiteral("ssh://") + parser.value(launchHost) : QStringLiteral("local"));
         doc.insert("command", line);
         doc.insert("exit_status", status);
-        if (recorder.path().size()) doc.insert("record", recorder.path());
+        if (!outcome.record.isEmpty()) doc.insert("record", outcome.record);
         if (!error.isEmpty()) doc.insert("error", error);
+        if (request.counters) {
+            QJsonArray changes;
+            for (const CounterChange& c : outcome.counterChanges)
+                if (c.kind != CounterKind::Other && (c.delta.value_or(1) != 0))
+                    changes.append(QJsonObject{{"host", c.host}, {"counter", c.counter}, {"delta", orNull(c.delta)}, {"note", c.note}, {"kind", counterKindName(c.kind)}});
+            doc.insert("counters", QJsonObject{{"changes", changes}, {"errors", QJsonArray::fromStringList(outcome.counterErrors)}});
+        }
+        doc.insert("findings", findingsToJson(outcome.findings));
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    } else {
+        for (const Finding& f : outcome.findings) out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
     }
     out.flush();
     return status == 0 && error.isEmpty() && !runner.run().rows.empty() ? 0 : 1;

@@ -2,9 +2,9 @@
 // "Find the slow one": the chosen collective run on small groups of a host
 // list, round by round (disjoint pairs, every pair once; or bisection
 // levels), each round's groups at once since they share no host. Every run
-// is saved; at the end the pairs' bus bandwidths go to findStragglers.
-#include "nccl_run_spec.h"
-#include "nccl_runner.h"
+// is saved, with counters where asked; at the end the pairs' bus
+// bandwidths go to findStragglers.
+#include "recorded_run.h"
 #include "straggler.h"
 
 #include <QObject>
@@ -15,20 +15,17 @@ namespace rackscope {
 enum class HuntSchedule { Pairs, Bisection };
 
 struct HuntOptions {
-    NcclRunSpec spec;                  // its hosts are the hosts to search
+    RunRequest request;                // its spec's hosts are the hosts to search
     HuntSchedule schedule = HuntSchedule::Pairs;
-    std::optional<SshTarget> launchHost; // empty: launch from this machine
-    SshOptions ssh;
-    int timeoutMs = 600000;
-    QString resultsDirectory;          // empty: not saved
     StragglerRule rule;
 };
 
 struct GroupRun {
     int round = 0;
     QStringList hosts;
-    std::optional<double> busbw;       // out-of-place at the largest size, GB/s
+    std::optional<double> busbw;       // out-of-place at the largest size, GB/s; empty when the run failed
     QString error, record;             // record: the saved run's path
+    std::vector<Finding> findings;     // counters that rose, NCCL's transport
 };
 
 class StragglerHunt : public QObject {
@@ -49,12 +46,10 @@ signals:
 
 private:
     void startRound();
-    void nextRound();
-    struct Active;
     HuntOptions options_;
     std::vector<std::vector<QStringList>> rounds_;
     size_t round_ = 0, finishedInRound_ = 0;
-    std::vector<std::unique_ptr<Active>> active_;
+    std::vector<std::unique_ptr<RecordedRun>> active_;
     std::vector<GroupRun> runs_;
     bool cancelled_ = false;
 };

@@ -128,6 +128,7 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (cancel_) { r.error = SshError{SshStage::Connect, QStringLiteral("cancelled")}; break; }
         r.reused = false;
+        r.events.clear(); // a retried request starts its events afresh
         if (auto e = ensureAgent(*link, host, &r)) {
             r.error = e;
             link->agent.reset();
@@ -147,8 +148,10 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
                 if (line.trimmed().isEmpty()) continue;
                 const AgentMessage m = parseAgentLine(line, false);
                 if (m.kind == AgentMessage::Kind::Invalid) r.error = SshError{SshStage::Request, m.problem};
-                else if (m.id != id) continue; // events and answers to other requests
-                else if (m.kind == AgentMessage::Kind::Result) r.result = m.object.value("result").toObject();
+                else if (m.id != id) continue; // answers to other requests
+                else if (m.kind == AgentMessage::Kind::Event) {
+                    if (r.events.size() < kMaxEvents) r.events.push_back(m.object.value("data").toObject());
+                } else if (m.kind == AgentMessage::Kind::Result) r.result = m.object.value("result").toObject();
                 else if (m.kind == AgentMessage::Kind::Error) {
                     const QJsonObject e = m.object.value("error").toObject();
                     r.error = SshError{SshStage::Request, QStringLiteral("the agent refused %1: %2 (%3)").arg(method, e.value("message").toString(), e.value("code").toString())};

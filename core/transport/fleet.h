@@ -28,6 +28,7 @@ struct FleetOptions {
 struct HostResult {
     QString host;
     std::optional<QJsonObject> result; // the agent's answer (for collect: a snapshot)
+    std::vector<QJsonObject> events;   // the data of the events before it (for sample: each sample), at most kMaxEvents
     std::optional<SshError> error;
     QString deployed;                  // how the agent got there
     bool reused = false;               // the connection was already open
@@ -38,6 +39,7 @@ struct HostResult {
 class Fleet : public QObject {
     Q_OBJECT
 public:
+    static constexpr size_t kMaxEvents = 10000;
     explicit Fleet(FleetOptions options, QObject* parent = nullptr);
     ~Fleet() override; // cancels and waits for what is in flight
 

@@ -7,9 +7,10 @@
 #include "test_support.h"
 #include "transport/ssh_test_hosts.h"
 
-#include "runs/run_record.h"
+#include "runs/recorded_run.h"
 #include "runs/straggler_hunt.h"
 
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -27,7 +28,24 @@ class TestNcclFleetRun : public QObject {
     Q_OBJECT
     std::unique_ptr<SshTestHosts> hosts_;
     QTemporaryDir shared_;
-    QString config_;
+    QString config_, knownHosts_;
+
+    FleetOptions fleetOptions() {
+        FleetOptions o;
+        o.config = SshConfig::fromFile(config_);
+        o.ssh.knownHostsFile = knownHosts_;
+        o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = 5000;
+        o.requestTimeoutMs = 20000;
+        o.deploy.preinstalled = {};
+        QProcess version;
+        version.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--version")});
+        version.waitForFinished(10000);
+        QString error;
+        const auto agent = loadAgentBinary(QStringLiteral(RACKSCOPE_AGENT), QString::fromUtf8(version.readAllStandardOutput()).trimmed().section(QLatin1Char(' '), 1), &error);
+        if (!agent) qFatal("%s", qPrintable(error));
+        o.agent = *agent;
+        return o;
+    }
 
     // A spec for mpirun reaching the hosts through the test's ssh_config.
     NcclRunSpec spec(const QStringList& on, const QString& delay = QStringLiteral("0.002")) {
@@ -54,14 +72,16 @@ private slots:
         QVERIFY(hosts_->ok());
         for (const char* n : {"n1", "n2", "n3", "n4"}) QVERIFY(hosts_->add(QLatin1String(n)));
         const QStringList all{QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("n3"), QStringLiteral("n4")};
-        config_ = hosts_->sshConfig(QStringLiteral("Host *\n  UserKnownHostsFile %1\n  StrictHostKeyChecking yes\n  BatchMode yes\n").arg(hosts_->knownHosts(all)));
+        knownHosts_ = hosts_->knownHosts(all);
+        config_ = hosts_->sshConfig(QStringLiteral("Host *\n  UserKnownHostsFile %1\n  StrictHostKeyChecking yes\n  BatchMode yes\n").arg(knownHosts_));
     }
 
     void huntFindsTheSlowHost() {
         QTemporaryDir results;
         HuntOptions o;
-        o.spec = spec({QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("n3"), QStringLiteral("n4")});
-        o.resultsDirectory = results.path();
+        o.request.spec = spec({QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("n3"), QStringLiteral("n4")});
+        o.request.resultsDirectory = results.path();
+        o.request.counters = fleetOptions();
         StragglerHunt hunt;
         QSignalSpy finished(&hunt, &StragglerHunt::finished);
         hunt.start(o);
@@ -85,6 +105,14 @@ private slots:
             QVERIFY(rec.meta.command.contains(QStringLiteral("mpirun --host")));
             QCOMPARE(rec.meta.hosts.size(), 2);
             QVERIFY(rec.problems.isEmpty());
+            // Each host's agent was sampled before and after; mpirun's own traffic crossed the veth in between.
+            QCOMPARE(rec.countersBefore.size(), size_t(2));
+            QCOMPARE(rec.countersAfter.size(), size_t(2));
+            qint64 received = 0;
+            for (size_t i = 0; i < 2; ++i)
+                for (const CounterChange& c : counterChanges(rec.countersBefore[i].first, rec.countersBefore[i].second, rec.countersAfter[i].second))
+                    if (c.counter.endsWith(QLatin1String("/rx_bytes")) && !c.counter.contains(QLatin1String("/lo/"))) received += c.delta.value_or(0);
+            QVERIFY2(received > 0, qPrintable(path));
         }
     }
 
@@ -103,35 +131,32 @@ private slots:
 
     void hostKilledMidRun() {
         QTemporaryDir results;
-        NcclRunSpec s = spec({QStringLiteral("n1"), QStringLiteral("n2")}, QStringLiteral("0.1"));
-        RunRecorder recorder;
-        RunMeta meta;
-        meta.label = QStringLiteral("killed");
-        meta.hosts = s.hosts;
-        QCOMPARE(recorder.open(results.path(), meta), QString());
-        NcclRunner runner;
+        RunRequest request;
+        request.spec = spec({QStringLiteral("n1"), QStringLiteral("n2")}, QStringLiteral("0.1"));
+        request.resultsDirectory = results.path();
+        request.counters = fleetOptions();
+        RecordedRun run;
         int rows = 0;
-        connect(&runner, &NcclRunner::outputLine, this, [&](const QString& l) { recorder.line(l); });
-        connect(&runner, &NcclRunner::row, this, [&](const NcclTestsRow& r) {
-            recorder.row(r);
-            if (++rows == 3) hosts_->drop(QStringLiteral("n2")); // its sshd, orted and rank die at once
+        connect(&run, &RecordedRun::row, this, [&](const NcclTestsRow&) {
+            if (++rows == 3) hosts_->drop(QStringLiteral("n2")); // its sshd, orted, agent and rank die at once
         });
-        QSignalSpy finished(&runner, &NcclRunner::finished);
-        connect(&runner, &NcclRunner::finished, this, [&](int status, const QString& error) { recorder.finish(status, error); });
-        runner.startLocal(launchArgv(s));
+        QSignalSpy finished(&run, &RecordedRun::finished);
+        run.start(request);
         QVERIFY(finished.wait(120000));
-        const int status = finished.first().at(0).toInt();
-        const QString error = finished.first().at(1).toString();
-        QVERIFY2(status != 0, qPrintable(error));
-        QVERIFY2(error.contains(QStringLiteral("lost communication")) && error.contains(QStringLiteral("node n2")), qPrintable(error));
+        const auto outcome = finished.first().first().value<RunOutcome>();
+        QVERIFY2(outcome.exitStatus != 0, qPrintable(outcome.error));
+        QVERIFY2(outcome.error.contains(QStringLiteral("lost communication")) && outcome.error.contains(QStringLiteral("node n2")), qPrintable(outcome.error));
+        QCOMPARE(outcome.counterErrors.size(), 1); // n2 could not be sampled after
+        QVERIFY2(outcome.counterErrors[0].startsWith(QStringLiteral("n2 (after)")), qPrintable(outcome.counterErrors[0]));
         const int total = int(parseNcclTestsOutput(fixtureBytes(QLatin1String(kReplayed))).rows.size());
         QVERIFY(rows >= 3 && rows < total);
         QString loadError;
-        const RunRecord rec = loadRunRecord(recorder.path(), &loadError);
+        const RunRecord rec = loadRunRecord(outcome.record, &loadError);
         QVERIFY(loadError.isEmpty());
         QCOMPARE(int(rec.run.rows.size()), rows);
-        QCOMPARE(rec.exitStatus, std::optional(status));
-        QCOMPARE(rec.error, error);
+        QCOMPARE(rec.exitStatus, std::optional(outcome.exitStatus));
+        QCOMPARE(rec.error, outcome.error);
+        QCOMPARE(rec.countersAfter.size(), size_t(1));
     }
 };
 

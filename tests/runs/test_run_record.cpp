@@ -3,9 +3,11 @@
 // exported as CSV, compared size by size; and the CLI's results command.
 #include "test_support.h"
 
+#include "runs/counter_watch.h"
 #include "runs/run_compare.h"
 #include "runs/run_record.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -127,6 +129,57 @@ private slots:
         QCOMPARE(rec.problems.size(), 2);
         QVERIFY(rec.problems[0].contains(QStringLiteral("wormhole")));
         QCOMPARE(rec.run.rows.size(), parseNcclTestsOutput(fixtureBytes(QLatin1String(kRun))).rows.size());
+    }
+
+    void countersFromTheRealAgent() {
+        // Two samples of this machine's counters from its own agent, 200 ms apart.
+        QProcess agent;
+        agent.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--stdio")});
+        QVERIFY(agent.waitForStarted(10000));
+        agent.write("{\"id\":1,\"method\":\"sample\",\"params\":{\"interval_ms\":200,\"count\":2}}\n");
+        std::vector<QJsonObject> samples;
+        QElapsedTimer clock;
+        clock.start();
+        while (samples.size() < 2 && clock.elapsed() < 20000) {
+            if (!agent.canReadLine() && !agent.waitForReadyRead(1000)) continue;
+            while (agent.canReadLine()) {
+                const QJsonObject o = QJsonDocument::fromJson(agent.readLine()).object();
+                if (o.value("event").toString() == QLatin1String("sample")) samples.push_back(o.value("data").toObject());
+            }
+        }
+        agent.closeWriteChannel();
+        agent.waitForFinished(5000);
+        QCOMPARE(samples.size(), size_t(2));
+        const std::vector<CounterChange> changes = counterChanges(QStringLiteral("here"), samples[0], samples[1]);
+        QVERIFY(!changes.empty());
+        const QJsonObject before = samples[0].value("counters").toObject(), after = samples[1].value("counters").toObject();
+        for (const CounterChange& c : changes) {
+            const qint64 x = after.value(c.counter).toObject().value("value").toInteger(), y = before.value(c.counter).toObject().value("value").toInteger();
+            if (x >= y) QCOMPARE(c.delta, std::optional<qint64>(x - y));
+            else QVERIFY(!c.delta && c.note.contains(QStringLiteral("went back")));
+        }
+        // Names as the kernel gives them.
+        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/symbol_error")), CounterKind::Error);
+        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/hw_counters/local_ack_timeout_err")), CounterKind::Error);
+        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/hw_counters/rp_cnp_handled")), CounterKind::Congestion);
+        QCOMPARE(counterKind(QStringLiteral("ethtool/eth2/rx_prio3_pause")), CounterKind::Congestion);
+        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/port_xmit_data")), CounterKind::Traffic);
+        QCOMPARE(counterKind(QStringLiteral("net/eth0/rx_bytes")), CounterKind::Traffic);
+        // Rising errors warn, congestion informs, traffic says nothing; a counter that went back is not a rise.
+        const QJsonObject b{{"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error", QJsonObject{{"value", 5}}},
+                                                    {"ib/mlx5_2/1/hw_counters/np_cnp_sent", QJsonObject{{"value", 100}}},
+                                                    {"ib/mlx5_2/1/port_rcv_errors", QJsonObject{{"value", 9}}},
+                                                    {"net/eth0/rx_bytes", QJsonObject{{"value", 1}}}}}};
+        const QJsonObject a{{"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error", QJsonObject{{"value", 17}}},
+                                                    {"ib/mlx5_2/1/hw_counters/np_cnp_sent", QJsonObject{{"value", 400}}},
+                                                    {"ib/mlx5_2/1/port_rcv_errors", QJsonObject{{"value", 2}}},
+                                                    {"net/eth0/rx_bytes", QJsonObject{{"value", 9000}}}}}};
+        const std::vector<Finding> f = counterFindings(counterChanges(QStringLiteral("n7"), b, a));
+        QCOMPARE(f.size(), size_t(2));
+        QCOMPARE(f[0].code, QLatin1String(codes::kRunCounterCongestion));
+        QCOMPARE(f[1].code, QLatin1String(codes::kRunCounterErrors));
+        QVERIFY(f[1].message.contains(QStringLiteral("symbol_error rose by 12")));
+        QCOMPARE(f[1].subjects, (QStringList{QStringLiteral("n7"), QStringLiteral("n7/mlx5_2")}));
     }
 
     void compareAndTheCli() {
