@@ -62,6 +62,16 @@ void enrichRdma(HostTopology& h, const QJsonObject& rdma) {
         d->rdma = true;
         d->rdmaEvidence = QStringLiteral("agent found RDMA device %1 in /sys/class/infiniband").arg(name);
         if (d->name.isEmpty() || d->netdevs.contains(d->name)) d->name = name;
+        // The line rate of its active ports, as the kernel states it: "400 Gb/sec (4X NDR)".
+        double gbps = 0;
+        for (const QJsonValue& p : o.value("ports").toArray()) {
+            const QJsonObject port = p.toObject();
+            if (port.value("state").toObject().value("name").toString() != QLatin1String("ACTIVE")) continue;
+            bool ok = false;
+            const double rate = port.value("rate").toString().section(QLatin1Char(' '), 0, 0).toDouble(&ok);
+            if (ok && rate > 0) gbps += rate;
+        }
+        if (gbps > 0) d->speedMbps = gbps * 1000;
     }
 }
 

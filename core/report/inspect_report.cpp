@@ -24,6 +24,7 @@ QJsonObject deviceJson(const Device& d) {
     if (d.kind == DeviceKind::Nic) {
         o.insert("rdma", orNull(d.rdma));
         o.insert("rdma_evidence", d.rdmaEvidence);
+        o.insert("speed_mbps", orNull(d.speedMbps));
     }
     return o;
 }
