@@ -110,133 +110,594 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="26"/>
+        <location filename="../app/gui/main_window.cpp" line="31"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="32"/>
+        <location filename="../app/gui/main_window.cpp" line="37"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="33"/>
+        <location filename="../app/gui/main_window.cpp" line="38"/>
         <source>&amp;Open topology…</source>
         <translation>打开拓扑(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="34"/>
+        <location filename="../app/gui/main_window.cpp" line="39"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="35"/>
+        <location filename="../app/gui/main_window.cpp" line="40"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="36"/>
+        <location filename="../app/gui/main_window.cpp" line="41"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="37"/>
+        <location filename="../app/gui/main_window.cpp" line="42"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="41"/>
+        <location filename="../app/gui/main_window.cpp" line="46"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="42"/>
+        <location filename="../app/gui/main_window.cpp" line="47"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="48"/>
+        <source>&amp;NCCL load run…</source>
+        <translation>NCCL 压测(&amp;N)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="49"/>
+        <source>&amp;Stop the run</source>
+        <translation>停止运行(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="50"/>
+        <source>&amp;Open saved run…</source>
+        <translation>打开已保存的运行(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="51"/>
+        <source>Open saved run</source>
+        <translation>打开已保存的运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="51"/>
+        <source>Runs (*.rsrun)</source>
+        <translation>运行记录 (*.rsrun)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="42"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="42"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="45"/>
+        <location filename="../app/gui/main_window.cpp" line="57"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="70"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="75"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="82"/>
+        <location filename="../app/gui/main_window.cpp" line="92"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="104"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <source>Cannot sample counters: %1</source>
+        <translation>无法采样计数器：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <source>flagged slow by the load runs</source>
+        <translation>压测判定为慢节点</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="110"/>
+        <location filename="../app/gui/main_window.cpp" line="173"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="110"/>
+        <location filename="../app/gui/main_window.cpp" line="173"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="188"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="158"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="70"/>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
-        <location filename="../app/gui/main_window.cpp" line="140"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="191"/>
+        <location filename="../app/gui/main_window.cpp" line="203"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="30"/>
+        <source>Load runs</source>
+        <translation>压测</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="191"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="140"/>
+        <location filename="../app/gui/main_window.cpp" line="203"/>
         <source>Could not read %1:
 %2</source>
         <translation>无法读取 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window.cpp" line="214"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="152"/>
+        <location filename="../app/gui/main_window.cpp" line="215"/>
         <source>Topologies (*.xml *.txt);;All files (*)</source>
         <translation>拓扑文件 (*.xml *.txt);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::NcclRunDialog</name>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="50"/>
+        <source>Sample NIC counters on every host before and after</source>
+        <translation>在每台主机上于运行前后采样网卡计数器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="51"/>
+        <source>Find the slow one: run on small groups and compare</source>
+        <translation>找出慢节点：分成小组运行并比较</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="52"/>
+        <source>NCCL load run</source>
+        <translation>NCCL 压测</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="53"/>
+        <source>every pair, in rounds of disjoint pairs</source>
+        <translation>所有两两组合，按互不相交的配对分轮</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="54"/>
+        <source>bisection: halves, then quarters</source>
+        <translation>二分：先分两半，再分四份</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="55"/>
+        <source>gpu[001-016]</source>
+        <translation>gpu[001-016]</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="56"/>
+        <source>on PATH</source>
+        <translation>在 PATH 中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="57"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="58"/>
+        <source>--mca btl_tcp_if_include eth0</source>
+        <translation>--mca btl_tcp_if_include eth0</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="59"/>
+        <source>NAME=VALUE, one per line: NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring</source>
+        <translation>每行一个 NAME=VALUE：NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="71"/>
+        <source>&amp;Hosts:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="72"/>
+        <source>&amp;Operation:</source>
+        <translation>操作(&amp;O)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="73"/>
+        <source>Sizes from (-b):</source>
+        <translation>起始大小 (-b)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="74"/>
+        <source>Sizes to (-e):</source>
+        <translation>结束大小 (-e)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="75"/>
+        <source>Step factor (-f):</source>
+        <translation>步进倍数 (-f)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="76"/>
+        <source>GPUs per process (-g):</source>
+        <translation>每进程 GPU 数 (-g)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="77"/>
+        <source>Processes per host:</source>
+        <translation>每主机进程数：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="78"/>
+        <source>Iterations (-n):</source>
+        <translation>迭代次数 (-n)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="79"/>
+        <source>Warm-up iterations (-w):</source>
+        <translation>预热迭代 (-w)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="80"/>
+        <source>Data type (-d):</source>
+        <translation>数据类型 (-d)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="81"/>
+        <source>Reduction (-o):</source>
+        <translation>规约操作 (-o)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="82"/>
+        <source>&amp;Environment:</source>
+        <translation>环境变量(&amp;E)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="83"/>
+        <source>&amp;Launcher:</source>
+        <translation>启动器(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="84"/>
+        <source>Launcher arguments:</source>
+        <translation>启动器参数：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="85"/>
+        <source>nccl-tests binaries in:</source>
+        <translation>nccl-tests 程序目录：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="86"/>
+        <source>Launch from:</source>
+        <translation>启动主机：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="89"/>
+        <source>Groups:</source>
+        <translation>分组：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="90"/>
+        <source>Command line:</source>
+        <translation>命令行：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="92"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="109"/>
+        <source>hosts: %1</source>
+        <translation>主机：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="129"/>
+        <source>environment: &apos;%1&apos; is not NAME=VALUE</source>
+        <translation>环境变量：“%1”不是 NAME=VALUE</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="137"/>
+        <source>finding the slow one needs two hosts or more</source>
+        <translation>找出慢节点至少需要两台主机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="149"/>
+        <source>(cannot run: %1)</source>
+        <translation>（无法运行：%1）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="155"/>
+        <source>
+(and the same for every other group)</source>
+        <translation>
+（其余每组同样运行）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="162"/>
+        <source>This run cannot start: %1</source>
+        <translation>无法开始运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::RunChart</name>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="40"/>
+        <location filename="../app/gui/run_chart.cpp" line="46"/>
+        <source>message size (bytes)</source>
+        <translation>消息大小（字节）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="41"/>
+        <source>bus bandwidth (GB/s)</source>
+        <translation>总线带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="47"/>
+        <source>time (µs)</source>
+        <translation>时间 (µs)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="49"/>
+        <location filename="../app/gui/run_chart.cpp" line="102"/>
+        <source>No run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="80"/>
+        <source>%1: %2 GB/s at %3 bytes%4</source>
+        <translation>%1：%3 字节时 %2 GB/s%4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="84"/>
+        <source>, %1 % of the line rate</source>
+        <translation>，达到线速的 %1 %</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="96"/>
+        <source>line rate %1 GB/s</source>
+        <translation>线速 %1 GB/s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/run_chart.cpp" line="102"/>
+        <source>Line rate: %1</source>
+        <translation>线速：%1</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::RunsPanel</name>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <source>Peak busbw (GB/s)</source>
+        <translation>峰值总线带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <source>Saved as</source>
+        <translation>保存为</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="36"/>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="36"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="36"/>
+        <source>Message</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="43"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="44"/>
+        <source>Open saved run…</source>
+        <translation>打开已保存的运行…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="45"/>
+        <source>Baseline…</source>
+        <translation>基线…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="46"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="47"/>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="50"/>
+        <source>Open saved run</source>
+        <translation>打开已保存的运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="50"/>
+        <location filename="../app/gui/runs_panel.cpp" line="54"/>
+        <source>Runs (*.rsrun)</source>
+        <translation>运行记录 (*.rsrun)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="54"/>
+        <source>Baseline run</source>
+        <translation>基线运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="100"/>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="112"/>
+        <location filename="../app/gui/runs_panel.cpp" line="140"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="112"/>
+        <source>exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="117"/>
+        <source>run ended: %1%2</source>
+        <translation>运行结束：%1%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="117"/>
+        <source>; saved to %1</source>
+        <translation>；已保存到 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="118"/>
+        <source>counters: %1</source>
+        <translation>计数器：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="131"/>
+        <source>round %1: %2</source>
+        <translation>第 %1 轮：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="131"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="152"/>
+        <location filename="../app/gui/runs_panel.cpp" line="157"/>
+        <source>%1: %2 GB/s, %3</source>
+        <translation>%1：%2 GB/s，%3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="161"/>
+        <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
+        <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="178"/>
+        <location filename="../app/gui/runs_panel.cpp" line="195"/>
+        <location filename="../app/gui/runs_panel.cpp" line="204"/>
+        <source>rackscope</source>
+        <translation>rackscope</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="178"/>
+        <source>Could not open the run:
+%1</source>
+        <translation>无法打开运行记录：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="182"/>
+        <source>baseline: </source>
+        <translation>基线：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="184"/>
+        <source>record ends before the run did</source>
+        <translation>记录在运行结束前中断</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="184"/>
+        <source>saved</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="187"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="195"/>
+        <source>Choose a saved run in the list first.</source>
+        <translation>请先在列表中选择一个已保存的运行。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="200"/>
+        <source>Export run</source>
+        <translation>导出运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="200"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="200"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runs_panel.cpp" line="204"/>
+        <source>Could not export: %1</source>
+        <translation>无法导出：%1</translation>
     </message>
 </context>
 </TS>

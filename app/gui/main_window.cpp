@@ -4,6 +4,9 @@
 #include "import/topology_loader.h"
 #include "rackscope_version.h"
 #include "fleet_prompts.h"
+#include "runs_panel.h"
+#include "runs/line_rate.h"
+#include "runs/run_record.h"
 #include "transport/hostlist.h"
 #include "transport/local_agent.h"
 
@@ -22,7 +25,9 @@
 
 namespace rackscope::gui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlainTextEdit(this)), servers_(new QTreeWidget(this)) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), report_(new QPlainTextEdit(this)), servers_(new QTreeWidget(this)), runs_(new RunsPanel(this)),
+      runsDock_(new QDockWidget(tr("Load runs"), this)) {
     setWindowTitle(tr("rackscope %1").arg(QStringLiteral(RACKSCOPE_VERSION)));
     report_->setReadOnly(true);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -39,6 +44,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlai
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
+    run->addAction(tr("&Stop the run"), this, [this] { runs_->stop(); });
+    run->addAction(tr("&Open saved run…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), defaultResultsDirectory(), tr("Runs (*.rsrun)"));
+        if (!path.isEmpty()) runs_->openRecord(path);
+    });
     servers_->setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")});
     servers_->setRootIsDecorated(false);
     servers_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
@@ -46,7 +58,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), report_(new QPlai
     dock->setObjectName(QStringLiteral("serversDock"));
     dock->setWidget(servers_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
-    resize(1100, 750);
+    runsDock_->setObjectName(QStringLiteral("runsDock"));
+    runsDock_->setWidget(runs_);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
+    connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
+    resize(1200, 850);
 }
 
 void MainWindow::chooseServers() {
@@ -57,15 +73,9 @@ void MainWindow::chooseServers() {
 bool MainWindow::connectToHosts(const ConnectRequest& request) {
     const HostlistResult list = expandHostlist(request.hosts);
     QString error = list.error;
+    connection_ = request;
     FleetOptions o;
-    o.config = SshConfig::fromFile(request.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config") : request.sshConfig);
-    o.ssh.sshConfigPath = request.sshConfig;
-    o.ssh.knownHostsFile = request.knownHosts;
-    o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs = request.timeoutS * 1000;
-    o.concurrency = request.concurrency;
-    useDialogsFor(o.ssh, this);
-    if (error.isEmpty())
-        if (const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &error)) o.agent = *agent;
+    if (error.isEmpty()) o = fleetOptions(&error);
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("rackscope"), tr("Cannot connect: %1").arg(error));
         return false;
@@ -83,6 +93,59 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     showHosts();
     fleet_->request(serverNames_, QStringLiteral("collect"));
     return true;
+}
+
+FleetOptions MainWindow::fleetOptions(QString* error) {
+    FleetOptions o;
+    o.config = SshConfig::fromFile(connection_.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config") : connection_.sshConfig);
+    o.ssh.sshConfigPath = connection_.sshConfig;
+    o.ssh.knownHostsFile = connection_.knownHosts;
+    o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs = connection_.timeoutS * 1000;
+    o.concurrency = connection_.concurrency;
+    useDialogsFor(o.ssh, this);
+    if (const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), error)) o.agent = *agent;
+    return o;
+}
+
+void MainWindow::chooseRun() {
+    NcclRunDialog dialog(compressHostlist(serverNames_), this);
+    if (dialog.exec() == QDialog::Accepted) startRun(dialog.choice());
+}
+
+void MainWindow::startRun(const RunChoice& choice) {
+    RunRequest request;
+    request.spec = choice.spec;
+    request.resultsDirectory = defaultResultsDirectory();
+    QString error;
+    const FleetOptions reach = fleetOptions(&error);
+    request.ssh = reach.ssh;
+    if (!choice.launchHost.isEmpty()) request.launchHost = reach.config.resolve(choice.launchHost);
+    if (choice.counters) {
+        if (!error.isEmpty()) {
+            QMessageBox::warning(this, tr("rackscope"), tr("Cannot sample counters: %1").arg(error));
+            return;
+        }
+        request.counters = reach;
+    }
+    runsDock_->show();
+    runsDock_->raise();
+    if (choice.findSlow) {
+        HuntOptions h;
+        h.request = request;
+        h.schedule = choice.schedule;
+        h.rule.lineRateGBs = runs_->chart()->data().lineRate().busbwGBs;
+        runs_->startHunt(h);
+    } else {
+        runs_->startRun(request);
+    }
+}
+
+void MainWindow::markFlagged(const QStringList& hosts) {
+    for (const QString& h : hosts) {
+        QTreeWidgetItem* item = serverItem(h);
+        item->setForeground(0, QBrush(Qt::red));
+        item->setText(1, tr("flagged slow by the load runs"));
+    }
 }
 
 void MainWindow::refreshServers() {
@@ -155,6 +218,9 @@ void MainWindow::chooseFile() {
 
 void MainWindow::showHosts() {
     report_->setPlainText(inspectToText(hosts_));
+    std::vector<HostTopology> topologies;
+    for (const InspectedHost& h : hosts_) topologies.push_back(h.host);
+    runs_->setLineRate(expectedBusbw(topologies));
     if (!serverNames_.isEmpty()) statusBar()->showMessage(tr("%1 of %2 servers answered").arg(hosts_.size()).arg(serverNames_.size()));
     else if (!hosts_.empty()) statusBar()->showMessage(hosts_.front().host.source.location);
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include "connect_dialog.h"
+#include "nccl_run_dialog.h"
 #include "report/inspect_report.h"
 #include "transport/fleet.h"
 
@@ -7,14 +8,17 @@
 #include <memory>
 
 class QPlainTextEdit;
+class QDockWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace rackscope::gui {
 
+class RunsPanel;
+
 // The main window. For now: the inspect report of the local machine, an
 // opened topology file, or servers reached over SSH, with a dock listing
-// each server's connection progress.
+// each server's connection progress, and the load runs' dock.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -28,6 +32,9 @@ public:
     const std::vector<InspectedHost>& hosts() const { return hosts_; }
     QTreeWidget* serverList() const { return servers_; }
     Fleet* fleet() const { return fleet_.get(); }
+    RunsPanel* runsPanel() const { return runs_; }
+    // Starts what the run dialog chose, reaching hosts the way the last connection did.
+    void startRun(const RunChoice& choice);
 
 signals:
     void serversDone();
@@ -38,12 +45,18 @@ private:
     void showHosts();
     QTreeWidgetItem* serverItem(const QString& host);
     void onHostFinished(const HostResult& r);
+    void chooseRun();
+    void markFlagged(const QStringList& hosts);
+    FleetOptions fleetOptions(QString* error);
 
     QPlainTextEdit* report_;
     QTreeWidget* servers_;
     std::vector<InspectedHost> hosts_;
     std::unique_ptr<Fleet> fleet_;
     QStringList serverNames_;
+    ConnectRequest connection_;
+    RunsPanel* runs_;
+    QDockWidget* runsDock_;
 };
 
 } // namespace rackscope::gui

@@ -1,0 +1,210 @@
+#include "runs_panel.h"
+
+#include "report/nccl_tests_report.h"
+#include "runs/run_compare.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+
+namespace rackscope::gui {
+namespace {
+
+enum Column { Label, Status, Peak, Record };
+
+QString peakText(const NcclTestsRun& run) {
+    const auto peak = peakBusbw(run);
+    return peak ? QString::number(*peak, 'f', 2) : QString();
+}
+
+} // namespace
+
+RunsPanel::RunsPanel(QWidget* parent)
+    : QWidget(parent), chart_(new RunChart(this)), runs_(new QTreeWidget(this)), findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)) {
+    runs_->setHeaderLabels({tr("Run"), tr("Status"), tr("Peak busbw (GB/s)"), tr("Saved as")});
+    runs_->setRootIsDecorated(false);
+    runs_->header()->setSectionResizeMode(Label, QHeaderView::ResizeToContents);
+    findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Message")});
+    findings_->setRootIsDecorated(false);
+    console_->setReadOnly(true);
+    console_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    console_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    console_->setMaximumBlockCount(50000);
+
+    auto* stopButton = new QPushButton(tr("Stop"), this);
+    auto* openButton = new QPushButton(tr("Open saved run…"), this);
+    auto* baselineButton = new QPushButton(tr("Baseline…"), this);
+    auto* csvButton = new QPushButton(tr("Export CSV…"), this);
+    auto* jsonButton = new QPushButton(tr("Export JSON…"), this);
+    connect(stopButton, &QPushButton::clicked, this, &RunsPanel::stop);
+    connect(openButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), resultsDirectory(), tr("Runs (*.rsrun)"));
+        if (!path.isEmpty()) openRecord(path);
+    });
+    connect(baselineButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Baseline run"), resultsDirectory(), tr("Runs (*.rsrun)"));
+        if (!path.isEmpty()) openRecord(path, true);
+    });
+    connect(csvButton, &QPushButton::clicked, this, [this] { exportSelected(true); });
+    connect(jsonButton, &QPushButton::clicked, this, [this] { exportSelected(false); });
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {stopButton, openButton, baselineButton, csvButton, jsonButton}) buttons->addWidget(b);
+    buttons->addStretch();
+
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(runs_);
+    left->addWidget(findings_);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(chart_);
+    split->setStretchFactor(1, 2);
+    auto* outer = new QSplitter(Qt::Vertical, this);
+    outer->addWidget(split);
+    outer->addWidget(console_);
+    outer->setStretchFactor(0, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(outer);
+}
+
+RunsPanel::~RunsPanel() { stop(); }
+
+QString RunsPanel::resultsDirectory() const { return defaultResultsDirectory(); }
+
+void RunsPanel::log(const QString& text) {
+    console_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss.zzz ")) + text);
+}
+
+void RunsPanel::addFindings(const QString& where, const std::vector<Finding>& findings) {
+    for (const Finding& f : findings) {
+        auto* item = new QTreeWidgetItem(findings_, {severityName(f.severity), f.code, where.isEmpty() ? f.message : where + QStringLiteral(": ") + f.message});
+        item->setToolTip(2, f.message);
+        if (f.severity == Severity::Error) item->setForeground(0, QBrush(Qt::red));
+    }
+}
+
+void RunsPanel::startRun(const RunRequest& request) {
+    if (isRunning()) return;
+    run_ = std::make_unique<RecordedRun>();
+    auto* item = new QTreeWidgetItem(runs_, {request.label.isEmpty() ? QStringLiteral("%1 on %2").arg(collectiveName(request.spec.collective), request.spec.hosts.join(QLatin1Char(',')))
+                                                                     : request.label,
+                                             tr("starting")});
+    const int series = chart_->data().addSeries(item->text(Label), SeriesRole::Live);
+    connect(run_.get(), &RecordedRun::stage, this, [this, item](const QString& what) {
+        item->setText(Status, what);
+        log(what);
+    });
+    connect(run_.get(), &RecordedRun::outputLine, this, [this](const QString& l) { console_->appendPlainText(l); });
+    connect(run_.get(), &RecordedRun::row, this, [this, series, item](const NcclTestsRow& r) {
+        chart_->data().addRow(series, r);
+        item->setText(Peak, QString::number(r.outOfPlace.busbw, 'f', 2));
+    });
+    connect(run_.get(), &RecordedRun::finished, this, [this, item](const RunOutcome& o) {
+        const QString status = !o.error.isEmpty() ? o.error : o.exitStatus == 0 ? tr("finished") : tr("exit status %1").arg(o.exitStatus);
+        item->setText(Status, status);
+        item->setToolTip(Status, status);
+        item->setText(Record, o.record);
+        if (!o.error.isEmpty() || o.exitStatus != 0) item->setForeground(Status, QBrush(Qt::red));
+        log(tr("run ended: %1%2").arg(status, o.record.isEmpty() ? QString() : tr("; saved to %1").arg(o.record)));
+        for (const QString& e : o.counterErrors) log(tr("counters: %1").arg(e));
+        addFindings(item->text(Label), o.findings);
+        run_.release()->deleteLater(); // not from inside its own signal
+        emit runFinished(o);
+    });
+    run_->start(request);
+    log(QStringLiteral("$ ") + run_->command());
+}
+
+void RunsPanel::startHunt(const HuntOptions& options) {
+    if (isRunning()) return;
+    hunt_ = std::make_unique<StragglerHunt>();
+    connect(hunt_.get(), &StragglerHunt::groupStarted, this, [this](int round, const QStringList& hosts, const QString& command) {
+        auto* item = new QTreeWidgetItem(runs_, {tr("round %1: %2").arg(round + 1).arg(hosts.join(QLatin1Char('+'))), tr("running")});
+        item->setData(Label, Qt::UserRole, hosts.join(QLatin1Char('+')));
+        log(QStringLiteral("$ ") + command);
+    });
+    connect(hunt_.get(), &StragglerHunt::groupFinished, this, [this](const GroupRun& r) {
+        const QString key = r.hosts.join(QLatin1Char('+'));
+        for (int i = runs_->topLevelItemCount() - 1; i >= 0; --i) {
+            QTreeWidgetItem* item = runs_->topLevelItem(i);
+            if (item->data(Label, Qt::UserRole).toString() != key) continue;
+            item->setText(Status, r.error.isEmpty() ? tr("finished") : r.error);
+            item->setText(Peak, r.busbw ? QString::number(*r.busbw, 'f', 2) : QString());
+            item->setText(Record, r.record);
+            if (!r.error.isEmpty()) item->setForeground(Status, QBrush(Qt::red));
+            break;
+        }
+        addFindings(key, r.findings);
+    });
+    connect(hunt_.get(), &StragglerHunt::finished, this, [this](const StragglerVerdict& v) {
+        QStringList flagged;
+        std::vector<Finding> found;
+        for (const Flagged& f : v.slowHosts) {
+            found.push_back({Severity::Error, QStringLiteral("run-slow-host"), {f.subject}, tr("%1: %2 GB/s, %3").arg(f.subject).arg(f.value, 0, 'f', 2).arg(f.reason)});
+            flagged << f.subject;
+        }
+        for (const Flagged& f : v.slowPairs) {
+            found.push_back({Severity::Warning, QStringLiteral("run-slow-link"), f.subject.split(QStringLiteral(" - ")),
+                             tr("%1: %2 GB/s, %3").arg(f.subject).arg(f.value, 0, 'f', 2).arg(f.reason)});
+            flagged << f.subject.split(QStringLiteral(" - "));
+        }
+        addFindings({}, found);
+        log(tr("median %1 GB/s; %2 slow hosts, %3 slow links").arg(v.median, 0, 'f', 2).arg(v.slowHosts.size()).arg(v.slowPairs.size()));
+        hunt_.release()->deleteLater();
+        emit huntFinished(v);
+        emit flaggedHosts(flagged);
+    });
+    hunt_->start(options);
+}
+
+void RunsPanel::stop() {
+    if (run_) run_->cancel();
+    if (hunt_) hunt_->cancel();
+}
+
+bool RunsPanel::openRecord(const QString& path, bool asBaseline) {
+    QString error;
+    const RunRecord rec = loadRunRecord(path, &error);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Could not open the run:\n%1").arg(error));
+        return false;
+    }
+    if (asBaseline) chart_->data().removeRole(SeriesRole::Baseline);
+    const QString name = (asBaseline ? tr("baseline: ") : QString()) + rec.meta.label;
+    chart_->data().addRun(name, asBaseline ? SeriesRole::Baseline : SeriesRole::Earlier, rec.run);
+    auto* item = new QTreeWidgetItem(runs_, {name, !rec.exitStatus ? tr("record ends before the run did") : rec.error.isEmpty() ? tr("saved") : rec.error,
+                                             peakText(rec.run), path});
+    item->setToolTip(Label, rec.meta.command);
+    for (const QString& p : rec.problems) log(tr("%1: %2").arg(path, p));
+    return true;
+}
+
+void RunsPanel::exportSelected(bool csv) {
+    const QTreeWidgetItem* item = runs_->currentItem();
+    const QString record = item ? item->text(Record) : QString();
+    if (record.isEmpty()) {
+        QMessageBox::information(this, tr("rackscope"), tr("Choose a saved run in the list first."));
+        return;
+    }
+    QString error;
+    const RunRecord rec = loadRunRecord(record, &error);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export run"), {}, csv ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    QFile out(path);
+    if (!error.isEmpty() || !out.open(QIODevice::WriteOnly)) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Could not export: %1").arg(error.isEmpty() ? out.errorString() : error));
+        return;
+    }
+    out.write(csv ? runRowsToCsv(rec.run) : QJsonDocument(ncclTestsToJson(rec.run, record)).toJson(QJsonDocument::Indented));
+}
+
+} // namespace rackscope::gui

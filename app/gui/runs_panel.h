@@ -1,0 +1,54 @@
+#pragma once
+// The load-run console: the runs of this session and those reopened from
+// the results folder, the live chart, the launcher's output with times, and
+// what the runs found (counters that rose, NCCL's transport, slow hosts).
+#include "run_chart.h"
+#include "runs/recorded_run.h"
+#include "runs/straggler_hunt.h"
+
+#include <QWidget>
+#include <memory>
+
+class QPlainTextEdit;
+class QTreeWidget;
+
+namespace rackscope::gui {
+
+class RunsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunsPanel(QWidget* parent = nullptr);
+    ~RunsPanel() override;
+
+    void startRun(const RunRequest& request);
+    void startHunt(const HuntOptions& options);
+    void stop();
+    bool isRunning() const { return run_ || hunt_; }
+    bool openRecord(const QString& path, bool asBaseline = false); // false, with a dialog, when it cannot be read
+    void setLineRate(const LineRate& rate) { chart_->data().setLineRate(rate); }
+    QString resultsDirectory() const;
+
+    RunChart* chart() const { return chart_; }
+    QTreeWidget* runList() const { return runs_; }
+    QTreeWidget* findingList() const { return findings_; }
+    QPlainTextEdit* console() const { return console_; }
+
+signals:
+    void runFinished(const rackscope::RunOutcome& outcome);
+    void huntFinished(const rackscope::StragglerVerdict& verdict);
+    void flaggedHosts(const QStringList& hosts); // slow hosts and the hosts of slow links
+
+private:
+    void log(const QString& text);
+    void addFindings(const QString& where, const std::vector<Finding>& findings);
+    void exportSelected(bool csv);
+
+    RunChart* chart_;
+    QTreeWidget* runs_;
+    QTreeWidget* findings_;
+    QPlainTextEdit* console_;
+    std::unique_ptr<RecordedRun> run_;
+    std::unique_ptr<StragglerHunt> hunt_;
+};
+
+} // namespace rackscope::gui

@@ -1,0 +1,124 @@
+// The load-run console in the real window: the dialog shows the exact
+// command before anything runs and refuses a spec that cannot; a run
+// through real mpirun (with a stand-in replaying a real nccl-tests run)
+// fills the chart row by row with throttled redraws and is saved; a saved
+// run reopens as a baseline; the line rate comes from the topology shown.
+#include "test_support.h"
+
+#include "main_window.h"
+#include "nccl_run_dialog.h"
+#include "runs_panel.h"
+#include "transport/shell_quote.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeWidget>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+class TestGuiRuns : public QObject {
+    Q_OBJECT
+    QTemporaryDir data_;
+
+private slots:
+    void initTestCase() {
+        qputenv("XDG_DATA_HOME", data_.path().toUtf8()); // the results folder, and nothing of the user's
+        qputenv("XDG_CONFIG_HOME", data_.path().toUtf8());
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+
+    void dialogShowsTheCommandAndRefusesBadSpecs() {
+        gui::NcclRunDialog dialog(QStringLiteral("node[1-2]"));
+        QString error;
+        const gui::RunChoice c = dialog.choice(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(c.spec.hosts, (QStringList{QStringLiteral("node1"), QStringLiteral("node2")}));
+        QCOMPARE(c.spec.environment.front(), (std::pair{QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}));
+        QCOMPARE(dialog.commandLine(), QStringLiteral("$ ") + shellCommand(launchArgv(c.spec)).line);
+        QLineEdit* hosts = dialog.findChildren<QLineEdit*>().first();
+        hosts->setText(QStringLiteral("node[1-"));
+        QVERIFY(dialog.commandLine().startsWith(QStringLiteral("(cannot run")));
+        QString shown;
+        QTimer::singleShot(100, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                box->accept();
+            }
+        });
+        dialog.accept();
+        QVERIFY(shown.contains(QStringLiteral("cannot start")));
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    }
+
+    void liveRunFillsTheChartAndIsSaved() {
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
+        gui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml"))));
+        gui::RunsPanel* panel = w.runsPanel();
+        QCOMPARE(panel->chart()->data().lineRate().busbwGBs, std::optional(400.0)); // 16 x 200 Gb/s
+
+        const QString replayed = QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt");
+        RunRequest request;
+        request.spec.hosts = {QStringLiteral("localhost")};
+        request.spec.processesPerHost = 1;
+        request.spec.binary = QStringLiteral(RACKSCOPE_TESTS_DIR "/runs/replay_nccl_tests.sh");
+        request.spec.environment.emplace_back(QStringLiteral("REPLAY_FILE"), fixture(replayed));
+        request.spec.environment.emplace_back(QStringLiteral("REPLAY_DELAY"), QStringLiteral("0.15"));
+        request.resultsDirectory = defaultResultsDirectory();
+        QSignalSpy finished(panel, &gui::RunsPanel::runFinished);
+        std::vector<int> redrawsAtRow;
+        panel->startRun(request);
+        // Rows arrive while the run goes on, and the chart follows them.
+        QElapsedTimer clock;
+        clock.start();
+        size_t rows = 0;
+        while (finished.isEmpty() && clock.elapsed() < 60000) {
+            QTest::qWait(20);
+            const auto& series = panel->chart()->data().series();
+            if (!series.empty() && series.back().sizes.size() != rows) {
+                rows = series.back().sizes.size();
+                redrawsAtRow.push_back(panel->chart()->redraws());
+            }
+        }
+        QCOMPARE(finished.size(), 1);
+        const NcclTestsRun real = parseNcclTestsOutput(fixtureBytes(replayed));
+        QCOMPARE(panel->chart()->data().series().back().sizes.size(), real.rows.size());
+        QVERIFY2(redrawsAtRow.size() >= 3, "the chart filled in as rows arrived");
+        QTest::qWait(250);
+        QVERIFY(panel->chart()->summary().contains(QStringLiteral("% of the line rate")));
+        QVERIFY2(panel->chart()->redraws() <= int(real.rows.size()) + 2, "redraws are throttled, never more than the changes");
+        const auto outcome = finished.first().first().value<RunOutcome>();
+        QCOMPARE(outcome.exitStatus, 0);
+        QVERIFY(outcome.record.startsWith(defaultResultsDirectory()));
+        QTreeWidgetItem* item = panel->runList()->topLevelItem(0);
+        QCOMPARE(item->text(1), QStringLiteral("finished"));
+        QCOMPARE(item->text(3), outcome.record);
+        QVERIFY(panel->console()->toPlainText().contains(QStringLiteral("$ mpirun --host localhost:1")));
+
+        // Reopened as the baseline: the same points beside the live run.
+        QVERIFY(panel->openRecord(outcome.record, true));
+        const auto& series = panel->chart()->data().series();
+        QCOMPARE(series.back().role, SeriesRole::Baseline);
+        QCOMPARE(series.back().busbw, series.front().busbw);
+        QCOMPARE(panel->runList()->topLevelItemCount(), 2);
+        // A file that is no run gets a dialog, and the list keeps what it had.
+        QTimer::singleShot(100, [] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->accept();
+        });
+        QVERIFY(!panel->openRecord(fixture(replayed)));
+        QCOMPARE(panel->runList()->topLevelItemCount(), 2);
+    }
+};
+
+QTEST_MAIN(TestGuiRuns)
+#include "test_gui_runs.moc"
