@@ -8,7 +8,7 @@ namespace rackscope {
 
 QString explainRunFailure(int status, const QStringList& lastLines) {
     // The launchers' and NCCL's own accounts first, then any line that sounds like one.
-    static const QRegularExpression strong(QStringLiteral("lost communication|srun: error|exited on signal|NCCL WARN|Test NCCL failure|Test CUDA failure|"
+    static const QRegularExpression strong(QStringLiteral("lost communication|srun: error|exited on signal|NCCL WARN|Test NCCL failure|Test CUDA failure|rackscope-nccl-bench:|"
                                                           "unable to launch|not able to|ORTE does not know"),
                                            QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression weak(QStringLiteral("error|lost|abort|kill|fail|terminat|denied|not found|cannot|unable"), QRegularExpression::CaseInsensitiveOption);

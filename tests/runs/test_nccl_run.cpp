@@ -101,6 +101,23 @@ private slots:
         QVERIFY(finished.wait(10000));
         QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("cannot start")));
     }
+
+    // The benchmark's own account of why it stopped wins over the launcher's
+    // noise after it (lines as mpirun printed them for rackscope-nccl-bench on
+    // a host without a GPU driver).
+    void failureNamesTheBenchmarksReason() {
+        const QStringList lines{
+            QStringLiteral("rackscope-nccl-bench: vm: CUDA failure in cudaGetDeviceCount: CUDA driver version is insufficient for CUDA "
+                           "runtime version (no usable NVIDIA GPU or driver on this host)"),
+            QStringLiteral("--------------------------------------------------------------------------"),
+            QStringLiteral("MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD"),
+            QStringLiteral("with errorcode 1."),
+            QStringLiteral("[vm:12767] [[23841,0],0] ORTE_ERROR_LOG: Data unpack would read past end of buffer in file "
+                           "../../../orte/util/show_help.c at line 501")};
+        const QString why = explainRunFailure(1, lines);
+        QVERIFY2(why.startsWith(QStringLiteral("the run ended with exit status 1: rackscope-nccl-bench: vm: CUDA failure")), qPrintable(why));
+        QVERIFY(why.contains(QStringLiteral("no usable NVIDIA GPU")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNcclRun)
