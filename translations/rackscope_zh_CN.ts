@@ -324,143 +324,148 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/nccl_run_dialog.cpp" line="57"/>
+        <source>nccl-tests&apos; build folder on the cluster; where nccl-tests is not installed, the nccl-tests folder beside rackscope-nccl-bench</source>
+        <translation>集群上 nccl-tests 的构建目录；未安装 nccl-tests 时，填写 rackscope-nccl-bench 旁边的 nccl-tests 目录</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="58"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="59"/>
         <source>--mca btl_tcp_if_include eth0</source>
         <translation>--mca btl_tcp_if_include eth0</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="60"/>
         <source>NAME=VALUE, one per line: NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring</source>
         <translation>每行一个 NAME=VALUE：NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="71"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="72"/>
         <source>&amp;Hosts:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="73"/>
         <source>&amp;Operation:</source>
         <translation>操作(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="73"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="74"/>
         <source>Sizes from (-b):</source>
         <translation>起始大小 (-b)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="74"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="75"/>
         <source>Sizes to (-e):</source>
         <translation>结束大小 (-e)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="75"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="76"/>
         <source>Step factor (-f):</source>
         <translation>步进倍数 (-f)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="76"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="77"/>
         <source>GPUs per process (-g):</source>
         <translation>每进程 GPU 数 (-g)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="77"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="78"/>
         <source>Processes per host:</source>
         <translation>每主机进程数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="78"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="79"/>
         <source>Iterations (-n):</source>
         <translation>迭代次数 (-n)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="79"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="80"/>
         <source>Warm-up iterations (-w):</source>
         <translation>预热迭代 (-w)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="80"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="81"/>
         <source>Data type (-d):</source>
         <translation>数据类型 (-d)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="81"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="82"/>
         <source>Reduction (-o):</source>
         <translation>规约操作 (-o)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="82"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="83"/>
         <source>&amp;Environment:</source>
         <translation>环境变量(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="83"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="84"/>
         <source>&amp;Launcher:</source>
         <translation>启动器(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="84"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="85"/>
         <source>Launcher arguments:</source>
         <translation>启动器参数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="85"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="86"/>
         <source>nccl-tests binaries in:</source>
         <translation>nccl-tests 程序目录：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="86"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="87"/>
         <source>Launch from:</source>
         <translation>启动主机：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="89"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="90"/>
         <source>Groups:</source>
         <translation>分组：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="90"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="91"/>
         <source>Command line:</source>
         <translation>命令行：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="92"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="93"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="109"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="110"/>
         <source>hosts: %1</source>
         <translation>主机：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="129"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="130"/>
         <source>environment: &apos;%1&apos; is not NAME=VALUE</source>
         <translation>环境变量：“%1”不是 NAME=VALUE</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="137"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="138"/>
         <source>finding the slow one needs two hosts or more</source>
         <translation>找出慢节点至少需要两台主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="149"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="150"/>
         <source>(cannot run: %1)</source>
         <translation>（无法运行：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="155"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="156"/>
         <source>
 (and the same for every other group)</source>
         <translation>
 （其余每组同样运行）</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="162"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="163"/>
         <source>This run cannot start: %1</source>
         <translation>无法开始运行：%1</translation>
     </message>
@@ -595,7 +600,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/runs_panel.cpp" line="112"/>
-        <location filename="../app/gui/runs_panel.cpp" line="140"/>
+        <location filename="../app/gui/runs_panel.cpp" line="164"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
@@ -620,82 +625,83 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="131"/>
+        <location filename="../app/gui/runs_panel.cpp" line="154"/>
         <source>round %1: %2</source>
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="131"/>
+        <location filename="../app/gui/runs_panel.cpp" line="154"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="152"/>
-        <location filename="../app/gui/runs_panel.cpp" line="157"/>
+        <location filename="../app/gui/runs_panel.cpp" line="136"/>
+        <location filename="../app/gui/runs_panel.cpp" line="141"/>
         <source>%1: %2 GB/s, %3</source>
         <translation>%1：%2 GB/s，%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="161"/>
+        <location filename="../app/gui/runs_panel.cpp" line="145"/>
         <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
         <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="178"/>
-        <location filename="../app/gui/runs_panel.cpp" line="195"/>
+        <location filename="../app/gui/runs_panel.cpp" line="187"/>
         <location filename="../app/gui/runs_panel.cpp" line="204"/>
+        <location filename="../app/gui/runs_panel.cpp" line="213"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="178"/>
+        <location filename="../app/gui/runs_panel.cpp" line="187"/>
         <source>Could not open the run:
 %1</source>
         <translation>无法打开运行记录：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="182"/>
+        <location filename="../app/gui/runs_panel.cpp" line="191"/>
         <source>baseline: </source>
         <translation>基线：</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="184"/>
+        <location filename="../app/gui/runs_panel.cpp" line="193"/>
         <source>record ends before the run did</source>
         <translation>记录在运行结束前中断</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="184"/>
+        <location filename="../app/gui/runs_panel.cpp" line="193"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="187"/>
+        <location filename="../app/gui/runs_panel.cpp" line="175"/>
+        <location filename="../app/gui/runs_panel.cpp" line="196"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="195"/>
+        <location filename="../app/gui/runs_panel.cpp" line="204"/>
         <source>Choose a saved run in the list first.</source>
         <translation>请先在列表中选择一个已保存的运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="200"/>
+        <location filename="../app/gui/runs_panel.cpp" line="209"/>
         <source>Export run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="200"/>
+        <location filename="../app/gui/runs_panel.cpp" line="209"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="200"/>
+        <location filename="../app/gui/runs_panel.cpp" line="209"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="204"/>
+        <location filename="../app/gui/runs_panel.cpp" line="213"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>

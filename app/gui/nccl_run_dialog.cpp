@@ -54,6 +54,7 @@ NcclRunDialog::NcclRunDialog(const QString& hosts, QWidget* parent)
     schedule_->addItem(tr("bisection: halves, then quarters"));
     hosts_->setPlaceholderText(tr("gpu[001-016]"));
     binaryDir_->setPlaceholderText(tr("on PATH"));
+    binaryDir_->setToolTip(tr("nccl-tests' build folder on the cluster; where nccl-tests is not installed, the nccl-tests folder beside rackscope-nccl-bench"));
     launchHost_->setPlaceholderText(tr("this machine"));
     launcherArgs_->setPlaceholderText(tr("--mca btl_tcp_if_include eth0"));
     environment_->setPlaceholderText(tr("NAME=VALUE, one per line: NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring"));

@@ -127,24 +127,8 @@ void RunsPanel::startRun(const RunRequest& request) {
 void RunsPanel::startHunt(const HuntOptions& options) {
     if (isRunning()) return;
     hunt_ = std::make_unique<StragglerHunt>();
-    connect(hunt_.get(), &StragglerHunt::groupStarted, this, [this](int round, const QStringList& hosts, const QString& command) {
-        auto* item = new QTreeWidgetItem(runs_, {tr("round %1: %2").arg(round + 1).arg(hosts.join(QLatin1Char('+'))), tr("running")});
-        item->setData(Label, Qt::UserRole, hosts.join(QLatin1Char('+')));
-        log(QStringLiteral("$ ") + command);
-    });
-    connect(hunt_.get(), &StragglerHunt::groupFinished, this, [this](const GroupRun& r) {
-        const QString key = r.hosts.join(QLatin1Char('+'));
-        for (int i = runs_->topLevelItemCount() - 1; i >= 0; --i) {
-            QTreeWidgetItem* item = runs_->topLevelItem(i);
-            if (item->data(Label, Qt::UserRole).toString() != key) continue;
-            item->setText(Status, r.error.isEmpty() ? tr("finished") : r.error);
-            item->setText(Peak, r.busbw ? QString::number(*r.busbw, 'f', 2) : QString());
-            item->setText(Record, r.record);
-            if (!r.error.isEmpty()) item->setForeground(Status, QBrush(Qt::red));
-            break;
-        }
-        addFindings(key, r.findings);
-    });
+    connect(hunt_.get(), &StragglerHunt::groupStarted, this, &RunsPanel::groupStarted);
+    connect(hunt_.get(), &StragglerHunt::groupFinished, this, &RunsPanel::groupFinished);
     connect(hunt_.get(), &StragglerHunt::finished, this, [this](const StragglerVerdict& v) {
         QStringList flagged;
         std::vector<Finding> found;
@@ -164,6 +148,31 @@ void RunsPanel::startHunt(const HuntOptions& options) {
         emit flaggedHosts(flagged);
     });
     hunt_->start(options);
+}
+
+void RunsPanel::groupStarted(int round, const QStringList& hosts, const QString& command) {
+    auto* item = new QTreeWidgetItem(runs_, {tr("round %1: %2").arg(round + 1).arg(hosts.join(QLatin1Char('+'))), tr("running")});
+    item->setData(Label, Qt::UserRole, hosts.join(QLatin1Char('+')));
+    log(QStringLiteral("$ ") + command);
+}
+
+void RunsPanel::groupFinished(const GroupRun& r) {
+    const QString key = r.hosts.join(QLatin1Char('+'));
+    for (int i = runs_->topLevelItemCount() - 1; i >= 0; --i) {
+        QTreeWidgetItem* item = runs_->topLevelItem(i);
+        if (item->data(Label, Qt::UserRole).toString() != key) continue;
+        item->setText(Status, r.error.isEmpty() ? tr("finished") : r.error);
+        item->setText(Peak, r.busbw ? QString::number(*r.busbw, 'f', 2) : QString());
+        item->setText(Record, r.record);
+        if (!r.error.isEmpty()) item->setForeground(Status, QBrush(Qt::red));
+        break;
+    }
+    addFindings(key, r.findings);
+    if (r.record.isEmpty()) return;
+    QString error;
+    const RunRecord rec = loadRunRecord(r.record, &error);
+    if (error.isEmpty()) chart_->data().addRun(key, SeriesRole::Earlier, rec.run);
+    else log(tr("%1: %2").arg(r.record, error));
 }
 
 void RunsPanel::stop() {

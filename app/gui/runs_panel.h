@@ -22,6 +22,10 @@ public:
 
     void startRun(const RunRequest& request);
     void startHunt(const HuntOptions& options);
+    // One group of a hunt: listed when it starts; when it ends, its peak and its
+    // saved rows charted beside the others.
+    void groupStarted(int round, const QStringList& hosts, const QString& command);
+    void groupFinished(const GroupRun& run);
     void stop();
     bool isRunning() const { return run_ || hunt_; }
     bool openRecord(const QString& path, bool asBaseline = false); // false, with a dialog, when it cannot be read

@@ -111,12 +111,26 @@ private slots:
         QCOMPARE(series.back().role, SeriesRole::Baseline);
         QCOMPARE(series.back().busbw, series.front().busbw);
         QCOMPARE(panel->runList()->topLevelItemCount(), 2);
+        // A hunt's group: listed when it starts, its saved rows charted when it ends.
+        GroupRun group;
+        group.hosts = {QStringLiteral("n1"), QStringLiteral("n3")};
+        group.busbw = 486.49;
+        group.record = outcome.record;
+        panel->groupStarted(0, group.hosts, QStringLiteral("mpirun --host n1:1,n3:1 all_reduce_perf"));
+        QCOMPARE(panel->runList()->topLevelItem(2)->text(1), QStringLiteral("running"));
+        panel->groupFinished(group);
+        QCOMPARE(panel->runList()->topLevelItem(2)->text(1), QStringLiteral("finished"));
+        QCOMPARE(panel->runList()->topLevelItem(2)->text(2), QStringLiteral("486.49"));
+        QCOMPARE(series.back().name, QStringLiteral("n1+n3"));
+        QCOMPARE(series.back().role, SeriesRole::Earlier);
+        QCOMPARE(series.back().sizes.size(), real.rows.size());
+        QCOMPARE(panel->runList()->topLevelItemCount(), 3);
         // A file that is no run gets a dialog, and the list keeps what it had.
         QTimer::singleShot(100, [] {
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->accept();
         });
         QVERIFY(!panel->openRecord(fixture(replayed)));
-        QCOMPARE(panel->runList()->topLevelItemCount(), 2);
+        QCOMPARE(panel->runList()->topLevelItemCount(), 3);
     }
 };
 
