@@ -1,5 +1,6 @@
 // rackscope-cli: the headless face of rackscope; everything the GUI shows,
 // computed from the same core.
+#include "export_command.h"
 #include "fabric_command.h"
 #include "inspect_command.h"
 #include "nccl_command.h"
@@ -8,7 +9,10 @@
 #include "results_command.h"
 
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 
 namespace {
 
@@ -26,6 +30,8 @@ const char kUsage[] =
     "                                       nccl-tests output (text or -J JSON): ranks, rows, bus bandwidth, NICs, GPUDirect\n"
     "  results [list [DIR] | show FILE [--json|--csv] | compare A B]\n"
     "                                       saved runs: reopen, export, compare size by size\n"
+    "  export INPUT... -o FILE [--format svg|png|pdf|dot] [--hosts LIST] [--highlight LIST]\n"
+    "                                       the topology diagram, with a title block and the legend\n"
     "\n"
     "  rackscope-cli COMMAND --help         options of one command\n"
     "  rackscope-cli --version\n";
@@ -33,7 +39,13 @@ const char kUsage[] =
 } // namespace
 
 int main(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
+    // Drawing needs Qt's GUI layer (fonts, painting); with no display it renders offscreen.
+    const bool drawing = argc > 1 && std::strcmp(argv[1], "export") == 0;
+    if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::unique_ptr<QCoreApplication> application(drawing ? new QGuiApplication(argc, argv) : new QCoreApplication(argc, argv));
+    QCoreApplication& app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("rackscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RACKSCOPE_VERSION));
     const QStringList args = app.arguments();
@@ -47,6 +59,7 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("parse-nccl-tests")) return rackscope::cli::runParseNcclTests(args);
     if (command == QLatin1String("nccl")) return rackscope::cli::runNccl(args);
     if (command == QLatin1String("results")) return rackscope::cli::runResults(args);
+    if (command == QLatin1String("export")) return rackscope::cli::runExport(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

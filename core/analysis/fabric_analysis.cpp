@@ -59,6 +59,15 @@ private:
     std::map<QString, const FabricNode*> node_;
 
     const FabricNode* node(const QString& id) const { auto it = node_.find(id); return it == node_.end() ? nullptr : it->second; }
+    // A finding about one link (or node), remembered with it so a drawing can mark it.
+    void onLink(const FabricLink* l, Finding f) {
+        if (l) a_.findingLinks[a_.findings.size()].push_back(static_cast<std::size_t>(l - f_.links.data()));
+        a_.findings.push_back(std::move(f));
+    }
+    void onNode(const QString& id, Finding f) {
+        a_.findingNodes[a_.findings.size()] << id;
+        a_.findings.push_back(std::move(f));
+    }
     bool isSwitch(const QString& id) const { const FabricNode* n = node(id); return n && n->kind == FabricNodeKind::Switch; }
     QString nameOf(const QString& id) const { const FabricNode* n = node(id); return n ? switchName(*n) : id; }
     int tierOf(const QString& id) const { auto it = a_.tiers.find(id); return it == a_.tiers.end() ? 0 : it->second; }
@@ -143,7 +152,7 @@ private:
                 const auto rail = railOf.find(p.switchId);
                 if (p.device.isEmpty() || rail == railOf.end() || rail->second == p.device) continue;
                 const auto [n, all] = share[p.switchId];
-                a_.findings.push_back(finding(
+                onLink(p.link, finding(
                     Severity::Warning, codes::kFabricRailBreak, {h.name, p.device, nameOf(p.switchId)},
                     QStringLiteral("%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised "
                                    "fabric device k of every server reaches rail k, so traffic between rails crosses the spines")
@@ -212,7 +221,7 @@ private:
                 const auto have = linkGbps(QStringLiteral("1x"), l.speed), want = linkGbps(QStringLiteral("1x"), es);
                 const bool slow = have && want && *have < *want;
                 if (narrow || slow)
-                    a_.findings.push_back(finding(Severity::Warning, codes::kFabricLinkBelowExpected, {linkName(l)},
+                    onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowExpected, {linkName(l)},
                                                   QStringLiteral("%1 runs at %2, the design expects %3").arg(linkName(l), rateText(l), ew + es)));
                 continue;
             }
@@ -222,7 +231,7 @@ private:
             int count = 0;
             const double usual = mostCommon(peers, &count);
             if (*g < usual && count * 2 > int(peers.size()))
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricLinkBelowPeers, {linkName(l)},
+                onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowPeers, {linkName(l)},
                                               QStringLiteral("%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s")
                                                   .arg(linkName(l), rateText(l)).arg(*g).arg(count).arg(peers.size()).arg(usual)));
         }
@@ -232,14 +241,14 @@ private:
         for (const FabricNode& n : f_.nodes)
             for (const QString& p : n.downPorts) {
                 const QString who = n.host.isEmpty() ? switchName(n) : QStringLiteral("%1 %2").arg(n.host, n.device);
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricPortDown, {who},
+                onNode(n.id, finding(Severity::Warning, codes::kFabricPortDown, {who},
                                               QStringLiteral("%1 port %2 is not active").arg(who, p)));
             }
         for (const FabricLink& l : f_.links) {
             if (l.state == QLatin1String("down"))
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricPortDown, {linkName(l)}, QStringLiteral("%1 is down").arg(linkName(l))));
+                onLink(&l, finding(Severity::Warning, codes::kFabricPortDown, {linkName(l)}, QStringLiteral("%1 is down").arg(linkName(l))));
             else if (l.state == QLatin1String("missing"))
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricLinkMissing, {linkName(l)},
+                onLink(&l, finding(Severity::Warning, codes::kFabricLinkMissing, {linkName(l)},
                                               QStringLiteral("%1 is in the design, but no discovered source shows it up").arg(linkName(l))));
         }
     }

@@ -1,0 +1,93 @@
+#pragma once
+// What the topology canvas and the exported diagrams draw, without a widget:
+// the fabric's switches above the servers, each server collapsed or opened
+// into its packages, NUMA nodes, PCIe switches, GPUs and NICs, the links with
+// their speed and rail, and the highlights (socket crossings, pairs without
+// GPUDirect RDMA, degraded links, ports down, rail breaks, slow hosts), each
+// with the reason. Laid out once here; the painter and the canvas only read it.
+#include "analysis/fabric_analysis.h"
+#include "report/inspect_report.h"
+
+#include <QRectF>
+#include <QSet>
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace rackscope {
+
+enum class ItemKind { Core, Spine, Leaf, Switch, Host, Package, Numa, PciSwitch, Gpu, Nic, NvSwitch, Other };
+QString itemKindName(ItemKind kind); // "gpu", "pcie-switch"...
+
+struct DiagramItem {
+    ItemKind kind = ItemKind::Other;
+    QString id;      // unique: "host:node01", "node01/GPU0", "switch:S-0x...", "node01/node7"
+    QString label;   // "GPU0", "node01", "Package 0"
+    QString detail;  // a second line: "NVIDIA H100 80GB HBM3", "mlx5_0 · 400 Gb/s"
+    QString host;    // the server it belongs to; empty for fabric switches
+    QString pci;     // "0000:18:00.0" where known
+    int parent = -1; // the item drawn around it
+    int rail = -1;   // index into Diagram::rails, for NICs and their cables
+    QRectF rect;
+    // Every fact collected about it, each with where it came from, for the inspector.
+    std::vector<std::pair<QString, QString>> facts;
+    bool container() const;
+};
+
+enum class LinkKind { NvLink, Fabric };
+
+struct DiagramLink {
+    int a = -1, b = -1;   // items; a above b
+    LinkKind kind = LinkKind::Fabric;
+    QString label;        // "4x NDR", "NV18", "x16 16 GT/s"
+    int rail = -1;
+    int count = 1;        // parallel cables drawn as one
+};
+
+enum class HighlightKind { CrossSocket, NoGpuDirect, PcieDegraded, LinkBelowSpeed, PortDown, RailBreak, SlowHost };
+constexpr int kHighlightKinds = 7;
+QString highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
+std::optional<HighlightKind> highlightKindFromName(const QString& name);
+
+struct Highlight {
+    HighlightKind kind = HighlightKind::CrossSocket;
+    std::vector<int> items; // a GPU-NIC pair: {gpu, nic}, drawn joined
+    std::vector<int> links;
+    QString path;           // the path type for GPU-NIC pairs ("SYS")
+    QString why;
+};
+
+struct Diagram {
+    QString title;        // cluster name, or the host for one
+    QStringList sources;  // where the facts came from
+    QStringList rails;    // rail device names ("mlx5_0"), their colour index is their position
+    std::vector<DiagramItem> items;
+    std::vector<DiagramLink> links;
+    std::vector<Highlight> highlights;
+    QRectF bounds;
+
+    int find(const QString& id) const;                  // -1 when absent
+    std::vector<int> search(const QString& text) const; // host, device id, name or PCI address, case-insensitive
+    std::vector<int> children(int item) const;
+    // The highlights that concern an item, for hover text.
+    std::vector<const Highlight*> highlightsOf(int item) const;
+};
+
+struct DiagramInput {
+    QString title;
+    std::vector<InspectedHost> hosts;
+    std::optional<Fabric> fabric;
+    QStringList flaggedHosts; // from a straggler hunt
+};
+
+struct DiagramOptions {
+    bool expandAll = true;         // every server opened into its parts
+    QSet<QString> expanded;        // else these servers
+    bool onlyGpusAndNics = false;  // hide other PCI devices and the containers left empty
+    bool hideStorage = false;      // hide mass-storage controllers (PCI class 01)
+    QStringList onlyHosts;         // empty: every host
+};
+
+Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options = {});
+
+} // namespace rackscope

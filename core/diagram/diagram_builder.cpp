@@ -1,0 +1,534 @@
+// Builds and lays out a Diagram. Servers are measured bottom-up (a device's
+// box, then each container around its children, wrapped into rows), then
+// placed top-down, as lstopo does; switches go in rows above them by tier,
+// spread over the servers' width, leaves in rail order.
+#include "analysis/findings.h"
+#include "diagram.h"
+
+#include <QCollator>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace rackscope {
+namespace {
+
+constexpr double kDeviceW = 112, kDeviceH = 46, kGap = 10, kPad = 8, kHeader = 22;
+constexpr double kCollapsedW = 150, kCollapsedH = 58, kSwitchW = 140, kSwitchH = 40, kTierGap = 140, kHostGap = 40;
+constexpr double kBandH = kDeviceH;
+
+struct Box {
+    DiagramItem item;
+    std::vector<Box> children;
+};
+
+QString sourceText(const HostTopology& h) { return sourceFormatId(h.source.format) + QStringLiteral(": ") + h.source.location; }
+
+QString linkText(const PcieLink& l) {
+    QStringList parts;
+    if (l.width) parts << QStringLiteral("x%1").arg(*l.width);
+    if (l.gts) parts << QStringLiteral("%1 GT/s").arg(*l.gts);
+    if (l.gbps) parts << QStringLiteral("%1 GB/s").arg(*l.gbps);
+    return parts.join(QLatin1Char(' '));
+}
+
+QString yesNo(const std::optional<bool>& v) {
+    return !v ? QStringLiteral("unknown") : *v ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+DiagramItem deviceItem(const HostTopology& h, const Device& d) {
+    DiagramItem it;
+    it.kind = d.kind == DeviceKind::Gpu ? ItemKind::Gpu : d.kind == DeviceKind::Nic ? ItemKind::Nic
+              : d.kind == DeviceKind::NvSwitch                                   ? ItemKind::NvSwitch
+                                                                                 : ItemKind::Other;
+    it.id = h.name + QLatin1Char('/') + d.id;
+    it.host = h.name;
+    it.label = d.id.isEmpty() ? d.name : d.id;
+    it.pci = d.pci ? d.pci->toString() : QString();
+    if (it.kind == ItemKind::Nic) {
+        QStringList names = d.rdmaDevices + d.netdevs;
+        names.removeDuplicates();
+        if (d.speedMbps) names << QStringLiteral("%1 Gb/s").arg(*d.speedMbps / 1000.0);
+        it.detail = names.isEmpty() ? d.name : names.join(QStringLiteral(" · "));
+    } else {
+        it.detail = !d.name.isEmpty() ? d.name : it.kind == ItemKind::NvSwitch ? QStringLiteral("NVSwitch ") + it.pci : it.pci;
+    }
+    it.rect = QRectF(0, 0, kDeviceW, kDeviceH);
+    auto fact = [&](const QString& name, const QString& value) {
+        if (!value.isEmpty()) it.facts.emplace_back(name, value);
+    };
+    fact(QStringLiteral("source"), sourceText(h));
+    fact(QStringLiteral("name"), d.name);
+    fact(QStringLiteral("PCI address"), it.pci);
+    if (d.vendorId) fact(QStringLiteral("PCI vendor:device"), QStringLiteral("%1:%2").arg(*d.vendorId, 4, 16, QLatin1Char('0')).arg(d.deviceId.value_or(0), 4, 16, QLatin1Char('0')));
+    if (d.pciClass) fact(QStringLiteral("PCI class"), QStringLiteral("%1").arg(*d.pciClass, 6, 16, QLatin1Char('0')));
+    if (d.numa) fact(QStringLiteral("NUMA node"), QString::number(*d.numa));
+    if (d.socket) fact(QStringLiteral("socket"), QString::number(*d.socket));
+    fact(QStringLiteral("CPU affinity"), d.cpuAffinity);
+    if (d.cudaDevice) fact(QStringLiteral("CUDA device"), QString::number(*d.cudaDevice));
+    fact(QStringLiteral("PCIe link now"), linkText(d.linkCurrent));
+    fact(QStringLiteral("PCIe link capable"), linkText(d.linkMax));
+    if (it.kind == ItemKind::Nic) {
+        fact(QStringLiteral("RDMA"), yesNo(d.rdma) + (d.rdmaEvidence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.rdmaEvidence)));
+        fact(QStringLiteral("RDMA devices"), d.rdmaDevices.join(QStringLiteral(", ")));
+        fact(QStringLiteral("net devices"), d.netdevs.join(QStringLiteral(", ")));
+        if (d.speedMbps) fact(QStringLiteral("speed"), QStringLiteral("%1 Mb/s").arg(*d.speedMbps));
+    }
+    if (d.ncclGdr) fact(QStringLiteral("NCCL gdr attribute"), *d.ncclGdr ? QStringLiteral("1") : QStringLiteral("0"));
+    fact(QStringLiteral("ACS redirection above"), d.acsBridges.join(QStringLiteral(", ")));
+    return it;
+}
+
+bool visible(const Device& d, const DiagramOptions& o) {
+    if (d.kind != DeviceKind::Other) return true;
+    if (o.onlyGpusAndNics) return false;
+    return !(o.hideStorage && d.pciClass && (*d.pciClass >> 16) == 0x01);
+}
+
+// Children in rows: filled greedily up to a width that keeps the box about
+// twice as wide as high, so a server with many devices stays compact.
+std::vector<std::pair<std::size_t, std::size_t>> rowsOf(const std::vector<Box>& children) {
+    double area = 0, widest = 0;
+    for (const Box& c : children) {
+        area += (c.item.rect.width() + kGap) * (c.item.rect.height() + kGap);
+        widest = std::max(widest, c.item.rect.width());
+    }
+    const double target = std::max(widest, std::sqrt(area * 2.5));
+    std::vector<std::pair<std::size_t, std::size_t>> rows;
+    std::size_t start = 0;
+    double width = 0;
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        const double w = children[i].item.rect.width();
+        if (i > start && width + kGap + w > target + 0.5) {
+            rows.emplace_back(start, i);
+            start = i;
+            width = 0;
+        }
+        width += (i > start ? kGap : 0) + w;
+    }
+    if (start < children.size()) rows.emplace_back(start, children.size());
+    return rows;
+}
+
+// Sizes a box from its children, measured first (bottom-up).
+void measure(Box& b) {
+    if (b.children.empty()) {
+        if (b.item.container()) b.item.rect = QRectF(0, 0, std::max(kDeviceW, b.item.rect.width()), kHeader + kPad + 12);
+        return;
+    }
+    for (Box& c : b.children) measure(c);
+    double width = 0, height = kHeader;
+    for (const auto& [from, to] : rowsOf(b.children)) {
+        double rowW = 0, rowH = 0;
+        for (std::size_t i = from; i < to; ++i) {
+            rowW += (i > from ? kGap : 0) + b.children[i].item.rect.width();
+            rowH = std::max(rowH, b.children[i].item.rect.height());
+        }
+        width = std::max(width, rowW);
+        height += (height > kHeader ? kGap : 0) + rowH;
+    }
+    b.item.rect = QRectF(0, 0, std::max(width + 2 * kPad, kDeviceW), height + kPad);
+}
+
+// Then places them (top-down), row by row as measured.
+void place(Box& b, QPointF at) {
+    b.item.rect.moveTopLeft(at);
+    double y = at.y() + kHeader;
+    for (const auto& [from, to] : rowsOf(b.children)) {
+        double x = at.x() + kPad, rowH = 0;
+        for (std::size_t i = from; i < to; ++i) {
+            place(b.children[i], QPointF(x, y));
+            x += b.children[i].item.rect.width() + kGap;
+            rowH = std::max(rowH, b.children[i].item.rect.height());
+        }
+        y += rowH + kGap;
+    }
+}
+
+// Drops containers left without a device once devices are filtered out.
+bool prune(Box& b) {
+    std::erase_if(b.children, [](Box& c) { return !prune(c); });
+    return !b.item.container() || b.item.kind == ItemKind::Host || !b.children.empty();
+}
+
+class Builder {
+public:
+    Builder(const DiagramInput& in, const DiagramOptions& o) : in_(in), o_(o) { natural_.setNumericMode(true); }
+
+    Diagram run() {
+        if (in_.fabric) fabric_ = analyseFabric(*in_.fabric);
+        collectRails();
+        std::vector<Box> hosts = hostBoxes();
+        const double hostsY = switchRows() * (kSwitchH + kTierGap);
+        double x = 0;
+        for (Box& h : hosts) {
+            measure(h);
+            place(h, QPointF(x, hostsY));
+            addNvlinkBand(h);
+            x += h.item.rect.width() + kHostGap;
+        }
+        for (Box& h : hosts) commit(h, -1);
+        placeSwitches(std::max(0.0, x - kHostGap));
+        fabricLinks();
+        nvlinks();
+        hostHighlights();
+        fabricHighlights();
+        for (const DiagramItem& it : d_.items) d_.bounds = d_.bounds.united(it.rect);
+        d_.bounds.adjust(-20, -20, 20, 20);
+        d_.title = !in_.title.isEmpty() ? in_.title
+                   : hosts.size() == 1 && !hosts.front().item.label.isEmpty() ? hosts.front().item.label
+                   : hosts.size() == 1 ? QStringLiteral("1 server") : QStringLiteral("%1 servers").arg(hosts.size());
+        return std::move(d_);
+    }
+
+private:
+    const DiagramInput& in_;
+    const DiagramOptions& o_;
+    std::optional<FabricAnalysis> fabric_;
+    Diagram d_;
+    QCollator natural_;
+    std::map<QString, int> byId_;
+    std::map<QString, int> railOfLeaf_; // switch id -> rail
+
+    bool wanted(const QString& host) const { return o_.onlyHosts.isEmpty() || o_.onlyHosts.contains(host); }
+    bool expanded(const QString& host) const { return o_.expandAll || o_.expanded.contains(host); }
+    int item(const QString& id) const { auto it = byId_.find(id); return it == byId_.end() ? -1 : it->second; }
+
+    void commit(Box& b, int parent) {
+        b.item.parent = parent;
+        d_.items.push_back(b.item);
+        const int index = int(d_.items.size()) - 1;
+        byId_[b.item.id] = index;
+        for (Box& c : b.children) commit(c, index);
+    }
+
+    void collectRails() {
+        if (!fabric_) return;
+        for (const Rail& r : fabric_->rails) d_.rails << r.device;
+        for (const FabricNode& n : in_.fabric->nodes)
+            for (std::size_t i = 0; i < fabric_->rails.size(); ++i)
+                if (n.kind == FabricNodeKind::Switch && fabric_->rails[i].leaves.contains(switchName(n))) railOfLeaf_[n.id] = int(i);
+    }
+
+    Box hostBox(const InspectedHost& ih) {
+        const HostTopology& h = ih.host;
+        Box host;
+        host.item.kind = ItemKind::Host;
+        host.item.id = QStringLiteral("host:") + h.name;
+        host.item.host = h.name;
+        host.item.label = h.name;
+        host.item.detail = QStringLiteral("%1 GPUs · %2 NICs").arg(h.gpus.size()).arg(h.nics.size());
+        host.item.facts = {{QStringLiteral("source"), sourceText(h)}};
+        if (!h.arch.isEmpty()) host.item.facts.emplace_back(QStringLiteral("architecture"), h.arch);
+        for (const QString& n : h.notes) host.item.facts.emplace_back(QStringLiteral("note"), n);
+        d_.sources << sourceText(h);
+        if (!expanded(h.name)) {
+            host.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
+            return host;
+        }
+        std::map<int, std::vector<const Device*>> onNode;
+        std::vector<const Device*> loose;
+        for (const auto* list : {&h.gpus, &h.nics, &h.others})
+            for (const Device& d : *list) {
+                if (!visible(d, o_)) continue;
+                if (d.node >= 0 && d.node < int(h.nodes.size())) onNode[d.node].push_back(&d);
+                else loose.push_back(&d);
+            }
+        std::map<int, std::vector<int>> kids;
+        for (std::size_t i = 0; i < h.nodes.size(); ++i) kids[h.nodes[i].parent].push_back(int(i));
+        int groups = 0;
+        // Host bridges, root ports and the device nodes fold into the nearest drawn container.
+        std::function<void(int, Box&)> walk = [&](int n, Box& into) {
+            const TopoNode& node = h.nodes[n];
+            Box* target = &into;
+            Box made;
+            switch (node.kind) {
+            case NodeKind::Package:
+                made.item.kind = ItemKind::Package;
+                made.item.label = QStringLiteral("Package %1").arg(node.osIndex ? QString::number(*node.osIndex) : QStringLiteral("?"));
+                break;
+            case NodeKind::Group:
+            case NodeKind::Cpu:
+                made.item.kind = ItemKind::Numa;
+                made.item.label = node.kind == NodeKind::Cpu && node.numa ? QStringLiteral("CPU, NUMA %1").arg(*node.numa)
+                                                                          : QStringLiteral("Group %1").arg(++groups);
+                break;
+            case NodeKind::PciSwitch:
+                made.item.kind = ItemKind::PciSwitch;
+                made.item.label = QStringLiteral("PCIe switch");
+                made.item.pci = node.pci ? node.pci->toString() : QString();
+                made.item.detail = made.item.pci;
+                break;
+            default: break;
+            }
+            if (made.item.kind != ItemKind::Other) {
+                made.item.id = QStringLiteral("%1/node%2").arg(h.name).arg(n);
+                made.item.host = h.name;
+                made.item.facts = {{QStringLiteral("source"), sourceText(h)}};
+                if (!made.item.pci.isEmpty()) made.item.facts.emplace_back(QStringLiteral("PCI address"), made.item.pci);
+                into.children.push_back(made);
+                target = &into.children.back();
+            }
+            for (const Device* d : onNode[n]) target->children.push_back({deviceItem(h, *d), {}});
+            for (int c : kids[n]) walk(c, *target);
+        };
+        for (int root : kids[-1]) walk(root, host);
+        for (const Device* d : loose) host.children.push_back({deviceItem(h, *d), {}});
+        if (o_.onlyGpusAndNics || o_.hideStorage) prune(host);
+        return host;
+    }
+
+    std::vector<Box> hostBoxes() {
+        std::vector<Box> boxes;
+        QStringList names;
+        for (const InspectedHost& h : in_.hosts)
+            if (wanted(h.host.name)) {
+                boxes.push_back(hostBox(h));
+                names << h.host.name;
+            }
+        if (fabric_)
+            for (const FabricHost& fh : fabric_->hosts)
+                if (!names.contains(fh.name) && wanted(fh.name)) { // known only from the fabric
+                    Box b;
+                    b.item.kind = ItemKind::Host;
+                    b.item.id = QStringLiteral("host:") + fh.name;
+                    b.item.host = b.item.label = fh.name;
+                    b.item.detail = QStringLiteral("%1 fabric ports").arg(fh.ports.size());
+                    b.item.facts = {{QStringLiteral("source"), in_.fabric->source}};
+                    b.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
+                    boxes.push_back(b);
+                }
+        // Servers under the same leaves side by side, in natural name order.
+        auto leafKey = [&](const QString& host) {
+            const FabricHost* fh = fabric_ ? fabric_->host(host) : nullptr;
+            return fh && !fh->leaves.isEmpty() ? fh->leaves.join(QLatin1Char(',')) : QString();
+        };
+        std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) {
+            const QString ka = leafKey(a.item.host), kb = leafKey(b.item.host);
+            if (ka != kb && d_.rails.isEmpty()) return natural_.compare(ka, kb) < 0;
+            return natural_.compare(a.item.host, b.item.host) < 0;
+        });
+        return boxes;
+    }
+
+    int tierOf(const FabricNode& n) const {
+        const auto it = fabric_->tiers.find(n.id);
+        return it == fabric_->tiers.end() ? 0 : it->second;
+    }
+
+    int switchRows() const {
+        if (!fabric_) return 0;
+        int rows = 0;
+        for (const FabricNode& n : in_.fabric->nodes)
+            if (n.kind == FabricNodeKind::Switch) rows = std::max(rows, std::max(tierOf(n), 1));
+        return rows;
+    }
+
+    void placeSwitches(double width) {
+        if (!fabric_) return;
+        const int rows = switchRows();
+        std::map<int, std::vector<const FabricNode*>> byTier;
+        for (const FabricNode& n : in_.fabric->nodes)
+            if (n.kind == FabricNodeKind::Switch) byTier[std::max(tierOf(n), 1)].push_back(&n);
+        for (auto& [tier, nodes] : byTier) {
+            std::stable_sort(nodes.begin(), nodes.end(), [&](const FabricNode* a, const FabricNode* b) {
+                const auto ra = railOfLeaf_.find(a->id), rb = railOfLeaf_.find(b->id);
+                const int xa = ra == railOfLeaf_.end() ? 1 << 20 : ra->second, xb = rb == railOfLeaf_.end() ? 1 << 20 : rb->second;
+                if (xa != xb) return xa < xb;
+                return natural_.compare(switchName(*a), switchName(*b)) < 0;
+            });
+            const double step = std::max(kSwitchW + 20, width / double(nodes.size()));
+            const double start = std::max(0.0, (width - step * double(nodes.size())) / 2);
+            const double y = (rows - tier) * (kSwitchH + kTierGap);
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+                const FabricNode& n = *nodes[i];
+                DiagramItem it;
+                it.kind = tier >= 3 ? ItemKind::Core : tier == 2 ? ItemKind::Spine : fabric_->tiers.count(n.id) ? ItemKind::Leaf : ItemKind::Switch;
+                it.id = QStringLiteral("switch:") + n.id;
+                it.label = switchName(n);
+                it.detail = QStringLiteral("%1 ports").arg(n.ports);
+                const auto rail = railOfLeaf_.find(n.id);
+                if (rail != railOfLeaf_.end()) it.rail = rail->second;
+                it.rect = QRectF(start + step * double(i) + (step - kSwitchW) / 2, y, kSwitchW, kSwitchH);
+                it.facts = {{QStringLiteral("source"), in_.fabric->source}, {QStringLiteral("GUID"), n.guid}, {QStringLiteral("description"), n.description}};
+                if (n.lid) it.facts.emplace_back(QStringLiteral("LID"), QString::number(*n.lid));
+                it.facts.emplace_back(QStringLiteral("tier"), fabric_->tiers.count(n.id) ? QString::number(tierOf(n)) : QStringLiteral("unknown"));
+                if (!n.downPorts.isEmpty()) it.facts.emplace_back(QStringLiteral("ports not active"), n.downPorts.join(QStringLiteral(", ")));
+                d_.items.push_back(it);
+                byId_[it.id] = int(d_.items.size()) - 1;
+            }
+        }
+    }
+
+    // A CA's end of a cable: its NIC when the server is open and the NIC names that RDMA device, else the server.
+    int endOf(const FabricNode& n) {
+        if (n.kind == FabricNodeKind::Switch) return item(QStringLiteral("switch:") + n.id);
+        if (n.host.isEmpty()) return -1;
+        for (const InspectedHost& h : in_.hosts)
+            if (h.host.name == n.host)
+                for (const Device& nic : h.host.nics)
+                    if (!n.device.isEmpty() && nic.rdmaDevices.contains(n.device))
+                        if (const int i = item(h.host.name + QLatin1Char('/') + nic.id); i >= 0) return i;
+        return item(QStringLiteral("host:") + n.host);
+    }
+
+    std::map<std::size_t, int> linkOfFabricLink_;
+
+    void fabricLinks() {
+        if (!fabric_) return;
+        std::map<std::pair<int, int>, int> merged;
+        for (std::size_t i = 0; i < in_.fabric->links.size(); ++i) {
+            const FabricLink& l = in_.fabric->links[i];
+            const FabricNode *na = in_.fabric->node(l.a), *nb = in_.fabric->node(l.b);
+            if (!na || !nb) continue;
+            int a = endOf(*na), b = endOf(*nb);
+            if (a < 0 || b < 0 || a == b) continue;
+            if (d_.items[a].rect.top() > d_.items[b].rect.top()) std::swap(a, b);
+            const FabricNode& ca = na->kind == FabricNodeKind::Switch ? *nb : *na;
+            int rail = -1;
+            if (ca.kind != FabricNodeKind::Switch && !ca.device.isEmpty()) rail = int(d_.rails.indexOf(ca.device));
+            if (rail >= 0 && d_.items[b].kind == ItemKind::Nic) d_.items[b].rail = rail;
+            const auto key = std::make_pair(a, b);
+            if (const auto it = merged.find(key); it != merged.end()) {
+                ++d_.links[it->second].count;
+                linkOfFabricLink_[i] = it->second;
+                continue;
+            }
+            DiagramLink dl;
+            dl.a = a;
+            dl.b = b;
+            dl.kind = LinkKind::Fabric;
+            dl.label = (l.width + QLatin1Char(' ') + l.speed).trimmed();
+            dl.rail = rail;
+            d_.links.push_back(dl);
+            merged[key] = int(d_.links.size()) - 1;
+            linkOfFabricLink_[i] = int(d_.links.size()) - 1;
+        }
+    }
+
+    // NVLink between every pair of a server's GPUs (an NVSwitch system): one band
+    // below the GPUs, each GPU joined to it, rather than n(n-1)/2 arcs.
+    static std::optional<int> fullMesh(const HostTopology& h) {
+        const int n = int(h.gpus.size());
+        if (n < 3 || int(h.nvlinks.size()) != n * (n - 1) / 2) return std::nullopt;
+        int least = 1 << 30;
+        for (const auto& [pair, count] : h.nvlinks) least = std::min(least, count);
+        return least;
+    }
+
+    void addNvlinkBand(Box& host) {
+        for (const InspectedHost& ih : in_.hosts) {
+            if (QStringLiteral("host:") + ih.host.name != host.item.id || host.children.empty()) continue;
+            const auto links = fullMesh(ih.host);
+            if (!links) return;
+            Box band;
+            band.item.kind = ItemKind::NvSwitch;
+            band.item.id = ih.host.name + QStringLiteral("/nvlink");
+            band.item.host = ih.host.name;
+            band.item.label = QStringLiteral("NVLink");
+            band.item.detail = QStringLiteral("every GPU pair, NV%1 or more").arg(*links);
+            band.item.facts = {{QStringLiteral("source"), sourceText(ih.host)},
+                               {QStringLiteral("NVLink"), QStringLiteral("all %1 GPU pairs joined, at least %2 links each").arg(ih.host.nvlinks.size()).arg(*links)}};
+            QRectF& r = host.item.rect;
+            band.item.rect = QRectF(r.left() + kPad, r.bottom() + kGap, r.width() - 2 * kPad, kBandH);
+            r.setBottom(band.item.rect.bottom() + kPad);
+            host.children.push_back(band);
+            return;
+        }
+    }
+
+    void nvlinks() {
+        for (const InspectedHost& ih : in_.hosts) {
+            if (fullMesh(ih.host)) {
+                const int band = item(ih.host.name + QStringLiteral("/nvlink"));
+                for (const Device& g : ih.host.gpus)
+                    if (const int a = item(ih.host.name + QLatin1Char('/') + g.id); a >= 0 && band >= 0)
+                        d_.links.push_back({a, band, LinkKind::NvLink, {}, -1, 1});
+                continue;
+            }
+            for (const auto& [pair, count] : ih.host.nvlinks) {
+                if (pair.first >= int(ih.host.gpus.size()) || pair.second >= int(ih.host.gpus.size())) continue;
+                const int a = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[pair.first].id);
+                const int b = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[pair.second].id);
+                if (a < 0 || b < 0) continue;
+                DiagramLink l;
+                l.a = a;
+                l.b = b;
+                l.kind = LinkKind::NvLink;
+                l.label = QStringLiteral("NV%1").arg(count);
+                l.count = count;
+                d_.links.push_back(l);
+            }
+        }
+    }
+
+    // The item that stands for a device: itself when drawn, else its (collapsed) server.
+    int standIn(const QString& host, const QString& device) const {
+        const int i = item(host + QLatin1Char('/') + device);
+        return i >= 0 ? i : item(QStringLiteral("host:") + host);
+    }
+
+    void hostHighlights() {
+        for (const InspectedHost& ih : in_.hosts) {
+            const QString& name = ih.host.name;
+            if (item(QStringLiteral("host:") + name) < 0) continue;
+            for (const auto& [gpu, nic] : ih.analysis.ncclNic) {
+                const GpuNicPair* p = ih.analysis.pair(gpu, nic);
+                if (!p) continue;
+                std::vector<int> ends{standIn(name, gpu), standIn(name, nic)};
+                if (ends[0] == ends[1]) ends.pop_back();
+                const QString path = p->path ? pathTypeName(*p->path) : QStringLiteral("unknown");
+                if (p->crossSocket.value_or(false))
+                    d_.highlights.push_back({HighlightKind::CrossSocket, ends, {}, path,
+                                             QStringLiteral("%1 → %2 (NCCL's NIC for it) crosses the CPU socket: %3").arg(gpu, nic, p->crossSocketEvidence)});
+                if (p->gpudirect && !*p->gpudirect)
+                    d_.highlights.push_back({HighlightKind::NoGpuDirect, ends, {}, path,
+                                             QStringLiteral("%1 → %2 cannot use GPUDirect RDMA: %3").arg(gpu, nic, p->gpudirectReason)});
+            }
+            for (const Finding& f : ih.analysis.findings)
+                if (f.code == QLatin1String(codes::kPcieLinkDegraded) || f.code == QLatin1String(codes::kPcieLinkBelowPeers)) {
+                    std::vector<int> items;
+                    for (const QString& s : f.subjects)
+                        if (const int i = standIn(name, s); i >= 0 && std::find(items.begin(), items.end(), i) == items.end()) items.push_back(i);
+                    if (!items.empty()) d_.highlights.push_back({HighlightKind::PcieDegraded, items, {}, {}, f.message});
+                }
+        }
+        for (const QString& host : in_.flaggedHosts)
+            if (const int i = item(QStringLiteral("host:") + host); i >= 0)
+                d_.highlights.push_back({HighlightKind::SlowHost, {i}, {}, {}, QStringLiteral("%1 was flagged slow by the straggler hunt").arg(host)});
+    }
+
+    void fabricHighlights() {
+        if (!fabric_) return;
+        for (std::size_t i = 0; i < fabric_->findings.size(); ++i) {
+            const Finding& f = fabric_->findings[i];
+            HighlightKind kind;
+            if (f.code == QLatin1String(codes::kFabricRailBreak)) kind = HighlightKind::RailBreak;
+            else if (f.code == QLatin1String(codes::kFabricLinkBelowExpected) || f.code == QLatin1String(codes::kFabricLinkBelowPeers)) kind = HighlightKind::LinkBelowSpeed;
+            else if (f.code == QLatin1String(codes::kFabricPortDown) || f.code == QLatin1String(codes::kFabricLinkMissing)) kind = HighlightKind::PortDown;
+            else continue;
+            Highlight h{kind, {}, {}, {}, f.message};
+            if (const auto links = fabric_->findingLinks.find(i); links != fabric_->findingLinks.end())
+                for (std::size_t l : links->second)
+                    if (const auto dl = linkOfFabricLink_.find(l); dl != linkOfFabricLink_.end()) {
+                        h.links.push_back(dl->second);
+                        for (int end : {d_.links[dl->second].a, d_.links[dl->second].b})
+                            if (d_.items[end].kind != ItemKind::Leaf && d_.items[end].kind != ItemKind::Spine && d_.items[end].kind != ItemKind::Core)
+                                h.items.push_back(end);
+                    }
+            if (const auto nodes = fabric_->findingNodes.find(i); nodes != fabric_->findingNodes.end())
+                for (const QString& id : nodes->second)
+                    if (const FabricNode* n = in_.fabric->node(id))
+                        if (const int e = endOf(*n); e >= 0) h.items.push_back(e);
+            if (!h.items.empty() || !h.links.empty()) d_.highlights.push_back(h);
+        }
+    }
+};
+
+} // namespace
+
+Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options) { return Builder(input, options).run(); }
+
+} // namespace rackscope

@@ -1,0 +1,66 @@
+#include "diagram_sources.h"
+
+#include "analysis/fabric_merge.h"
+#include "import/fabric_loader.h"
+#include "import/input_file.h"
+#include "import/topology_loader.h"
+
+#include <QFileInfo>
+
+namespace rackscope {
+namespace {
+
+QString uniqueName(const DiagramInput& input, const QString& wanted) {
+    auto taken = [&](const QString& n) {
+        return std::any_of(input.hosts.begin(), input.hosts.end(), [&](const InspectedHost& h) { return h.host.name == n; });
+    };
+    QString name = wanted.isEmpty() ? QStringLiteral("host") : wanted;
+    for (int i = 2; taken(name); ++i) name = QStringLiteral("%1 (%2)").arg(wanted).arg(i);
+    return name;
+}
+
+} // namespace
+
+void addFabric(DiagramInput& input, Fabric fabric) {
+    input.fabric = input.fabric ? mergeFabrics({std::move(*input.fabric), std::move(fabric)}) : std::move(fabric);
+}
+
+DiagramSources loadDiagramSources(const QStringList& paths) {
+    DiagramSources out;
+    std::vector<Fabric> fabrics;
+    for (const QString& path : paths) {
+        QByteArray content;
+        if (const QString error = readInputFile(path, kMaxFabricBytes, &content); !error.isEmpty()) {
+            out.failed.push_back({path, error});
+            continue;
+        }
+        const DetectedFormat format = detectFormat(content);
+        const bool topology = format == DetectedFormat::HwlocXml || format == DetectedFormat::NcclTopoXml ||
+                              format == DetectedFormat::NvidiaSmiTopo || format == DetectedFormat::AgentSnapshot;
+        QString error;
+        if (topology) {
+            ImportResult r = content.size() > kMaxTopologyBytes ? ImportResult::fail(QStringLiteral("larger than a topology can be"))
+                                                                : importTopology(content, path);
+            if (r.host) {
+                if (r.host->name.isEmpty()) { // drawn and found by a name: the file's, said so, never passed off as the host's
+                    r.host->name = uniqueName(out.input, QFileInfo(path).completeBaseName());
+                    r.host->notes << QStringLiteral("the source names no host; \"%1\" is its file name").arg(r.host->name);
+                }
+                HostAnalysis analysis = analyzeHost(*r.host);
+                out.input.hosts.push_back({std::move(*r.host), std::move(analysis)});
+            } else {
+                error = r.error;
+            }
+        }
+        if (!topology || format == DetectedFormat::AgentSnapshot) { // a snapshot also tells the fabric what its NICs see
+            FabricLoad l = importFabric(content, path);
+            if (l.fabric) fabrics.push_back(std::move(*l.fabric));
+            else if (!topology) error = l.error;
+        }
+        if (!error.isEmpty()) out.failed.push_back({path, error});
+    }
+    if (!fabrics.empty()) out.input.fabric = fabrics.size() == 1 ? std::move(fabrics.front()) : mergeFabrics(fabrics);
+    return out;
+}
+
+} // namespace rackscope

@@ -1,0 +1,240 @@
+#include "diagram_painter.h"
+
+#include "diagram_style.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+namespace rackscope {
+namespace {
+
+// Pixel sizes, so text keeps its size against the boxes on any device (screen, 150 DPI image, PDF).
+constexpr int kFont = 12, kSmallFont = 10;
+
+QFont font(int pixels, bool bold = false) {
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(pixels);
+    f.setBold(bold);
+    return f;
+}
+
+// Screen pixels per scene unit: below a few pixels per letter, text is not worth drawing.
+double scaleOf(const QPainter& p) {
+    const QTransform& t = p.worldTransform();
+    return std::sqrt(std::abs(t.m11() * t.m22() - t.m12() * t.m21()));
+}
+
+QPointF anchorTop(const QRectF& r) { return {r.center().x(), r.top()}; }
+QPointF anchorBottom(const QRectF& r) { return {r.center().x(), r.bottom()}; }
+
+void drawItem(QPainter& p, const DiagramItem& it, bool text) {
+    const ItemStyle s = itemStyle(it.kind);
+    p.setPen(QPen(s.border, it.container() ? 1.0 : 1.2));
+    p.setBrush(s.fill);
+    const double radius = it.container() ? 6 : 4;
+    p.drawRoundedRect(it.rect, radius, radius);
+    if (it.rail >= 0 && (it.kind == ItemKind::Nic || it.kind == ItemKind::Leaf)) { // the rail's colour, as a band
+        p.setPen(Qt::NoPen);
+        p.setBrush(railColour(it.rail));
+        p.drawRect(QRectF(it.rect.left() + 2, it.rect.bottom() - 5, it.rect.width() - 4, 4));
+    }
+    if (!text) return;
+    p.setPen(s.text);
+    if (it.container()) {
+        const QRectF head(it.rect.left() + 6, it.rect.top() + 2, it.rect.width() - 12, 18);
+        p.setFont(font(kFont, it.kind == ItemKind::Host));
+        p.drawText(head, Qt::AlignLeft | Qt::AlignVCenter, it.label);
+        if (!it.detail.isEmpty()) {
+            p.setFont(font(kSmallFont));
+            const double used = QFontMetricsF(font(kFont, it.kind == ItemKind::Host)).horizontalAdvance(it.label) + 12;
+            if (used < head.width())
+                p.drawText(head.adjusted(used, 0, 0, 0), Qt::AlignRight | Qt::AlignVCenter,
+                           QFontMetricsF(font(kSmallFont)).elidedText(it.detail, Qt::ElideRight, head.width() - used));
+        }
+        return;
+    }
+    const QRectF inner = it.rect.adjusted(5, 3, -5, -6);
+    p.setFont(font(kFont, true));
+    p.drawText(QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, it.label);
+    p.setFont(font(kSmallFont));
+    p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(font(kSmallFont)).elidedText(it.detail, Qt::ElideRight, inner.width()));
+}
+
+// A cable from the switch above down to the server or NIC below.
+QPainterPath fabricPath(const QRectF& a, const QRectF& b) {
+    const QPointF from = anchorBottom(a), to = anchorTop(b);
+    QPainterPath path(from);
+    const double mid = (from.y() + to.y()) / 2;
+    path.cubicTo(QPointF(from.x(), mid), QPointF(to.x(), mid), to);
+    return path;
+}
+
+// NVLink and GPU–NIC pairs inside a server: an arc below the boxes.
+QPainterPath arcBelow(const QRectF& a, const QRectF& b, double depth) {
+    const QPointF from = anchorBottom(a), to = anchorBottom(b);
+    QPainterPath path(from);
+    const double low = std::max(from.y(), to.y()) + depth;
+    path.cubicTo(QPointF(from.x(), low), QPointF(to.x(), low), to);
+    return path;
+}
+
+bool meets(const QRectF& exposed, const QRectF& r) { return exposed.isEmpty() || exposed.intersects(r); }
+
+} // namespace
+
+void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const double scale = scaleOf(p);
+    const bool text = o.alwaysText || scale * kSmallFont >= 4.5;
+    for (const DiagramItem& it : d.items)
+        if (meets(o.exposed, it.rect)) drawItem(p, it, text);
+
+    p.setBrush(Qt::NoBrush);
+    for (const DiagramLink& l : d.links) {
+        const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
+        if (!meets(o.exposed, l.kind == LinkKind::NvLink ? a : a.united(b))) continue;
+        if (l.kind == LinkKind::NvLink && d.items[l.b].kind == ItemKind::NvSwitch) { // on the server's NVLink band: a tag, not a line
+            p.setPen(Qt::NoPen);
+            p.setBrush(itemStyle(ItemKind::NvSwitch).border);
+            p.drawRoundedRect(QRectF(a.right() - 20, a.top() + 4, 16, 10), 2, 2);
+            p.setBrush(Qt::NoBrush);
+            continue;
+        }
+        if (l.kind == LinkKind::NvLink) {
+            p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
+            p.drawPath(arcBelow(a, b, 6 + std::abs(a.center().x() - b.center().x()) * 0.04));
+            continue;
+        }
+        p.setPen(QPen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4));
+        const QPainterPath path = fabricPath(a, b);
+        p.drawPath(path);
+        if (text && !l.label.isEmpty() && d.items[l.b].kind != ItemKind::Nic && d.items[l.b].kind != ItemKind::Host) {
+            p.setFont(font(kSmallFont));
+            p.setPen(QColor(0x45, 0x5a, 0x64));
+            p.drawText(path.pointAtPercent(0.5) + QPointF(4, -2), l.count > 1 ? QStringLiteral("%1 ×%2").arg(l.label).arg(l.count) : l.label);
+        }
+    }
+
+    for (const Highlight& h : d.highlights) {
+        if (!o.show[static_cast<std::size_t>(h.kind)]) continue;
+        const QColor c = highlightColour(h.kind);
+        for (int li : h.links) {
+            const DiagramLink& l = d.links[li];
+            p.setPen(QPen(c, 3.2, h.kind == HighlightKind::PortDown ? Qt::DashLine : Qt::SolidLine));
+            p.drawPath(fabricPath(d.items[l.a].rect, d.items[l.b].rect));
+        }
+        for (int i : h.items) {
+            if (!meets(o.exposed, d.items[i].rect)) continue;
+            p.setPen(QPen(c, 2.6));
+            p.drawRoundedRect(d.items[i].rect.adjusted(-2, -2, 2, 2), 5, 5);
+        }
+        if (h.items.size() == 2 && (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect)) {
+            const QRectF &a = d.items[h.items[0]].rect, &b = d.items[h.items[1]].rect;
+            if (!meets(o.exposed, a.united(b))) continue;
+            p.setPen(QPen(c, 2.0, Qt::DashLine));
+            p.drawPath(arcBelow(a, b, 10 + std::abs(a.center().x() - b.center().x()) * 0.06 + (h.kind == HighlightKind::NoGpuDirect ? 5 : 0)));
+            if (text && !h.path.isEmpty()) {
+                p.setFont(font(kSmallFont, true));
+                p.drawText(QPointF((a.center().x() + b.center().x()) / 2 - 8, std::max(a.bottom(), b.bottom()) + 14), h.path);
+            }
+        }
+    }
+
+    for (int sel : {o.hovered, o.selected}) {
+        if (sel < 0 || sel >= int(d.items.size())) continue;
+        p.setPen(QPen(sel == o.selected ? QColor(0x00, 0x78, 0xd4) : QColor(0x00, 0x78, 0xd4, 120), sel == o.selected ? 3 : 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRoundedRect(d.items[sel].rect.adjusted(-4, -4, 4, 4), 6, 6);
+    }
+    p.restore();
+}
+
+namespace {
+
+struct LegendRow {
+    QColor fill, border;
+    bool line = false;
+    QString text;
+};
+
+std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
+    std::vector<LegendRow> rows;
+    std::vector<bool> present(12, false);
+    for (const DiagramItem& it : d.items) present[static_cast<std::size_t>(it.kind)] = true;
+    for (ItemKind k : {ItemKind::Core, ItemKind::Spine, ItemKind::Leaf, ItemKind::Switch, ItemKind::Host, ItemKind::Package, ItemKind::Numa,
+                       ItemKind::PciSwitch, ItemKind::Gpu, ItemKind::Nic, ItemKind::NvSwitch, ItemKind::Other})
+        if (present[static_cast<std::size_t>(k)]) rows.push_back({itemStyle(k).fill, itemStyle(k).border, false, itemKindTitle(k)});
+    for (int r = 0; r < d.rails.size(); ++r)
+        rows.push_back({railColour(r), railColour(r), true, QCoreApplication::translate("rackscope", "rail %1 (%2)").arg(r).arg(d.rails[r])});
+    std::array<int, kHighlightKinds> counts{};
+    for (const Highlight& h : d.highlights) ++counts[static_cast<std::size_t>(h.kind)];
+    for (int k = 0; k < kHighlightKinds; ++k)
+        if (o.show[static_cast<std::size_t>(k)])
+            rows.push_back({Qt::transparent, highlightColour(HighlightKind(k)), true,
+                            QStringLiteral("%1: %2").arg(highlightTitle(HighlightKind(k))).arg(counts[static_cast<std::size_t>(k)])});
+    return rows;
+}
+
+constexpr double kLegendRow = 18, kLegendPad = 8;
+
+} // namespace
+
+QSizeF legendSize(const Diagram& d, const PaintOptions& o) {
+    const auto rows = legendRows(d, o);
+    const QFontMetricsF fm(font(kFont));
+    double w = fm.horizontalAdvance(QCoreApplication::translate("rackscope", "Legend"));
+    for (const LegendRow& r : rows) w = std::max(w, fm.horizontalAdvance(r.text));
+    return {w + 40 + 2 * kLegendPad, kLegendRow * double(rows.size() + 1) + 2 * kLegendPad};
+}
+
+void paintLegend(QPainter& p, QPointF at, const Diagram& d, const PaintOptions& o) {
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QSizeF size = legendSize(d, o);
+    p.setPen(QPen(QColor(0x78, 0x84, 0x90), 1));
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(at, size), 6, 6);
+    p.setFont(font(kFont, true));
+    p.setPen(Qt::black);
+    double y = at.y() + kLegendPad;
+    p.drawText(QRectF(at.x() + kLegendPad, y, size.width(), kLegendRow), Qt::AlignVCenter, QCoreApplication::translate("rackscope", "Legend"));
+    p.setFont(font(kFont));
+    for (const LegendRow& r : legendRows(d, o)) {
+        y += kLegendRow;
+        const QRectF swatch(at.x() + kLegendPad, y + 4, 24, kLegendRow - 8);
+        if (r.line) {
+            p.setPen(QPen(r.border, 3));
+            p.drawLine(QPointF(swatch.left(), swatch.center().y()), QPointF(swatch.right(), swatch.center().y()));
+        } else {
+            p.setPen(QPen(r.border, 1));
+            p.setBrush(r.fill);
+            p.drawRoundedRect(swatch, 3, 3);
+        }
+        p.setPen(Qt::black);
+        p.drawText(QRectF(swatch.right() + 8, y, size.width(), kLegendRow), Qt::AlignVCenter, r.text);
+    }
+    p.restore();
+}
+
+QSizeF titleBlockSize(const TitleBlock&, double width) { return {width, 44}; }
+
+void paintTitleBlock(QPainter& p, const QRectF& r, const TitleBlock& t) {
+    p.save();
+    p.setPen(QPen(QColor(0x78, 0x84, 0x90), 1));
+    p.setBrush(QColor(0xf5, 0xf7, 0xfa));
+    p.drawRect(r);
+    p.setPen(Qt::black);
+    p.setFont(font(17, true));
+    p.drawText(r.adjusted(10, 2, -10, -r.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, t.title);
+    p.setFont(font(kSmallFont));
+    const QString line = QCoreApplication::translate("rackscope", "%1 · rackscope %2 · source: %3").arg(t.date, t.version, t.source);
+    p.drawText(r.adjusted(10, r.height() / 2, -10, -2), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(font(kSmallFont)).elidedText(line, Qt::ElideRight, r.width() - 20));
+    p.restore();
+}
+
+} // namespace rackscope

@@ -1,0 +1,36 @@
+#pragma once
+// Draws a Diagram with QPainter: the canvas paints it on screen, the exports
+// into SVG, PNG and PDF, so a diagram in a design review is exactly what the
+// window showed. Text is left out where it would be too small to read, and
+// only what meets `exposed` is drawn, which keeps a repaint of a 64-server
+// cluster in full detail fast.
+#include "diagram/diagram.h"
+
+#include <QRectF>
+#include <array>
+
+class QPainter;
+
+namespace rackscope {
+
+struct PaintOptions {
+    std::array<bool, kHighlightKinds> show{true, true, true, true, true, true, true};
+    int selected = -1;
+    int hovered = -1;
+    QRectF exposed;         // scene rectangle to draw; empty: everything
+    bool alwaysText = false; // exports: every label, whatever the scale
+};
+
+void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o);
+
+// The legend: item kinds, rails and the highlights shown (with their count).
+QSizeF legendSize(const Diagram& d, const PaintOptions& o);
+void paintLegend(QPainter& p, QPointF topLeft, const Diagram& d, const PaintOptions& o);
+
+struct TitleBlock {
+    QString title, date, version, source;
+};
+QSizeF titleBlockSize(const TitleBlock& t, double width);
+void paintTitleBlock(QPainter& p, const QRectF& r, const TitleBlock& t);
+
+} // namespace rackscope
