@@ -162,15 +162,9 @@ public:
         collectRails();
         std::vector<Box> hosts = hostBoxes();
         const double hostsY = switchRows() * (kSwitchH + kTierGap);
-        double x = 0;
-        for (Box& h : hosts) {
-            measure(h);
-            place(h, QPointF(x, hostsY));
-            addNvlinkBand(h);
-            x += h.item.rect.width() + kHostGap;
-        }
+        placeHosts(hosts, hostsY);
         for (Box& h : hosts) commit(h, -1);
-        placeSwitches(std::max(0.0, x - kHostGap));
+        placeSwitches();
         fabricLinks();
         nvlinks();
         hostHighlights();
@@ -300,17 +294,56 @@ private:
                     b.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
                     boxes.push_back(b);
                 }
-        // Servers under the same leaves side by side, in natural name order.
-        auto leafKey = [&](const QString& host) {
-            const FabricHost* fh = fabric_ ? fabric_->host(host) : nullptr;
-            return fh && !fh->leaves.isEmpty() ? fh->leaves.join(QLatin1Char(',')) : QString();
-        };
+        // Servers under the same leaves side by side, in natural name order; the groups in the order of their first server.
+        std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) { return natural_.compare(a.item.host, b.item.host) < 0; });
+        std::map<QString, int> groupOf;
+        for (const Box& b : boxes) groupOf.emplace(leavesOf(b.item.host).join(QLatin1Char(',')), int(groupOf.size()));
         std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) {
-            const QString ka = leafKey(a.item.host), kb = leafKey(b.item.host);
-            if (ka != kb && d_.rails.isEmpty()) return natural_.compare(ka, kb) < 0;
-            return natural_.compare(a.item.host, b.item.host) < 0;
+            return groupOf[leavesOf(a.item.host).join(QLatin1Char(','))] < groupOf[leavesOf(b.item.host).join(QLatin1Char(','))];
         });
         return boxes;
+    }
+
+    // Servers cabled to the same leaves (a scalable unit) form a pod: its
+    // servers in rows under its leaves, pods side by side.
+    struct Pod {
+        double left = 0, right = 0;
+        QStringList leaves; // switch ids
+    };
+    std::vector<Pod> pods_;
+    double width_ = 0;
+
+    QStringList leavesOf(const QString& host) const {
+        const FabricHost* fh = fabric_ ? fabric_->host(host) : nullptr;
+        return fh ? fh->leaves : QStringList();
+    }
+
+    void placeHosts(std::vector<Box>& hosts, double top) {
+        double x = 0;
+        for (std::size_t i = 0; i < hosts.size();) {
+            std::size_t end = i + 1;
+            while (end < hosts.size() && leavesOf(hosts[end].item.host) == leavesOf(hosts[i].item.host)) ++end;
+            // A pod about twice as wide as deep; servers of no fabric side by side.
+            const std::size_t kPerRow = fabric_ ? std::max<std::size_t>(4, std::size_t(std::ceil(std::sqrt(2.0 * double(end - i))))) : end - i;
+            Pod pod{x, x, leavesOf(hosts[i].item.host)};
+            double y = top;
+            for (std::size_t row = i; row < end; row += kPerRow) {
+                double rx = x, rowH = 0;
+                for (std::size_t k = row; k < std::min(end, row + kPerRow); ++k) {
+                    measure(hosts[k]);
+                    place(hosts[k], QPointF(rx, y));
+                    addNvlinkBand(hosts[k]);
+                    rx += hosts[k].item.rect.width() + kHostGap;
+                    rowH = std::max(rowH, hosts[k].item.rect.height());
+                    pod.right = std::max(pod.right, rx - kHostGap);
+                }
+                y += rowH + kHostGap;
+            }
+            pods_.push_back(pod);
+            x = pod.right + 3 * kHostGap;
+            i = end;
+        }
+        width_ = std::max(0.0, x - 3 * kHostGap);
     }
 
     int tierOf(const FabricNode& n) const {
@@ -326,13 +359,32 @@ private:
         return rows;
     }
 
-    void placeSwitches(double width) {
+    // Which pod a leaf serves, when it serves exactly one; -1 for the others.
+    int podOf(const FabricNode& n) const {
+        int found = -1;
+        for (std::size_t i = 0; i < pods_.size(); ++i)
+            if (pods_[i].leaves.contains(n.id)) {
+                if (found >= 0) return -1;
+                found = int(i);
+            }
+        return found;
+    }
+
+    void placeSwitches() {
         if (!fabric_) return;
         const int rows = switchRows();
-        std::map<int, std::vector<const FabricNode*>> byTier;
-        for (const FabricNode& n : in_.fabric->nodes)
-            if (n.kind == FabricNodeKind::Switch) byTier[std::max(tierOf(n), 1)].push_back(&n);
-        for (auto& [tier, nodes] : byTier) {
+        // Each row: the switches over a span (one pod's leaves over the pod, the rest over everything).
+        std::map<std::pair<int, int>, std::vector<const FabricNode*>> groups; // (tier, pod) -> switches
+        for (const FabricNode& n : in_.fabric->nodes) {
+            if (n.kind != FabricNodeKind::Switch) continue;
+            const int tier = std::max(tierOf(n), 1);
+            const int pod = tier == 1 ? podOf(n) : -1;
+            if (!o_.onlyHosts.isEmpty() && tier == 1 && pod < 0 && !servesDrawnHost(n)) continue;
+            groups[{tier, pod}].push_back(&n);
+        }
+        for (auto& [key, nodes] : groups) {
+            const auto [tier, pod] = key;
+            const double left = pod >= 0 ? pods_[pod].left : 0, width = pod >= 0 ? pods_[pod].right - pods_[pod].left : width_;
             std::stable_sort(nodes.begin(), nodes.end(), [&](const FabricNode* a, const FabricNode* b) {
                 const auto ra = railOfLeaf_.find(a->id), rb = railOfLeaf_.find(b->id);
                 const int xa = ra == railOfLeaf_.end() ? 1 << 20 : ra->second, xb = rb == railOfLeaf_.end() ? 1 << 20 : rb->second;
@@ -340,7 +392,7 @@ private:
                 return natural_.compare(switchName(*a), switchName(*b)) < 0;
             });
             const double step = std::max(kSwitchW + 20, width / double(nodes.size()));
-            const double start = std::max(0.0, (width - step * double(nodes.size())) / 2);
+            const double start = left + std::max(0.0, (width - step * double(nodes.size())) / 2);
             const double y = (rows - tier) * (kSwitchH + kTierGap);
             for (std::size_t i = 0; i < nodes.size(); ++i) {
                 const FabricNode& n = *nodes[i];
@@ -360,6 +412,12 @@ private:
                 byId_[it.id] = int(d_.items.size()) - 1;
             }
         }
+    }
+
+    bool servesDrawnHost(const FabricNode& sw) const {
+        for (const FabricHost& h : fabric_->hosts)
+            if (h.leaves.contains(sw.id) && item(QStringLiteral("host:") + h.name) >= 0) return true;
+        return false;
     }
 
     // A CA's end of a cable: its NIC when the server is open and the NIC names that RDMA device, else the server.
