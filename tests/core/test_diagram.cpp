@@ -1,0 +1,253 @@
+// The diagram model: what is drawn for real topologies and fabrics, where,
+// and which highlights it carries, checked against what the fixtures say.
+#include "diagram/diagram.h"
+#include "diagram/diagram_sources.h"
+#include "test_support.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <set>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+DiagramInput inputOf(const QStringList& files) {
+    QStringList paths;
+    for (const QString& f : files) paths << fixture(f);
+    DiagramSources s = loadDiagramSources(paths);
+    for (const FailedInput& f : s.failed) qWarning("%s: %s", qPrintable(f.input), qPrintable(f.message));
+    return s.input;
+}
+
+// nvidia-smi topo -m read here on its own: row name -> column name -> entry.
+std::map<QString, std::map<QString, QString>> matrix(const QString& name) {
+    const QStringList lines = QString::fromUtf8(fixtureBytes(name)).split(QLatin1Char('\n'));
+    const QStringList header = lines.first().split(QLatin1Char('\t'), Qt::SkipEmptyParts);
+    std::map<QString, std::map<QString, QString>> m;
+    for (const QString& line : lines.mid(1)) {
+        const QStringList cells = line.split(QLatin1Char('\t'));
+        if (cells.size() < 2 || cells[0].trimmed().isEmpty() || line.startsWith(QLatin1Char(' '))) continue;
+        for (int c = 1; c < cells.size() && c - 1 < header.size(); ++c) m[cells[0].trimmed()][header[c - 1].trimmed()] = cells[c].trimmed();
+    }
+    return m;
+}
+
+std::set<QString> highlighted(const Diagram& d, HighlightKind kind) {
+    std::set<QString> out;
+    for (const Highlight& h : d.highlights)
+        if (h.kind == kind) {
+            QStringList ends;
+            for (int i : h.items) ends << d.items[i].label;
+            out.insert(ends.join(QLatin1Char('>')));
+        }
+    return out;
+}
+
+// Every child inside its parent, no two siblings overlapping, ids unique.
+void checkLayout(const Diagram& d, const QString& what) {
+    std::set<QString> ids;
+    for (std::size_t i = 0; i < d.items.size(); ++i) {
+        const DiagramItem& it = d.items[i];
+        QVERIFY2(ids.insert(it.id).second, qPrintable(what + QStringLiteral(": id twice: ") + it.id));
+        QVERIFY2(it.rect.width() > 0 && it.rect.height() > 0, qPrintable(what + QStringLiteral(": empty box ") + it.id));
+        QVERIFY2(d.bounds.contains(it.rect), qPrintable(what + QStringLiteral(": outside the bounds ") + it.id));
+        if (it.parent >= 0)
+            QVERIFY2(d.items[it.parent].rect.contains(it.rect), qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" leaves its parent")));
+        for (std::size_t j = i + 1; j < d.items.size(); ++j)
+            if (d.items[j].parent == it.parent)
+                QVERIFY2(!d.items[j].rect.intersects(it.rect), qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" overlaps ") + d.items[j].id));
+    }
+}
+
+} // namespace
+
+class TestDiagram : public QObject {
+    Q_OBJECT
+private slots:
+    // The K40m server: GPU0 and GPU1 reach the only NIC across the sockets
+    // (SOC), GPU2 and GPU3 through the host bridge (PHB); none is within
+    // PXB, NCCL's default GPUDirect RDMA distance.
+    void crossSocketAndNoGpuDirectPairs() {
+        const QString name = QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt");
+        const Diagram d = buildDiagram(inputOf({name}));
+        std::set<QString> cross, noGdr;
+        for (const auto& [row, cols] : matrix(name)) {
+            if (!row.startsWith(QLatin1String("GPU"))) continue;
+            const QString path = cols.at(QStringLiteral("mlx4_0"));
+            if (path == QLatin1String("SOC") || path == QLatin1String("SYS")) cross.insert(row + QStringLiteral(">NIC0"));
+            if (path != QLatin1String("PIX") && path != QLatin1String("PXB")) noGdr.insert(row + QStringLiteral(">NIC0"));
+        }
+        QCOMPARE(cross, (std::set<QString>{QStringLiteral("GPU0>NIC0"), QStringLiteral("GPU1>NIC0")}));
+        QCOMPARE(highlighted(d, HighlightKind::CrossSocket), cross);
+        QCOMPARE(highlighted(d, HighlightKind::NoGpuDirect), noGdr);
+        for (const Highlight& h : d.highlights) {
+            QVERIFY2(!h.why.isEmpty(), "every highlight says why");
+            if (h.kind == HighlightKind::CrossSocket) QCOMPARE(h.path, QStringLiteral("SYS"));
+        }
+        // Hover text: the highlights of an item.
+        QCOMPARE(d.highlightsOf(d.find(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC/GPU0"))).size(), std::size_t(2));
+        checkLayout(d, name);
+    }
+
+    void everyDeviceOfEveryRealTopologyOnceAndWithoutOverlap() {
+        QStringList names = fixtures(QStringLiteral("hwloc-*.xml")) + fixtures(QStringLiteral("nccl-topo-*.xml")) + fixtures(QStringLiteral("topo-m-*.txt"));
+        names.removeIf([](const QString& n) { return n.contains(QLatin1String(".v3.")); }); // hwloc 3 XML, refused by design
+        QVERIFY(names.size() >= 20);
+        for (const QString& name : names) {
+            const DiagramInput in = inputOf({name});
+            QCOMPARE(in.hosts.size(), std::size_t(1));
+            const Diagram d = buildDiagram(in);
+            const HostTopology& h = in.hosts.front().host;
+            for (const auto* list : {&h.gpus, &h.nics, &h.others})
+                for (const Device& dev : *list)
+                    QVERIFY2(d.find(h.name + QLatin1Char('/') + dev.id) >= 0, qPrintable(name + QStringLiteral(": no ") + dev.id));
+            checkLayout(d, name);
+            // Where the source gives a tree, a GPU sits in the same package as in the tree.
+            for (const Device& g : h.gpus) {
+                if (!g.socket) continue;
+                int at = d.items[d.find(h.name + QLatin1Char('/') + g.id)].parent;
+                while (at >= 0 && d.items[at].kind != ItemKind::Package) at = d.items[at].parent;
+                if (at >= 0) QCOMPARE(d.items[at].label, QStringLiteral("Package %1").arg(*g.socket));
+            }
+        }
+    }
+
+    void filtersAndClosedServers() {
+        const QString name = QStringLiteral("hwloc-32em64t-2n8c2t-pci-wholeio.xml");
+        const DiagramInput in = inputOf({name});
+        const Diagram all = buildDiagram(in);
+        DiagramOptions only;
+        only.onlyGpusAndNics = true;
+        const Diagram some = buildDiagram(in, only);
+        QVERIFY(some.items.size() < all.items.size());
+        for (const DiagramItem& it : some.items) QVERIFY(it.kind != ItemKind::Other);
+        for (const DiagramItem& it : some.items)
+            if (it.kind == ItemKind::PciSwitch) QVERIFY2(!some.children(some.find(it.id)).empty(), "no empty switch left");
+        checkLayout(some, name);
+        auto storageDevices = [](const Diagram& d) {
+            int n = 0;
+            for (const DiagramItem& it : d.items)
+                for (const auto& [fact, value] : it.facts) n += fact == QLatin1String("PCI class") && value.startsWith(QLatin1String("01"));
+            return n;
+        };
+        DiagramOptions storage;
+        storage.hideStorage = true;
+        QVERIFY(storageDevices(all) > 0);
+        QCOMPARE(storageDevices(buildDiagram(in, storage)), 0);
+        DiagramOptions closed;
+        closed.expandAll = false;
+        const Diagram c = buildDiagram(inputOf({QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt")}), closed);
+        QCOMPARE(c.items.size(), std::size_t(1));
+        QCOMPARE(c.items.front().detail, QStringLiteral("4 GPUs · 1 NICs"));
+        for (const Highlight& h : c.highlights) QCOMPARE(h.items, std::vector<int>{0}); // the highlights stay, on the server
+        QCOMPARE(c.highlights.size(), std::size_t(6));
+    }
+
+    // NVLink as the matrix states it: the V100 hybrid cube mesh pair by pair,
+    // an NVSwitch system (every pair) as one band.
+    void nvlinks() {
+        const QString cube = QStringLiteral("topo-m-8xV100-SXM2-hybrid-cube-mesh-no-legend.txt");
+        const Diagram d = buildDiagram(inputOf({cube}));
+        std::set<QString> expected, drawn;
+        for (const auto& [row, cols] : matrix(cube))
+            for (const auto& [col, v] : cols)
+                if (v.startsWith(QLatin1String("NV")) && row < col) expected.insert(row + QLatin1Char('-') + col + QLatin1Char(' ') + v);
+        for (const DiagramLink& l : d.links)
+            if (l.kind == LinkKind::NvLink) {
+                QString a = d.items[l.a].label, b = d.items[l.b].label;
+                if (b < a) std::swap(a, b);
+                drawn.insert(a + QLatin1Char('-') + b + QLatin1Char(' ') + l.label);
+            }
+        QCOMPARE(expected.size(), std::size_t(16));
+        QCOMPARE(drawn, expected);
+
+        const Diagram mesh = buildDiagram(inputOf({QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml")}));
+        const int band = mesh.find(QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes/nvlink"));
+        QVERIFY(band >= 0);
+        int toBand = 0;
+        for (const DiagramLink& l : mesh.links) toBand += l.b == band;
+        QCOMPARE(toBand, 8);
+        checkLayout(mesh, QStringLiteral("H100 with its NVLink band"));
+    }
+
+    void searchFindsHostsDevicesAndPciAddresses() {
+        const Diagram d = buildDiagram(inputOf({QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml"), QStringLiteral("hwloc-nvidiaDGX2.xml")}));
+        std::vector<int> found = d.search(QStringLiteral("0000:2d:00.0"));
+        QCOMPARE(found.size(), std::size_t(1));
+        QCOMPARE(d.items[found.front()].label, QStringLiteral("GPU1"));
+        QVERIFY(d.search(QStringLiteral("mlx5_19")).size() == 1);
+        QVERIFY(d.search(QStringLiteral("hwloc-nvidiaDGX2")).size() > 10); // the server and everything in it
+        QVERIFY(d.search(QStringLiteral("  ")).empty());
+        QCOMPARE(d.title, QStringLiteral("2 servers"));
+        // A source with no host name is drawn under its file name, and says so.
+        const DiagramItem& host = d.items[d.find(QStringLiteral("host:nccl-topo-oci-bm-gpu-h100-8-kubernetes"))];
+        QVERIFY(std::any_of(host.facts.begin(), host.facts.end(), [](const auto& f) { return f.second.contains(QLatin1String("is its file name")); }));
+    }
+
+    // The SuperPOD capture: spines above leaves above servers; every rail
+    // break the fabric analysis finds is drawn on its cable.
+    void fabricTiersRailsAndRailBreaks() {
+        const QString name = QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt");
+        const DiagramInput in = inputOf({name});
+        QVERIFY(in.fabric);
+        const FabricAnalysis fa = analyseFabric(*in.fabric);
+        const Diagram d = buildDiagram(in);
+        int breaks = 0;
+        for (const Finding& f : fa.findings) breaks += f.code == QLatin1String("fabric-rail-break");
+        QVERIFY(breaks >= 1);
+        int drawnBreaks = 0;
+        for (const Highlight& h : d.highlights)
+            if (h.kind == HighlightKind::RailBreak) {
+                ++drawnBreaks;
+                QCOMPARE(h.links.size(), std::size_t(1));
+                QVERIFY(d.items[h.items.front()].kind == ItemKind::Host);
+            }
+        QCOMPARE(drawnBreaks, breaks);
+        QCOMPARE(d.rails.size(), qsizetype(fa.rails.size()));
+        double spineBottom = 0, leafTop = 1e18, leafBottom = 0, hostTop = 1e18;
+        int hosts = 0;
+        for (const DiagramItem& it : d.items) {
+            if (it.kind == ItemKind::Spine) spineBottom = std::max(spineBottom, it.rect.bottom());
+            if (it.kind == ItemKind::Leaf) {
+                leafTop = std::min(leafTop, it.rect.top());
+                leafBottom = std::max(leafBottom, it.rect.bottom());
+            }
+            if (it.kind == ItemKind::Host) {
+                hostTop = std::min(hostTop, it.rect.top());
+                ++hosts;
+            }
+        }
+        QCOMPARE(hosts, int(fa.hosts.size()));
+        QVERIFY(spineBottom < leafTop && leafBottom < hostTop);
+        for (const DiagramLink& l : d.links) QVERIFY(d.items[l.a].rect.top() <= d.items[l.b].rect.top()); // cables go down
+        checkLayout(d, name);
+
+        // Only some servers: the leaves they reach, not the others.
+        DiagramOptions few;
+        few.onlyHosts = {fa.hosts[1].name, fa.hosts[2].name};
+        const Diagram small = buildDiagram(in, few);
+        int smallHosts = 0;
+        for (const DiagramItem& it : small.items) smallHosts += it.kind == ItemKind::Host;
+        QCOMPARE(smallHosts, 2);
+        QVERIFY(small.items.size() < d.items.size() / 4);
+    }
+
+    void slowHostsFromAHunt() {
+        DiagramInput in = inputOf({QStringLiteral("topo-m-8xH100-8nic-spaces.txt")});
+        in.flaggedHosts = {in.hosts.front().host.name, QStringLiteral("not-drawn")};
+        const Diagram d = buildDiagram(in);
+        QCOMPARE(highlighted(d, HighlightKind::SlowHost), std::set<QString>{in.hosts.front().host.name});
+    }
+
+    void highlightNames() {
+        for (int k = 0; k < kHighlightKinds; ++k)
+            QCOMPARE(highlightKindFromName(highlightKindName(HighlightKind(k))), std::optional(HighlightKind(k)));
+        QVERIFY(!highlightKindFromName(QStringLiteral("everything")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagram)
+#include "test_diagram.moc"

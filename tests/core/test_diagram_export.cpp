@@ -1,0 +1,166 @@
+// Exported diagrams read back: the SVG names every GPU and NIC and carries
+// the legend and title block; PNG follows the DPI; PDF the page; DOT the
+// items. And the CLI's export refuses what it cannot do, saying why.
+#include "diagram/diagram_sources.h"
+#include "render/diagram_export.h"
+#include "test_support.h"
+
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+Diagram diagramOf(const QStringList& names) {
+    QStringList paths;
+    for (const QString& n : names) paths << fixture(n);
+    return buildDiagram(loadDiagramSources(paths).input);
+}
+
+ExportOptions options(ExportFormat f) {
+    ExportOptions o;
+    o.format = f;
+    o.title = {QStringLiteral("rack 7 review"), QStringLiteral("2026-12-03"), QStringLiteral("0.1.0"), QStringLiteral("fixtures")};
+    return o;
+}
+
+QStringList svgTexts(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QXmlStreamReader r(&f);
+    QStringList texts;
+    while (!r.atEnd())
+        if (r.readNext() == QXmlStreamReader::StartElement && r.name() == QLatin1String("text")) texts << r.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    if (r.hasError()) return {QStringLiteral("XML error: ") + r.errorString()};
+    return texts;
+}
+
+struct Cli {
+    int code;
+    QString err;
+};
+Cli cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{QStringLiteral("export")} + args);
+    p.waitForFinished(60000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestDiagramExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void svgNamesEveryGpuAndNicAndHasTheLegend() {
+        const QString name = QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt");
+        const Diagram d = diagramOf({name, QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml")});
+        const QString path = dir_.filePath(QStringLiteral("two.svg"));
+        QCOMPARE(exportDiagram(d, path, options(ExportFormat::Svg)), QString());
+        const QStringList texts = svgTexts(path);
+        QVERIFY2(!texts.isEmpty() && !texts.first().startsWith(QLatin1String("XML error")), qPrintable(texts.value(0)));
+        int devices = 0;
+        for (const DiagramItem& it : d.items) {
+            if (it.kind != ItemKind::Gpu && it.kind != ItemKind::Nic) continue;
+            ++devices;
+            QVERIFY2(texts.contains(it.label), qPrintable(it.id));
+            QVERIFY2(texts.count(it.label) >= 1, qPrintable(it.label));
+        }
+        QCOMPARE(devices, 4 + 1 + 8 + 16);
+        QCOMPARE(texts.count(QStringLiteral("GPU0")), 2); // one per server
+        QVERIFY(texts.contains(QStringLiteral("Legend")));
+        QVERIFY(texts.contains(QStringLiteral("GPU–NIC path crosses the CPU socket: 2")));
+        QVERIFY(texts.contains(QStringLiteral("rack 7 review")));
+        QVERIFY(std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.contains(QLatin1String("rackscope 0.1.0")); }));
+        // Highlights left out are left out of the legend too.
+        ExportOptions none = options(ExportFormat::Svg);
+        none.paint.show.fill(false);
+        QCOMPARE(exportDiagram(d, path, none), QString());
+        QVERIFY(!svgTexts(path).contains(QStringLiteral("GPU–NIC path crosses the CPU socket: 2")));
+    }
+
+    void pngFollowsTheDpi() {
+        const Diagram d = diagramOf({QStringLiteral("nccl-topo-azure-ndv4.xml")});
+        ExportOptions o = options(ExportFormat::Png);
+        o.dpi = 72;
+        const QString low = dir_.filePath(QStringLiteral("low.png")), high = dir_.filePath(QStringLiteral("high.png"));
+        QCOMPARE(exportDiagram(d, low, o), QString());
+        o.dpi = 144;
+        QCOMPARE(exportDiagram(d, high, o), QString());
+        const QImage a(low), b(high);
+        QVERIFY(!a.isNull() && !b.isNull());
+        QCOMPARE(a.size(), composedSize(d, o).toSize());
+        QVERIFY(std::abs(b.width() - 2 * a.width()) <= 2 && std::abs(b.height() - 2 * a.height()) <= 2);
+        QCOMPARE(qRound(b.dotsPerMeterX() * 0.0254), 144);
+        // Not blank: the GPUs' green is there.
+        int green = 0;
+        for (int y = 0; y < a.height(); y += 2)
+            for (int x = 0; x < a.width(); x += 2) green += a.pixelColor(x, y) == QColor(0xd7, 0xef, 0xb0);
+        QVERIFY(green > 1000);
+        o.dpi = 2400;
+        QVERIFY(exportDiagram(diagramOf({QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")}), low, o).contains(QLatin1String("too large")));
+    }
+
+    void pdfPageAndOrientation() {
+        const Diagram d = diagramOf({QStringLiteral("nccl-topo-azure-ndv4.xml")});
+        ExportOptions o = options(ExportFormat::Pdf);
+        o.page = QPageSize::A4;
+        const QString path = dir_.filePath(QStringLiteral("a4.pdf"));
+        QCOMPARE(exportDiagram(d, path, o), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray pdf = f.readAll();
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY2(pdf.contains("/MediaBox [0 0 841.") || pdf.contains("/MediaBox [0 0 842"), "A4 landscape: 842 x 595 points");
+        o.landscape = false;
+        QCOMPARE(exportDiagram(d, path, o), QString());
+        f.close();
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray portrait = f.readAll();
+        QVERIFY(portrait.contains("/MediaBox [0 0 595"));
+    }
+
+    void dotHasEveryItem() {
+        const Diagram d = diagramOf({QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")});
+        const QByteArray dot = diagramToDot(d, {});
+        QVERIFY(dot.startsWith("digraph rackscope {"));
+        QVERIFY(dot.trimmed().endsWith('}'));
+        for (const DiagramItem& it : d.items) QVERIFY2(dot.contains(QByteArray("\"") + it.id.toUtf8() + "\""), qPrintable(it.id));
+        QCOMPARE(int(dot.count(" -> ")), int(d.links.size()));
+        QCOMPARE(dot.count('{'), dot.count('}'));
+    }
+
+    void cliWritesEachFormatAndRefusesWithReasons() {
+        const QString in = fixture(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt"));
+        for (const char* ext : {"svg", "png", "pdf", "dot"}) {
+            const QString out = dir_.filePath(QStringLiteral("cli.") + QLatin1String(ext));
+            const Cli r = cli({in, QStringLiteral("-o"), out});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QVERIFY(QFileInfo(out).size() > 100);
+        }
+        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.gif"))}).err.contains(QLatin1String("--format is svg, png, pdf or dot")));
+        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg")), QStringLiteral("--highlight"), QStringLiteral("pretty")})
+                    .err.contains(QLatin1String("unknown highlight 'pretty'")));
+        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg")), QStringLiteral("--hosts"), QStringLiteral("nobody")})
+                    .err.contains(QLatin1String("nothing to draw")));
+        const Cli missing = cli({dir_.filePath(QStringLiteral("absent.xml")), QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg"))});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains(QLatin1String("absent.xml")));
+        QVERIFY(cli({in, QStringLiteral("-o"), QStringLiteral("/proc/nope/x.svg")}).code == 2);
+        // Only the highlights asked for.
+        const QString some = dir_.filePath(QStringLiteral("some.svg"));
+        QCOMPARE(cli({in, QStringLiteral("-o"), some, QStringLiteral("--highlight"), QStringLiteral("cross-socket")}).code, 0);
+        const QStringList texts = svgTexts(some);
+        QVERIFY(texts.contains(QStringLiteral("GPU–NIC path crosses the CPU socket: 2")));
+        QVERIFY(!std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.startsWith(QLatin1String("GPU–NIC pair cannot use")); }));
+    }
+};
+
+QTEST_MAIN(TestDiagramExport)
+#include "test_diagram_export.moc"
