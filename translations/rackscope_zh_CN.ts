@@ -40,6 +40,120 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
 </context>
 <context>
+    <name>rackscope</name>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="188"/>
+        <source>rail %1 (%2)</source>
+        <translation>轨道 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="205"/>
+        <location filename="../core/render/diagram_painter.cpp" line="220"/>
+        <source>Legend</source>
+        <translation>图例</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="250"/>
+        <source>%1 · rackscope %2 · source: %3</source>
+        <translation>%1 · rackscope %2 · 来源：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="50"/>
+        <source>GPU–NIC path crosses the CPU socket</source>
+        <translation>GPU–网卡路径跨越 CPU 插槽</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="51"/>
+        <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
+        <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="52"/>
+        <source>PCIe link degraded</source>
+        <translation>PCIe 链路降级</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="53"/>
+        <source>link below expected speed</source>
+        <translation>链路低于预期速率</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="54"/>
+        <source>port or link down</source>
+        <translation>端口或链路断开</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="55"/>
+        <source>rail break</source>
+        <translation>轨道错接</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="56"/>
+        <source>slow host (straggler hunt)</source>
+        <translation>慢节点（掉队者排查）</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="63"/>
+        <source>core switch</source>
+        <translation>核心交换机</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="64"/>
+        <source>spine switch</source>
+        <translation>脊交换机</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="65"/>
+        <source>leaf switch</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="66"/>
+        <source>switch</source>
+        <translation>交换机</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="67"/>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="68"/>
+        <source>CPU package</source>
+        <translation>CPU 插槽</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="69"/>
+        <source>NUMA node</source>
+        <translation>NUMA 节点</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="70"/>
+        <source>PCIe switch</source>
+        <translation>PCIe 交换芯片</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="71"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="72"/>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="73"/>
+        <source>NVSwitch</source>
+        <translation>NVSwitch</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="74"/>
+        <source>other PCI device</source>
+        <translation>其他 PCI 设备</translation>
+    </message>
+</context>
+<context>
     <name>rackscope::gui::ConnectDialog</name>
     <message>
         <location filename="../app/gui/connect_dialog.cpp" line="22"/>
@@ -110,179 +224,418 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="31"/>
+        <location filename="../app/gui/main_window.cpp" line="42"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="37"/>
+        <location filename="../app/gui/main_window.cpp" line="106"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="38"/>
-        <source>&amp;Open topology…</source>
-        <translation>打开拓扑(&amp;O)…</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="39"/>
+        <location filename="../app/gui/main_window.cpp" line="108"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="40"/>
+        <location filename="../app/gui/main_window.cpp" line="109"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="41"/>
+        <location filename="../app/gui/main_window.cpp" line="110"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="42"/>
+        <location filename="../app/gui/main_window.cpp" line="111"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="46"/>
+        <location filename="../app/gui/main_window.cpp" line="117"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="47"/>
+        <location filename="../app/gui/main_window.cpp" line="180"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="48"/>
+        <location filename="../app/gui/main_window.cpp" line="181"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="49"/>
+        <location filename="../app/gui/main_window.cpp" line="182"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="50"/>
+        <location filename="../app/gui/main_window.cpp" line="183"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="51"/>
+        <location filename="../app/gui/main_window.cpp" line="184"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="51"/>
+        <location filename="../app/gui/main_window.cpp" line="184"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="60"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="60"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="60"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="57"/>
+        <location filename="../app/gui/main_window.cpp" line="66"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="80"/>
+        <location filename="../app/gui/main_window.cpp" line="67"/>
+        <source>Fact</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="67"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="71"/>
+        <source>Inspector</source>
+        <translation>检查器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="76"/>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <source>Severity</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <source>Subject</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <source>Message</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="87"/>
+        <source>Findings</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <source>Console</source>
+        <translation>控制台</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="107"/>
+        <source>&amp;Open topology or fabric…</source>
+        <translation>打开拓扑或网络(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="115"/>
+        <source>&amp;Export diagram…</source>
+        <translation>导出拓扑图(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="119"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="120"/>
+        <source>&amp;Fit</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="121"/>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="122"/>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <source>Open &amp;all servers</source>
+        <translation>展开全部服务器(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <source>&amp;Close all servers</source>
+        <translation>折叠全部服务器(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="141"/>
+        <source>Only &amp;GPUs and NICs</source>
+        <translation>仅显示 GPU 和网卡(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="142"/>
+        <source>Hide &amp;storage</source>
+        <translation>隐藏存储设备(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="143"/>
+        <source>&amp;Highlights</source>
+        <translation>高亮(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="154"/>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="156"/>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="159"/>
+        <source>Find a host, device or PCI address</source>
+        <translation>查找主机、设备或 PCI 地址</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
+        <source>nothing matches &quot;%1&quot;</source>
+        <translation>没有与“%1”匹配的项</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="173"/>
+        <source>%1 of %2 matches</source>
+        <translation>第 %1 个，共 %2 个匹配</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="175"/>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="206"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="211"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="92"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <source>connecting to %1 servers (%2)</source>
+        <translation>正在连接 %1 台服务器（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="255"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="277"/>
+        <location filename="../app/gui/main_window.cpp" line="280"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="167"/>
+        <location filename="../app/gui/main_window.cpp" line="300"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="173"/>
+        <location filename="../app/gui/main_window.cpp" line="307"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="173"/>
+        <location filename="../app/gui/main_window.cpp" line="307"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <location filename="../app/gui/main_window.cpp" line="308"/>
+        <source>collected in %1 s</source>
+        <translation>采集用时 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="323"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="333"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <source>collected through the local agent</source>
+        <translation>已通过本地代理采集</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="346"/>
+        <source>could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <source>Could not read:
+%1</source>
+        <translation>无法读取：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="358"/>
+        <source>opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="359"/>
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="364"/>
+        <source>fabric from %1</source>
+        <translation>网络来自 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="379"/>
+        <source>Open topologies and fabric sources</source>
+        <translation>打开拓扑和网络来源</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="380"/>
+        <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
+        <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="415"/>
+        <source>item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="416"/>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="427"/>
+        <source>path to %1</source>
+        <translation>到 %1 的路径</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="427"/>
+        <source>path from %1</source>
+        <translation>来自 %1 的路径</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="428"/>
+        <source>%1; GPUDirect RDMA %2%3</source>
+        <translation>%1；GPUDirect RDMA：%2%3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="428"/>
+        <location filename="../app/gui/main_window.cpp" line="429"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="429"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="429"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="466"/>
+        <source>Export diagram</source>
+        <translation>导出拓扑图</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="467"/>
+        <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
+        <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="475"/>
+        <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
+        <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="483"/>
+        <source>Could not export: %1</source>
+        <translation>无法导出：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="486"/>
+        <source>exported the diagram to %1</source>
+        <translation>已将拓扑图导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="498"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="80"/>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
-        <location filename="../app/gui/main_window.cpp" line="191"/>
-        <location filename="../app/gui/main_window.cpp" line="203"/>
+        <location filename="../app/gui/main_window.cpp" line="206"/>
+        <location filename="../app/gui/main_window.cpp" line="255"/>
+        <location filename="../app/gui/main_window.cpp" line="326"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <location filename="../app/gui/main_window.cpp" line="475"/>
+        <location filename="../app/gui/main_window.cpp" line="483"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="30"/>
+        <location filename="../app/gui/main_window.cpp" line="41"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="191"/>
+        <location filename="../app/gui/main_window.cpp" line="326"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="203"/>
-        <source>Could not read %1:
-%2</source>
-        <translation>无法读取 %1：
-%2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="214"/>
-        <source>Open topology</source>
-        <translation>打开拓扑</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="215"/>
-        <source>Topologies (*.xml *.txt);;All files (*)</source>
-        <translation>拓扑文件 (*.xml *.txt);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -704,6 +1057,24 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/runs_panel.cpp" line="213"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::TopologyCanvas</name>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="88"/>
+        <source>PCI %1</source>
+        <translation>PCI %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="94"/>
+        <source>&lt;i&gt;double-click to open or close&lt;/i&gt;</source>
+        <translation>&lt;i&gt;双击展开或折叠&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="109"/>
+        <source>Nothing to draw yet: open a topology or connect to servers.</source>
+        <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>
 </context>
 </TS>

@@ -1,7 +1,11 @@
 #include "main_window.h"
 
+#include "diagram/diagram_sources.h"
 #include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
+#include "render/diagram_export.h"
+#include "render/diagram_style.h"
+#include "topology_canvas.h"
 #include "rackscope_version.h"
 #include "fleet_prompts.h"
 #include "runs_panel.h"
@@ -21,21 +25,86 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QDate>
+#include <QFileInfo>
+#include <QLineEdit>
 #include <QStatusBar>
+#include <QTime>
+#include <QTimer>
+#include <QToolBar>
 
 namespace rackscope::gui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), report_(new QPlainTextEdit(this)), servers_(new QTreeWidget(this)), runs_(new RunsPanel(this)),
+    : QMainWindow(parent), report_(new QPlainTextEdit(this)), canvas_(new TopologyCanvas(this)), servers_(new QTreeWidget(this)),
+      inspector_(new QTreeWidget(this)), findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)),
       runsDock_(new QDockWidget(tr("Load runs"), this)) {
     setWindowTitle(tr("rackscope %1").arg(QStringLiteral(RACKSCOPE_VERSION)));
+    setCentralWidget(canvas_);
+    buildDocks();
+    buildMenus();
+    connect(canvas_, &TopologyCanvas::selectionChanged, this, &MainWindow::showInspector);
+    connect(canvas_, &TopologyCanvas::expandToggled, this, &MainWindow::toggleExpanded);
+    connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
+    resize(1400, 900);
+}
+
+void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    servers_->setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")});
+    servers_->setRootIsDecorated(false);
+    servers_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    connect(servers_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        canvas_->select(canvas_->diagram().find(QStringLiteral("host:") + item->text(0)), true);
+    });
+    QDockWidget* serversDock = dock(tr("Servers"), "serversDock", servers_, Qt::LeftDockWidgetArea);
+    inspector_->setHeaderLabels({tr("Fact"), tr("Value")});
+    inspector_->setRootIsDecorated(false);
+    inspector_->setWordWrap(true);
+    inspector_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    QDockWidget* inspectorDock = dock(tr("Inspector"), "inspectorDock", inspector_, Qt::RightDockWidgetArea);
+    report_->setObjectName(QStringLiteral("report"));
     report_->setReadOnly(true);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     report_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    setCentralWidget(report_);
+    tabifyDockWidget(inspectorDock, dock(tr("Report"), "reportDock", report_, Qt::RightDockWidgetArea));
+    inspectorDock->raise();
+    findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Subject"), tr("Message")});
+    findings_->setRootIsDecorated(false);
+    findings_->header()->setSectionResizeMode(3, QHeaderView::Stretch);
+    connect(findings_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        canvas_->select(canvas_->diagram().find(item->data(0, Qt::UserRole).toString()), true);
+    });
+    connect(findings_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        canvas_->select(canvas_->diagram().find(item->data(0, Qt::UserRole).toString()), true);
+    });
+    QDockWidget* findingsDock = dock(tr("Findings"), "findingsDock", findings_, Qt::BottomDockWidgetArea);
+    console_->setReadOnly(true);
+    console_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QDockWidget* consoleDock = dock(tr("Console"), "consoleDock", console_, Qt::BottomDockWidgetArea);
+    runsDock_->setObjectName(QStringLiteral("runsDock"));
+    runs_->setMinimumHeight(120); // its splitters would ask for more, and take it from the canvas
+    runsDock_->setWidget(runs_);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
+    tabifyDockWidget(findingsDock, consoleDock);
+    tabifyDockWidget(consoleDock, runsDock_);
+    findingsDock->raise();
+    // The canvas gets most of the window.
+    QTimer::singleShot(0, this, [=, this] { // once the window has its size
+        resizeDocks({serversDock, inspectorDock}, {240, 340}, Qt::Horizontal);
+        resizeDocks({findingsDock}, {height() / 4}, Qt::Vertical);
+    });
+}
 
+void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open topology…"), QKeySequence::Open, this, &MainWindow::chooseFile);
+    file->addAction(tr("&Open topology or fabric…"), QKeySequence::Open, this, &MainWindow::chooseFile);
     file->addAction(tr("Show this &machine"), this, &MainWindow::showLocalMachine);
     file->addAction(tr("&Connect to servers…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::chooseServers);
     file->addAction(tr("&Refresh servers"), QKeySequence::Refresh, this, &MainWindow::refreshServers);
@@ -43,7 +112,71 @@ MainWindow::MainWindow(QWidget* parent)
         if (fleet_) fleet_->cancel();
     });
     file->addSeparator();
+    file->addAction(tr("&Export diagram…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::chooseExport);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), canvas_, &TopologyCanvas::fit);
+    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
+    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
+    view->addSeparator();
+    view->addAction(tr("Open &all servers"), this, [this] {
+        diagramOptions_.expandAll = true;
+        redraw();
+    });
+    view->addAction(tr("&Close all servers"), this, [this] {
+        diagramOptions_.expandAll = false;
+        diagramOptions_.expanded.clear();
+        redraw();
+    });
+    auto filter = [&](const QString& text, bool DiagramOptions::*field) {
+        QAction* a = view->addAction(text);
+        a->setCheckable(true);
+        connect(a, &QAction::toggled, this, [this, field](bool on) {
+            diagramOptions_.*field = on;
+            redraw();
+        });
+    };
+    filter(tr("Only &GPUs and NICs"), &DiagramOptions::onlyGpusAndNics);
+    filter(tr("Hide &storage"), &DiagramOptions::hideStorage);
+    QMenu* highlights = view->addMenu(tr("&Highlights"));
+    for (int k = 0; k < kHighlightKinds; ++k) {
+        QAction* a = highlights->addAction(highlightTitle(HighlightKind(k)));
+        a->setCheckable(true);
+        a->setChecked(true);
+        QPixmap swatch(12, 12);
+        swatch.fill(highlightColour(HighlightKind(k)));
+        a->setIcon(QIcon(swatch));
+        connect(a, &QAction::toggled, this, [this, k](bool on) { canvas_->setHighlightShown(HighlightKind(k), on); });
+    }
+
+    QToolBar* bar = addToolBar(tr("View"));
+    bar->setObjectName(QStringLiteral("viewToolBar"));
+    bar->addAction(tr("Fit"), canvas_, &TopologyCanvas::fit);
+    auto* search = new QLineEdit(bar);
+    search->setObjectName(QStringLiteral("search"));
+    search->setPlaceholderText(tr("Find a host, device or PCI address"));
+    search->setClearButtonEnabled(true);
+    search->setMaximumWidth(320);
+    bar->addWidget(search);
+    // Enter steps through the matches, centring each.
+    connect(search, &QLineEdit::returnPressed, this, [this, search] {
+        const std::vector<int> found = canvas_->diagram().search(search->text());
+        if (found.empty()) {
+            statusBar()->showMessage(tr("nothing matches \"%1\"").arg(search->text()), 4000);
+            return;
+        }
+        auto next = std::upper_bound(found.begin(), found.end(), canvas_->selected());
+        const int item = next == found.end() ? found.front() : *next;
+        canvas_->select(item, true);
+        statusBar()->showMessage(tr("%1 of %2 matches").arg(std::find(found.begin(), found.end(), item) - found.begin() + 1).arg(found.size()), 4000);
+    });
+    auto* find = new QAction(tr("&Find…"), this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, search, [search] { search->setFocus(); search->selectAll(); });
+    view->addAction(find);
+
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
     run->addAction(tr("&Stop the run"), this, [this] { runs_->stop(); });
@@ -51,18 +184,11 @@ MainWindow::MainWindow(QWidget* parent)
         const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), defaultResultsDirectory(), tr("Runs (*.rsrun)"));
         if (!path.isEmpty()) runs_->openRecord(path);
     });
-    servers_->setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")});
-    servers_->setRootIsDecorated(false);
-    servers_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
-    auto* dock = new QDockWidget(tr("Servers"), this);
-    dock->setObjectName(QStringLiteral("serversDock"));
-    dock->setWidget(servers_);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
-    runsDock_->setObjectName(QStringLiteral("runsDock"));
-    runsDock_->setWidget(runs_);
-    addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
-    connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
-    resize(1200, 850);
+}
+
+void MainWindow::log(const QString& host, const QString& what) {
+    console_->appendPlainText(QStringLiteral("%1  %2  %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz")),
+                                                                host.isEmpty() ? QStringLiteral("-") : host, what));
 }
 
 void MainWindow::chooseServers() {
@@ -83,12 +209,16 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     fleet_ = std::make_unique<Fleet>(std::move(o));
     connect(fleet_.get(), &Fleet::hostStage, this, [this](const QString& host, SshStage stage) {
         serverItem(host)->setText(1, tr("%1…").arg(stageName(stage)));
+        log(host, stageName(stage));
     });
     connect(fleet_.get(), &Fleet::hostFinished, this, &MainWindow::onHostFinished);
     connect(fleet_.get(), &Fleet::finished, this, &MainWindow::serversDone);
     servers_->clear();
     hosts_.clear();
+    fabric_.reset();
     serverNames_ = list.hosts;
+    source_ = request.hosts;
+    log({}, tr("connecting to %1 servers (%2)").arg(list.hosts.size()).arg(request.hosts));
     for (const QString& h : serverNames_) serverItem(h)->setText(1, tr("waiting"));
     showHosts();
     fleet_->request(serverNames_, QStringLiteral("collect"));
@@ -141,7 +271,10 @@ void MainWindow::startRun(const RunChoice& choice) {
 }
 
 void MainWindow::markFlagged(const QStringList& hosts) {
+    flagged_ = hosts;
+    redraw();
     for (const QString& h : hosts) {
+        log(h, tr("flagged slow by the load runs"));
         QTreeWidgetItem* item = serverItem(h);
         item->setForeground(0, QBrush(Qt::red));
         item->setText(1, tr("flagged slow by the load runs"));
@@ -168,9 +301,11 @@ void MainWindow::onHostFinished(const HostResult& r) {
         item->setText(1, why);
         item->setToolTip(1, why);
         item->setForeground(1, QBrush(Qt::red));
+        log(r.host, why);
         return;
     }
     item->setText(1, r.reused ? tr("ok (connection reused)") : tr("ok (agent %1)").arg(r.deployed));
+    log(r.host, tr("collected in %1 s").arg(r.seconds, 0, 'f', 2));
     item->setForeground(1, QBrush());
     HostAnalysis a = analyzeHost(*imported.host);
     std::erase_if(hosts_, [&](const InspectedHost& h) { return h.host.source.location == imported.host->source.location; });
@@ -193,30 +328,169 @@ void MainWindow::showLocalMachine() {
     }
     HostAnalysis a = analyzeHost(*r.host);
     hosts_ = {{std::move(*r.host), std::move(a)}};
+    fabric_.reset();
     serverNames_.clear();
+    source_ = tr("this machine");
+    log(QStringLiteral("localhost"), tr("collected through the local agent"));
     showHosts();
 }
 
-bool MainWindow::openTopology(const QString& path) {
-    ImportResult r = loadTopologyFile(path);
-    if (!r.host) {
-        QMessageBox::warning(this, tr("rackscope"), tr("Could not read %1:\n%2").arg(path, r.error));
-        return false;
+bool MainWindow::openTopology(const QString& path) { return load({path}, true); }
+bool MainWindow::openFiles(const QStringList& paths) { return load(paths, false); }
+
+bool MainWindow::load(const QStringList& paths, bool replace) {
+    DiagramSources loaded = loadDiagramSources(paths);
+    QStringList problems;
+    for (const FailedInput& f : loaded.failed) {
+        problems << QStringLiteral("%1: %2").arg(f.input, f.message);
+        log({}, tr("could not read %1: %2").arg(f.input, f.message));
     }
-    HostAnalysis a = analyzeHost(*r.host);
-    hosts_ = {{std::move(*r.host), std::move(a)}};
-    serverNames_.clear();
+    if (!problems.isEmpty()) QMessageBox::warning(this, tr("rackscope"), tr("Could not read:\n%1").arg(problems.join(QLatin1Char('\n'))));
+    if (loaded.input.hosts.empty() && !loaded.input.fabric) return false; // what was shown stays
+    if (replace) {
+        hosts_.clear();
+        fabric_.reset();
+        serverNames_.clear();
+        flagged_.clear();
+        servers_->clear();
+    }
+    for (InspectedHost& h : loaded.input.hosts) {
+        log(h.host.name, tr("opened %1").arg(h.host.source.location));
+        serverItem(h.host.name)->setText(1, tr("from %1").arg(QFileInfo(h.host.source.location).fileName()));
+        std::erase_if(hosts_, [&](const InspectedHost& old) { return old.host.name == h.host.name; });
+        hosts_.push_back(std::move(h));
+    }
+    if (loaded.input.fabric) {
+        log({}, tr("fabric from %1").arg(loaded.input.fabric->source));
+        DiagramInput merged;
+        merged.fabric = std::move(fabric_);
+        addFabric(merged, std::move(*loaded.input.fabric));
+        fabric_ = std::move(merged.fabric);
+    }
+    QStringList names;
+    for (const QString& path : paths) names << QFileInfo(path).fileName();
+    source_ = names.join(QStringLiteral(", "));
     showHosts();
     return true;
 }
 
 void MainWindow::chooseFile() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open topology"), {},
-                                                      tr("Topologies (*.xml *.txt);;All files (*)"));
-    if (!path.isEmpty()) openTopology(path);
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open topologies and fabric sources"), {},
+        tr("Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)"));
+    if (!paths.isEmpty()) openFiles(paths);
+}
+
+void MainWindow::redraw() {
+    DiagramInput in;
+    in.hosts = hosts_;
+    in.fabric = fabric_;
+    in.flaggedHosts = flagged_;
+    canvas_->setDiagram(buildDiagram(in, diagramOptions_));
+    showInspector(canvas_->selected());
+}
+
+void MainWindow::toggleExpanded(const QString& host) {
+    DiagramOptions& o = diagramOptions_;
+    if (o.expandAll) {
+        o.expandAll = false;
+        o.expanded.clear();
+        for (const InspectedHost& h : hosts_) o.expanded.insert(h.host.name);
+    }
+    if (!o.expanded.remove(host)) o.expanded.insert(host);
+    redraw();
+    canvas_->select(canvas_->diagram().find(QStringLiteral("host:") + host), false);
+}
+
+void MainWindow::showInspector(int item) {
+    inspector_->clear();
+    const Diagram& d = canvas_->diagram();
+    if (item < 0 || item >= int(d.items.size())) return;
+    const DiagramItem& it = d.items[item];
+    auto row = [this](const QString& fact, const QString& value) {
+        auto* r = new QTreeWidgetItem(inspector_, {fact, value});
+        r->setToolTip(1, value);
+        return r;
+    };
+    row(tr("item"), QStringLiteral("%1 (%2)").arg(it.label, itemKindTitle(it.kind)));
+    if (!it.detail.isEmpty()) row(tr("summary"), it.detail);
+    for (const auto& [fact, value] : it.facts) row(fact, value);
+    for (const Highlight* h : d.highlightsOf(item)) {
+        QTreeWidgetItem* r = row(highlightTitle(h->kind), (h->path.isEmpty() ? QString() : h->path + QStringLiteral(": ")) + h->why);
+        r->setForeground(0, highlightColour(h->kind));
+    }
+    // The GPU's paths to every NIC (and the NIC's to every GPU), as the analysis found them.
+    for (const InspectedHost& h : hosts_) {
+        if (h.host.name != it.host || (it.kind != ItemKind::Gpu && it.kind != ItemKind::Nic)) continue;
+        for (const GpuNicPair& p : h.analysis.gpuNic) {
+            if (p.gpu != it.label && p.nic != it.label) continue;
+            row(it.kind == ItemKind::Gpu ? tr("path to %1").arg(p.nic) : tr("path from %1").arg(p.gpu),
+                tr("%1; GPUDirect RDMA %2%3").arg(p.path ? pathTypeName(*p.path) : tr("unknown"),
+                                                   !p.gpudirect ? tr("unknown") : *p.gpudirect ? tr("yes") : tr("no"),
+                                                   p.gpudirectReason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(p.gpudirectReason)));
+        }
+    }
+}
+
+// Which item a finding is about: a device of its host, else the host, else a switch by name.
+static QString targetOf(const Diagram& d, const QString& host, const QStringList& subjects) {
+    for (const QString& s : subjects)
+        if (!host.isEmpty() && d.find(host + QLatin1Char('/') + s) >= 0) return host + QLatin1Char('/') + s;
+    if (!host.isEmpty()) return QStringLiteral("host:") + host;
+    for (const QString& s : subjects) {
+        const QString first = s.section(QStringLiteral(" - "), 0, 0).section(QLatin1Char('['), 0, 0);
+        if (d.find(QStringLiteral("host:") + first.section(QLatin1Char(' '), 0, 0)) >= 0) return QStringLiteral("host:") + first.section(QLatin1Char(' '), 0, 0);
+        for (const DiagramItem& it : d.items)
+            if (it.label == first) return it.id;
+    }
+    return {};
+}
+
+void MainWindow::fillFindings() {
+    findings_->clear();
+    const Diagram& d = canvas_->diagram();
+    auto add = [&](const QString& host, const Finding& f) {
+        auto* item = new QTreeWidgetItem(findings_, {severityName(f.severity), f.code, (host.isEmpty() ? QString() : host + QStringLiteral(": ")) + f.subjects.join(QStringLiteral(", ")), f.message});
+        item->setToolTip(3, f.message);
+        item->setData(0, Qt::UserRole, targetOf(d, host, f.subjects));
+        if (f.severity == Severity::Error) item->setForeground(0, QBrush(Qt::red));
+        else if (f.severity == Severity::Warning) item->setForeground(0, QBrush(QColor(0xc0, 0x60, 0x00)));
+    };
+    for (const InspectedHost& h : hosts_)
+        for (const Finding& f : h.analysis.findings) add(h.host.name, f);
+    if (fabric_)
+        for (const Finding& f : analyseFabric(*fabric_).findings) add({}, f);
+}
+
+void MainWindow::chooseExport() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export diagram"), {},
+                                                      tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)"));
+    if (!path.isEmpty()) exportDiagram(path);
+}
+
+bool MainWindow::exportDiagram(const QString& path) {
+    ExportOptions o;
+    const auto format = exportFormatFromName(QFileInfo(path).suffix());
+    if (!format) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Choose a name ending in .svg, .png, .pdf or .dot"));
+        return false;
+    }
+    o.format = *format;
+    o.paint = canvas_->paintOptions();
+    o.paint.selected = o.paint.hovered = -1;
+    o.title = {canvas_->diagram().title, QDate::currentDate().toString(Qt::ISODate), QStringLiteral(RACKSCOPE_VERSION), source_};
+    if (const QString error = rackscope::exportDiagram(canvas_->diagram(), path, o); !error.isEmpty()) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Could not export: %1").arg(error));
+        return false;
+    }
+    log({}, tr("exported the diagram to %1").arg(path));
+    return true;
 }
 
 void MainWindow::showHosts() {
+    if (hosts_.size() > 8 && diagramOptions_.expandAll && diagramOptions_.expanded.isEmpty()) diagramOptions_.expandAll = false; // many servers: closed, opened on demand
+    redraw();
+    fillFindings();
     report_->setPlainText(inspectToText(hosts_));
     std::vector<HostTopology> topologies;
     for (const InspectedHost& h : hosts_) topologies.push_back(h.host);

@@ -1,5 +1,6 @@
 #pragma once
 #include "connect_dialog.h"
+#include "diagram/diagram.h"
 #include "nccl_run_dialog.h"
 #include "report/inspect_report.h"
 #include "transport/fleet.h"
@@ -15,10 +16,13 @@ class QTreeWidgetItem;
 namespace rackscope::gui {
 
 class RunsPanel;
+class TopologyCanvas;
 
-// The main window. For now: the inspect report of the local machine, an
-// opened topology file, or servers reached over SSH, with a dock listing
-// each server's connection progress, and the load runs' dock.
+// The main window: the topology canvas in the centre; docks for the servers
+// (with their connection progress), the inspector (every fact of the
+// selected item, with its source), the findings (a click selects and
+// centres the item), the console (what was done on which host, when), the
+// inspect report and the load runs.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -26,6 +30,9 @@ public:
 
     void showLocalMachine();
     bool openTopology(const QString& path); // false, with a dialog, when it cannot be read
+    // Topologies and fabric sources, added to what is shown; false when none could be read.
+    bool openFiles(const QStringList& paths);
+    bool exportDiagram(const QString& path); // in the format its name says; false with a dialog
     // Reaches the servers and shows each as it arrives; false when the request cannot start (with a dialog).
     bool connectToHosts(const ConnectRequest& request);
     void refreshServers(); // asks the same servers again, over the connections already open
@@ -33,6 +40,12 @@ public:
     QTreeWidget* serverList() const { return servers_; }
     Fleet* fleet() const { return fleet_.get(); }
     RunsPanel* runsPanel() const { return runs_; }
+    TopologyCanvas* canvas() const { return canvas_; }
+    QTreeWidget* findingList() const { return findings_; }
+    QTreeWidget* inspector() const { return inspector_; }
+    QPlainTextEdit* console() const { return console_; }
+    DiagramOptions& diagramOptions() { return diagramOptions_; }
+    void redraw();
     // Starts what the run dialog chose, reaching hosts the way the last connection did.
     void startRun(const RunChoice& choice);
 
@@ -48,9 +61,25 @@ private:
     void chooseRun();
     void markFlagged(const QStringList& hosts);
     FleetOptions fleetOptions(QString* error);
+    void buildMenus();
+    void buildDocks();
+    void log(const QString& host, const QString& what);
+    void showInspector(int item);
+    void fillFindings();
+    void toggleExpanded(const QString& host);
+    void chooseExport();
+    bool load(const QStringList& paths, bool replace);
 
     QPlainTextEdit* report_;
+    TopologyCanvas* canvas_;
     QTreeWidget* servers_;
+    QTreeWidget* inspector_;
+    QTreeWidget* findings_;
+    QPlainTextEdit* console_;
+    std::optional<Fabric> fabric_;
+    QStringList flagged_;
+    DiagramOptions diagramOptions_;
+    QString source_; // what the title block names
     std::vector<InspectedHost> hosts_;
     std::unique_ptr<Fleet> fleet_;
     QStringList serverNames_;

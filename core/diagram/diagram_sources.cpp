@@ -55,7 +55,12 @@ DiagramSources loadDiagramSources(const QStringList& paths) {
         if (!topology || format == DetectedFormat::AgentSnapshot) { // a snapshot also tells the fabric what its NICs see
             FabricLoad l = importFabric(content, path);
             if (l.fabric) fabrics.push_back(std::move(*l.fabric));
-            else if (!topology) error = l.error;
+            else if (!topology)
+                error = format == DetectedFormat::Unknown || format == DetectedFormat::OtherXml || format == DetectedFormat::Empty ||
+                                format == DetectedFormat::Binary
+                            ? QStringLiteral("not a topology or fabric source rackscope reads (hwloc XML, NCCL topology XML, nvidia-smi topo -m, "
+                                             "an agent snapshot, ibnetdiscover output, a Slurm topology.conf or a rackscope fabric file)")
+                            : l.error;
         }
         if (!error.isEmpty()) out.failed.push_back({path, error});
     }

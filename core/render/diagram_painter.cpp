@@ -127,21 +127,37 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.setPen(QPen(c, 3.2, h.kind == HighlightKind::PortDown ? Qt::DashLine : Qt::SolidLine));
             p.drawPath(fabricPath(d.items[l.a].rect, d.items[l.b].rect));
         }
-        for (int i : h.items) {
-            if (!meets(o.exposed, d.items[i].rect)) continue;
-            p.setPen(QPen(c, 2.6));
-            p.drawRoundedRect(d.items[i].rect.adjusted(-2, -2, 2, 2), 5, 5);
-        }
-        if (h.items.size() == 2 && (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect)) {
-            const QRectF &a = d.items[h.items[0]].rect, &b = d.items[h.items[1]].rect;
-            if (!meets(o.exposed, a.united(b))) continue;
-            p.setPen(QPen(c, 2.0, Qt::DashLine));
-            p.drawPath(arcBelow(a, b, 10 + std::abs(a.center().x() - b.center().x()) * 0.06 + (h.kind == HighlightKind::NoGpuDirect ? 5 : 0)));
-            if (text && !h.path.isEmpty()) {
-                p.setFont(font(kSmallFont, true));
-                p.drawText(QPointF((a.center().x() + b.center().x()) / 2 - 8, std::max(a.bottom(), b.bottom()) + 14), h.path);
+        const bool pair = h.items.size() == 2 && (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect);
+        if (!pair) {
+            for (int i : h.items) {
+                if (!meets(o.exposed, d.items[i].rect)) continue;
+                p.setPen(QPen(c, 2.6));
+                p.drawRoundedRect(d.items[i].rect.adjusted(-2, -2, 2, 2), 5, 5);
             }
+            continue;
         }
+        // A GPU–NIC pair: a dashed curve between the two, bowed aside so it clears the boxes between, dots at its ends.
+        const QRectF &a = d.items[h.items[0]].rect, &b = d.items[h.items[1]].rect;
+        if (!meets(o.exposed, a.united(b))) continue;
+        const QPointF from = a.center(), to = b.center(), along = to - from;
+        const double length = std::hypot(along.x(), along.y());
+        if (length < 1) continue;
+        const double bow = h.kind == HighlightKind::NoGpuDirect ? -0.22 : 0.22;
+        const QPointF bend = (from + to) / 2 + QPointF(-along.y(), along.x()) / length * (length * bow + (bow > 0 ? 30 : -30));
+        QPainterPath curve(from);
+        curve.quadTo(bend, to);
+        p.setPen(QPen(c, 2.2, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(curve);
+        p.setPen(Qt::NoPen);
+        p.setBrush(c);
+        for (const QPointF& end : {from, to}) p.drawEllipse(end, 4, 4);
+        if (text && !h.path.isEmpty()) {
+            p.setFont(font(kSmallFont, true));
+            p.setPen(c);
+            p.drawText(curve.pointAtPercent(0.5) + QPointF(3, -3), h.path);
+        }
+        p.setBrush(Qt::NoBrush);
     }
 
     for (int sel : {o.hovered, o.selected}) {

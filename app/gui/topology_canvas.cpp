@@ -1,0 +1,210 @@
+#include "topology_canvas.h"
+
+#include "render/diagram_style.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace rackscope::gui {
+
+TopologyCanvas::TopologyCanvas(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(320, 240);
+}
+
+void TopologyCanvas::setDiagram(Diagram d) {
+    const QString selectedId = paint_.selected >= 0 && paint_.selected < int(diagram_.items.size()) ? diagram_.items[paint_.selected].id : QString();
+    const bool sameScene = !diagram_.items.empty() && !d.items.empty() && diagram_.items.front().id == d.items.front().id;
+    diagram_ = std::move(d);
+    paint_.selected = diagram_.find(selectedId);
+    paint_.hovered = -1;
+    if (!sameScene || !fitted_) fit();
+    update();
+}
+
+void TopologyCanvas::setHighlightShown(HighlightKind kind, bool shown) {
+    paint_.show[static_cast<std::size_t>(kind)] = shown;
+    update();
+}
+
+QPointF TopologyCanvas::toScene(QPointF p) const { return (p - offset_) / zoom_; }
+QPointF TopologyCanvas::toWidget(QPointF s) const { return s * zoom_ + offset_; }
+
+int TopologyCanvas::itemAt(QPointF widgetPoint) const {
+    const QPointF s = toScene(widgetPoint);
+    // Children come after their parents: the last hit is the innermost.
+    for (int i = int(diagram_.items.size()) - 1; i >= 0; --i)
+        if (diagram_.items[i].rect.contains(s)) return i;
+    return -1;
+}
+
+void TopologyCanvas::fit() {
+    const QRectF b = diagram_.bounds;
+    if (b.isEmpty() || width() <= 0 || height() <= 0) return;
+    zoom_ = std::clamp(std::min(width() / b.width(), height() / b.height()), 0.01, 1.5);
+    offset_ = QPointF(width() / 2.0, height() / 2.0) - b.center() * zoom_;
+    fitted_ = isVisible();
+    followFit_ = true;
+    update();
+}
+
+void TopologyCanvas::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (followFit_) fit();
+}
+
+void TopologyCanvas::zoomBy(double factor, QPointF anchor) {
+    const QPointF at = toScene(anchor);
+    followFit_ = false;
+    zoom_ = std::clamp(zoom_ * factor, 0.005, 8.0);
+    offset_ = anchor - at * zoom_;
+    update();
+}
+
+void TopologyCanvas::select(int item, bool centre) {
+    if (item >= int(diagram_.items.size())) item = -1;
+    paint_.selected = item;
+    if (item >= 0 && centre) {
+        const QRectF r = diagram_.items[item].rect;
+        if (r.width() * zoom_ > width() * 0.9 || r.height() * zoom_ > height() * 0.9 || zoom_ < 0.5)
+            zoom_ = std::clamp(std::min(width() * 0.5 / r.width(), height() * 0.5 / r.height()), 0.05, 2.0);
+        offset_ = QPointF(width() / 2.0, height() / 2.0) - r.center() * zoom_;
+        followFit_ = false;
+    }
+    update();
+    emit selectionChanged(item);
+}
+
+QString TopologyCanvas::toolTipFor(int item) const {
+    if (item < 0) return {};
+    const DiagramItem& it = diagram_.items[item];
+    QStringList lines{QStringLiteral("<b>%1</b> — %2").arg(it.label.toHtmlEscaped(), itemKindTitle(it.kind))};
+    if (!it.detail.isEmpty()) lines << it.detail.toHtmlEscaped();
+    if (!it.pci.isEmpty()) lines << tr("PCI %1").arg(it.pci);
+    for (const Highlight* h : diagram_.highlightsOf(item)) {
+        const QString path = h->path.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(h->path);
+        lines << QStringLiteral("<span style='color:%1'>■</span> %2%3: %4")
+                     .arg(highlightColour(h->kind).name(), highlightTitle(h->kind), path, h->why.toHtmlEscaped());
+    }
+    if (it.kind == ItemKind::Host) lines << tr("<i>double-click to open or close</i>");
+    return lines.join(QStringLiteral("<br>"));
+}
+
+void TopologyCanvas::paintEvent(QPaintEvent* e) {
+    QPainter p(this);
+    p.fillRect(e->rect(), QColor(0xfb, 0xfc, 0xfd));
+    p.translate(offset_);
+    p.scale(zoom_, zoom_);
+    PaintOptions o = paint_;
+    o.exposed = QRectF(toScene(e->rect().topLeft()), toScene(e->rect().bottomRight() + QPoint(1, 1)));
+    paintDiagram(p, diagram_, o);
+    if (diagram_.items.empty()) {
+        p.resetTransform();
+        p.setPen(Qt::gray);
+        p.drawText(rect(), Qt::AlignCenter, tr("Nothing to draw yet: open a topology or connect to servers."));
+    }
+}
+
+void TopologyCanvas::wheelEvent(QWheelEvent* e) {
+    zoomBy(std::pow(1.0015, e->angleDelta().y()), e->position());
+    e->accept();
+}
+
+void TopologyCanvas::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    dragFrom_ = e->pos();
+    dragging_ = false;
+}
+
+void TopologyCanvas::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() & Qt::LeftButton) {
+        if (!dragging_ && (e->pos() - dragFrom_).manhattanLength() > 3) dragging_ = true;
+        if (dragging_) {
+            followFit_ = false;
+            offset_ += e->pos() - dragFrom_;
+            dragFrom_ = e->pos();
+            update();
+        }
+        return;
+    }
+    const int hovered = itemAt(e->position());
+    if (hovered != paint_.hovered) {
+        paint_.hovered = hovered;
+        update();
+    }
+}
+
+void TopologyCanvas::mouseReleaseEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton && !dragging_) select(itemAt(e->position()), false);
+    dragging_ = false;
+}
+
+void TopologyCanvas::toggle(int item) {
+    int at = item;
+    while (at >= 0 && diagram_.items[at].kind != ItemKind::Host) at = diagram_.items[at].parent;
+    if (at >= 0) emit expandToggled(diagram_.items[at].host);
+}
+
+void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) { toggle(itemAt(e->position())); }
+
+// The nearest item whose centre lies that way, preferring ones in line.
+void TopologyCanvas::moveSelection(int dx, int dy) {
+    if (paint_.selected < 0) {
+        followFit_ = false;
+        offset_ -= QPointF(dx, dy) * 60;
+        update();
+        return;
+    }
+    const QPointF from = diagram_.items[paint_.selected].rect.center();
+    int best = -1;
+    double bestScore = 0;
+    for (std::size_t i = 0; i < diagram_.items.size(); ++i) {
+        const QPointF d = diagram_.items[i].rect.center() - from;
+        const double along = d.x() * dx + d.y() * dy, across = std::abs(d.x() * dy) + std::abs(d.y() * dx);
+        if (along <= 1) continue;
+        const double score = along + 3 * across;
+        if (best < 0 || score < bestScore) {
+            best = int(i);
+            bestScore = score;
+        }
+    }
+    if (best >= 0) select(best, true);
+}
+
+void TopologyCanvas::keyPressEvent(QKeyEvent* e) {
+    const QPointF middle(width() / 2.0, height() / 2.0);
+    switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(1.25, middle); break;
+    case Qt::Key_Minus: zoomBy(0.8, middle); break;
+    case Qt::Key_0: fit(); break;
+    case Qt::Key_Left: moveSelection(-1, 0); break;
+    case Qt::Key_Right: moveSelection(1, 0); break;
+    case Qt::Key_Up: moveSelection(0, -1); break;
+    case Qt::Key_Down: moveSelection(0, 1); break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter: toggle(paint_.selected); break;
+    case Qt::Key_Escape: select(-1, false); break;
+    default: QWidget::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+bool TopologyCanvas::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = toolTipFor(itemAt(help->pos()));
+        if (text.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    if (e->type() == QEvent::Show && !fitted_) fit();
+    return QWidget::event(e);
+}
+
+} // namespace rackscope::gui
