@@ -55,14 +55,16 @@ int runExport(const QStringList& args) {
     const QCommandLineOption portrait(QStringLiteral("portrait"), QStringLiteral("PDF in portrait (default landscape)."));
     const QCommandLineOption title(QStringLiteral("title"), QStringLiteral("The title block's name (default: the server, or the number of servers)."),
                                    QStringLiteral("TEXT"));
-    parser.addOptions({output, format, hosts, highlight, collapse, expand, only, storage, dpi, page, portrait, title});
+    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Draw the demo cluster that ships with rackscope."));
+    parser.addOptions({output, format, hosts, highlight, collapse, expand, only, storage, dpi, page, portrait, title, demo});
     if (!parser.parse(args)) return usage(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         fputs(qPrintable(parser.helpText()), stdout);
         return 0;
     }
-    const QStringList inputs = parser.positionalArguments().mid(1);
-    if (inputs.isEmpty()) return usage(QStringLiteral("give INPUT files"));
+    QStringList inputs = parser.positionalArguments().mid(1);
+    if (parser.isSet(demo)) inputs << QStringLiteral(":/demo/demo.cluster");
+    if (inputs.isEmpty()) return usage(QStringLiteral("give INPUT files, or --demo"));
     if (!parser.isSet(output)) return usage(QStringLiteral("give -o FILE"));
     const QString path = parser.value(output);
     ExportOptions eo;
@@ -109,7 +111,7 @@ int runExport(const QStringList& args) {
     const Diagram diagram = buildDiagram(sources.input, dopt);
     if (diagram.items.empty()) return usage(QStringLiteral("nothing to draw: --hosts matches no server"));
     QStringList names;
-    for (const QString& in : inputs) names << QFileInfo(in).fileName();
+    for (const QString& in : inputs) names << (in.startsWith(QLatin1Char(':')) ? QStringLiteral("the rackscope demo cluster") : QFileInfo(in).fileName());
     eo.title = {diagram.title, QDate::currentDate().toString(Qt::ISODate), QStringLiteral(RACKSCOPE_VERSION), names.join(QStringLiteral(", "))};
     if (const QString error = exportDiagram(diagram, path, eo); !error.isEmpty()) {
         fprintf(stderr, "rackscope-cli export: %s\n", qPrintable(error));

@@ -25,6 +25,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QDate>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -38,7 +39,7 @@ namespace rackscope::gui {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), report_(new QPlainTextEdit(this)), canvas_(new TopologyCanvas(this)), servers_(new QTreeWidget(this)),
       inspector_(new QTreeWidget(this)), findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)),
-      runsDock_(new QDockWidget(tr("Load runs"), this)) {
+      runsDock_(new QDockWidget(tr("Load runs"), this)), demoOffer_(new QPushButton(tr("Open the demo cluster"), this)) {
     setWindowTitle(tr("rackscope %1").arg(QStringLiteral(RACKSCOPE_VERSION)));
     setCentralWidget(canvas_);
     buildDocks();
@@ -46,6 +47,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(canvas_, &TopologyCanvas::selectionChanged, this, &MainWindow::showInspector);
     connect(canvas_, &TopologyCanvas::expandToggled, this, &MainWindow::toggleExpanded);
     connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
+    // Offered while there is nothing but this machine to look at.
+    demoOffer_->setToolTip(tr("Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once"));
+    demoOffer_->setFlat(true);
+    statusBar()->addPermanentWidget(demoOffer_);
+    connect(demoOffer_, &QPushButton::clicked, this, &MainWindow::openDemo);
     resize(1400, 900);
 }
 
@@ -106,6 +112,7 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open topology or fabric…"), QKeySequence::Open, this, &MainWindow::chooseFile);
     file->addAction(tr("Show this &machine"), this, &MainWindow::showLocalMachine);
+    file->addAction(tr("Open the &demo cluster"), this, &MainWindow::openDemo);
     file->addAction(tr("&Connect to servers…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::chooseServers);
     file->addAction(tr("&Refresh servers"), QKeySequence::Refresh, this, &MainWindow::refreshServers);
     file->addAction(tr("S&top connecting"), QKeySequence(Qt::Key_Escape), this, [this] {
@@ -374,6 +381,10 @@ bool MainWindow::load(const QStringList& paths, bool replace) {
     return true;
 }
 
+void MainWindow::openDemo() {
+    if (load({QStringLiteral(":/demo/demo.cluster")}, true)) source_ = tr("the rackscope demo cluster");
+}
+
 void MainWindow::chooseFile() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open topologies and fabric sources"), {},
@@ -488,6 +499,7 @@ bool MainWindow::exportDiagram(const QString& path) {
 }
 
 void MainWindow::showHosts() {
+    demoOffer_->setVisible(hosts_.size() <= 1 && serverNames_.isEmpty() && !fabric_);
     if (hosts_.size() > 8 && diagramOptions_.expandAll && diagramOptions_.expanded.isEmpty()) diagramOptions_.expandAll = false; // many servers: closed, opened on demand
     redraw();
     fillFindings();

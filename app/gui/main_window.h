@@ -9,6 +9,7 @@
 #include <memory>
 
 class QPlainTextEdit;
+class QPushButton;
 class QDockWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -33,6 +34,7 @@ public:
     // Topologies and fabric sources, added to what is shown; false when none could be read.
     bool openFiles(const QStringList& paths);
     bool exportDiagram(const QString& path); // in the format its name says; false with a dialog
+    void openDemo(); // the demo rack that ships with rackscope
     // Reaches the servers and shows each as it arrives; false when the request cannot start (with a dialog).
     bool connectToHosts(const ConnectRequest& request);
     void refreshServers(); // asks the same servers again, over the connections already open
@@ -86,6 +88,7 @@ private:
     ConnectRequest connection_;
     RunsPanel* runs_;
     QDockWidget* runsDock_;
+    QPushButton* demoOffer_;
 };
 
 } // namespace rackscope::gui

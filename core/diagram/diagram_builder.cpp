@@ -359,40 +359,60 @@ private:
         return rows;
     }
 
-    // Which pod a leaf serves, when it serves exactly one; -1 for the others.
-    int podOf(const FabricNode& n) const {
-        int found = -1;
-        for (std::size_t i = 0; i < pods_.size(); ++i)
-            if (pods_[i].leaves.contains(n.id)) {
-                if (found >= 0) return -1;
-                found = int(i);
-            }
-        return found;
-    }
-
+    // Each switch row, lowest tier first: every switch wants to sit over the
+    // mean of what it is cabled to below (servers for leaves, leaves for
+    // spines); in that order (rail order among equals) they are pushed apart
+    // just enough not to overlap, and the row is centred on what they wanted.
     void placeSwitches() {
         if (!fabric_) return;
         const int rows = switchRows();
-        // Each row: the switches over a span (one pod's leaves over the pod, the rest over everything).
-        std::map<std::pair<int, int>, std::vector<const FabricNode*>> groups; // (tier, pod) -> switches
-        for (const FabricNode& n : in_.fabric->nodes) {
-            if (n.kind != FabricNodeKind::Switch) continue;
-            const int tier = std::max(tierOf(n), 1);
-            const int pod = tier == 1 ? podOf(n) : -1;
-            if (!o_.onlyHosts.isEmpty() && tier == 1 && pod < 0 && !servesDrawnHost(n)) continue;
-            groups[{tier, pod}].push_back(&n);
+        std::map<QString, QStringList> below; // switch id -> ids of what hangs under it (host items or switch ids)
+        for (const FabricLink& l : in_.fabric->links) {
+            const FabricNode *a = in_.fabric->node(l.a), *b = in_.fabric->node(l.b);
+            if (!a || !b) continue;
+            for (const auto& [up, down] : {std::pair{a, b}, std::pair{b, a}}) {
+                if (up->kind != FabricNodeKind::Switch) continue;
+                if (down->kind == FabricNodeKind::Switch) {
+                    if (std::max(tierOf(*down), 1) < std::max(tierOf(*up), 1)) below[up->id] << QStringLiteral("switch:") + down->id;
+                } else if (!down->host.isEmpty()) {
+                    below[up->id] << QStringLiteral("host:") + down->host;
+                }
+            }
         }
-        for (auto& [key, nodes] : groups) {
-            const auto [tier, pod] = key;
-            const double left = pod >= 0 ? pods_[pod].left : 0, width = pod >= 0 ? pods_[pod].right - pods_[pod].left : width_;
+        std::map<int, std::vector<const FabricNode*>> byTier;
+        for (const FabricNode& n : in_.fabric->nodes)
+            if (n.kind == FabricNodeKind::Switch) {
+                const int tier = std::max(tierOf(n), 1);
+                if (!o_.onlyHosts.isEmpty() && tier == 1 && !servesDrawnHost(n)) continue;
+                byTier[tier].push_back(&n);
+            }
+        for (auto& [tier, nodes] : byTier) {
+            std::map<QString, double> wanted;
+            for (const FabricNode* n : nodes) {
+                double sum = 0;
+                int count = 0;
+                for (const QString& id : below[n->id])
+                    if (const int i = item(id); i >= 0) {
+                        sum += d_.items[i].rect.center().x();
+                        ++count;
+                    }
+                wanted[n->id] = count ? sum / count : width_ / 2;
+            }
             std::stable_sort(nodes.begin(), nodes.end(), [&](const FabricNode* a, const FabricNode* b) {
+                if (std::abs(wanted[a->id] - wanted[b->id]) > 1) return wanted[a->id] < wanted[b->id];
                 const auto ra = railOfLeaf_.find(a->id), rb = railOfLeaf_.find(b->id);
                 const int xa = ra == railOfLeaf_.end() ? 1 << 20 : ra->second, xb = rb == railOfLeaf_.end() ? 1 << 20 : rb->second;
                 if (xa != xb) return xa < xb;
                 return natural_.compare(switchName(*a), switchName(*b)) < 0;
             });
-            const double step = std::max(kSwitchW + 20, width / double(nodes.size()));
-            const double start = left + std::max(0.0, (width - step * double(nodes.size())) / 2);
+            std::vector<double> x(nodes.size());
+            double shift = 0;
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+                const double want = wanted[nodes[i]->id] - kSwitchW / 2;
+                x[i] = i ? std::max(want, x[i - 1] + kSwitchW + 20) : want;
+                shift += want - x[i];
+            }
+            shift /= double(std::max<std::size_t>(nodes.size(), 1));
             const double y = (rows - tier) * (kSwitchH + kTierGap);
             for (std::size_t i = 0; i < nodes.size(); ++i) {
                 const FabricNode& n = *nodes[i];
@@ -403,7 +423,7 @@ private:
                 it.detail = QStringLiteral("%1 ports").arg(n.ports);
                 const auto rail = railOfLeaf_.find(n.id);
                 if (rail != railOfLeaf_.end()) it.rail = rail->second;
-                it.rect = QRectF(start + step * double(i) + (step - kSwitchW) / 2, y, kSwitchW, kSwitchH);
+                it.rect = QRectF(x[i] + shift, y, kSwitchW, kSwitchH);
                 it.facts = {{QStringLiteral("source"), in_.fabric->source}, {QStringLiteral("GUID"), n.guid}, {QStringLiteral("description"), n.description}};
                 if (n.lid) it.facts.emplace_back(QStringLiteral("LID"), QString::number(*n.lid));
                 it.facts.emplace_back(QStringLiteral("tier"), fabric_->tiers.count(n.id) ? QString::number(tierOf(n)) : QStringLiteral("unknown"));

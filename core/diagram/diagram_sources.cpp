@@ -1,11 +1,15 @@
 #include "diagram_sources.h"
 
 #include "analysis/fabric_merge.h"
+#include "import/cluster_file.h"
 #include "import/fabric_loader.h"
 #include "import/input_file.h"
 #include "import/topology_loader.h"
 
+#include <QFile>
 #include <QFileInfo>
+
+#include <map>
 
 namespace rackscope {
 namespace {
@@ -28,12 +32,38 @@ void addFabric(DiagramInput& input, Fabric fabric) {
 DiagramSources loadDiagramSources(const QStringList& paths) {
     DiagramSources out;
     std::vector<Fabric> fabrics;
+    // A cluster file names its servers' topology files and its fabric sources: read those in its place.
+    struct Input {
+        QString path, host;
+    };
+    std::vector<Input> inputs;
     for (const QString& path : paths) {
+        QByteArray head;
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly)) head = f.read(64);
+        if (!looksLikeClusterFile(head)) {
+            inputs.push_back({path, {}});
+            continue;
+        }
         QByteArray content;
-        if (const QString error = readInputFile(path, kMaxFabricBytes, &content); !error.isEmpty()) {
+        if (const QString error = readInputFile(path, 1 << 20, &content); !error.isEmpty()) {
             out.failed.push_back({path, error});
             continue;
         }
+        const ClusterFile cluster = parseClusterFile(content, QFileInfo(path).path());
+        for (const QString& p : cluster.problems) out.failed.push_back({path, p});
+        for (const ClusterFile::Host& h : cluster.hosts) inputs.push_back({h.path, h.name});
+        for (const QString& fabric : cluster.fabrics) inputs.push_back({fabric, {}});
+    }
+    std::map<QString, QByteArray> cache; // the demo's servers share three files
+    for (const auto& [path, hostName] : inputs) {
+        QByteArray content;
+        if (const auto hit = cache.find(path); hit != cache.end()) content = hit->second;
+        else if (const QString error = readInputFile(path, kMaxFabricBytes, &content); !error.isEmpty()) {
+            out.failed.push_back({path, error});
+            continue;
+        }
+        cache[path] = content;
         const DetectedFormat format = detectFormat(content);
         const bool topology = format == DetectedFormat::HwlocXml || format == DetectedFormat::NcclTopoXml ||
                               format == DetectedFormat::NvidiaSmiTopo || format == DetectedFormat::AgentSnapshot;
@@ -42,6 +72,7 @@ DiagramSources loadDiagramSources(const QStringList& paths) {
             ImportResult r = content.size() > kMaxTopologyBytes ? ImportResult::fail(QStringLiteral("larger than a topology can be"))
                                                                 : importTopology(content, path);
             if (r.host) {
+                if (!hostName.isEmpty()) r.host->name = hostName; // as the cluster file names it
                 if (r.host->name.isEmpty()) { // drawn and found by a name: the file's, said so, never passed off as the host's
                     r.host->name = uniqueName(out.input, QFileInfo(path).completeBaseName());
                     r.host->notes << QStringLiteral("the source names no host; \"%1\" is its file name").arg(r.host->name);

@@ -2,9 +2,11 @@
 // and which highlights it carries, checked against what the fixtures say.
 #include "diagram/diagram.h"
 #include "diagram/diagram_sources.h"
+#include "import/cluster_file.h"
 #include "test_support.h"
 
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -240,6 +242,57 @@ private slots:
         in.flaggedHosts = {in.hosts.front().host.name, QStringLiteral("not-drawn")};
         const Diagram d = buildDiagram(in);
         QCOMPARE(highlighted(d, HighlightKind::SlowHost), std::set<QString>{in.hosts.front().host.name});
+    }
+
+    // The demo rack: the faults its generator planted are the highlights drawn.
+    void demoCluster() {
+        const DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        QVERIFY(s.failed.empty());
+        QCOMPARE(s.input.hosts.size(), std::size_t(8));
+        QVERIFY(s.input.fabric);
+        const Diagram d = buildDiagram(s.input);
+        auto on = [&](HighlightKind kind, const QString& host) {
+            int n = 0;
+            for (const Highlight& h : d.highlights)
+                if (h.kind == kind && !h.items.empty() && d.items[h.items.front()].host == host) ++n;
+            return n;
+        };
+        QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node08")), 4); // GPUs 4-7, their NICs all on socket 0
+        QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node08")), 4);
+        QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node07")), 2); // GPUs 6 and 7 lost their switch's NICs
+        QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node07")), 0);
+        QCOMPARE(on(HighlightKind::RailBreak, QStringLiteral("node05")), 2);  // two cables swapped
+        for (const QString& fine : {QStringLiteral("node01"), QStringLiteral("node06")})
+            for (int k = 0; k < kHighlightKinds; ++k) QCOMPARE(on(HighlightKind(k), fine), 0);
+        QCOMPARE(d.rails.size(), qsizetype(8));
+        // Every NIC of every server is cabled, to the leaf of its rail.
+        int cabledNics = 0;
+        for (const DiagramLink& l : d.links)
+            if (d.items[l.b].kind == ItemKind::Nic) {
+                ++cabledNics;
+                QCOMPARE(d.items[l.a].kind, ItemKind::Leaf);
+            }
+        QCOMPARE(cabledNics, 6 * 8 + 6 + 8);
+        checkLayout(d, QStringLiteral("demo"));
+    }
+
+    void clusterFilesSayWhatIsWrong() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("rack.cluster")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("rackscope-cluster 1\nhost a " + fixture(QStringLiteral("nccl-topo-azure-ndv4.xml")).toUtf8() +
+                "\nhost b missing.xml\nbogus line here\nfabric " + fixture(QStringLiteral("PROVENANCE.md")).toUtf8() + "\n");
+        f.close();
+        const DiagramSources s = loadDiagramSources({f.fileName()});
+        QCOMPARE(s.input.hosts.size(), std::size_t(1)); // what could be read is read
+        QCOMPARE(s.input.hosts.front().host.name, QStringLiteral("a"));
+        QStringList messages;
+        for (const FailedInput& e : s.failed) messages << e.input + QStringLiteral(": ") + e.message;
+        QVERIFY2(messages.filter(QStringLiteral("line 4: expected \"host NAME FILE\"")).size() == 1, qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY(messages.filter(QStringLiteral("missing.xml")).size() == 1);
+        QVERIFY(messages.filter(QStringLiteral("PROVENANCE.md")).size() == 1);
+        QCOMPARE(parseClusterFile("rackscope-cluster 2\n", {}).problems, QStringList{QStringLiteral("line 1: cluster file version 2; this rackscope reads version 1")});
+        QVERIFY(!looksLikeClusterFile("host a b\n"));
     }
 
     void highlightNames() {

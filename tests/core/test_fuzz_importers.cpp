@@ -4,7 +4,9 @@
 
 #include "analysis/fabric_merge.h"
 #include "analysis/fabric_placement.h"
+#include "diagram/diagram_sources.h"
 #include "import/fabric_file.h"
+#include <QTemporaryDir>
 #include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
 #include "report/fabric_report.h"
@@ -111,6 +113,35 @@ private slots:
                 for (const FabricHost& h : a.hosts) hosts << h.name;
                 proposeGroups(merged, a, hosts.mid(0, 40), 4);
             }
+        }
+    }
+
+    // The demo cluster mutated (its cluster file, its server topologies and its fabric file) through
+    // loading and laying out a diagram: each run draws what could be read and names what could not.
+    void mutatedClusterThroughTheDiagram() {
+        QRandomGenerator rng(7);
+        QTemporaryDir dir;
+        const QStringList files{QStringLiteral("demo.cluster"), QStringLiteral("demo-rack.fabric"), QStringLiteral("h100-8gpu-node.xml"),
+                                QStringLiteral("h100-8gpu-node-two-nics-missing.xml"), QStringLiteral("h100-8gpu-node-nics-on-one-socket.xml")};
+        std::map<QString, QByteArray> originals;
+        for (const QString& f : files) {
+            QFile in(QStringLiteral(":/demo/") + f);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            originals[f] = in.readAll();
+        }
+        for (int round = 0; round < 60; ++round) {
+            const QString victim = files[qsizetype(rng.bounded(quint32(files.size())))];
+            for (const QString& f : files) {
+                QFile out(dir.filePath(f));
+                QVERIFY(out.open(QIODevice::WriteOnly));
+                out.write(f == victim ? mutate(originals[f], rng) : originals[f]);
+            }
+            const DiagramSources s = loadDiagramSources({dir.filePath(QStringLiteral("demo.cluster"))});
+            for (const FailedInput& f : s.failed) QVERIFY(!f.message.isEmpty());
+            const Diagram d = buildDiagram(s.input);
+            for (const DiagramItem& it : d.items)
+                if (it.parent >= 0) QVERIFY(d.items[it.parent].rect.contains(it.rect));
+            for (const DiagramLink& l : d.links) QVERIFY(l.a >= 0 && l.b >= 0 && l.a < int(d.items.size()) && l.b < int(d.items.size()));
         }
     }
 

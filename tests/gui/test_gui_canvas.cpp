@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
@@ -112,6 +113,24 @@ private slots:
         for (const DiagramItem& it : w.canvas()->diagram().items)
             if (it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic) QVERIFY(text.contains(QStringLiteral(">") + it.label + QStringLiteral("<")));
         QVERIFY(w.console()->toPlainText().contains(QStringLiteral("exported the diagram to")));
+    }
+
+    // With only this machine shown, the demo is offered; taking it shows the whole rack.
+    void firstStartOffersTheDemo() {
+        gui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showLocalMachine();
+        QPushButton* offer = nullptr;
+        for (QPushButton* b : w.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Open the demo cluster")) offer = b;
+        QVERIFY(offer && offer->isVisible());
+        QTest::mouseClick(offer, Qt::LeftButton);
+        QCOMPARE(w.hosts().size(), std::size_t(8));
+        QVERIFY(!offer->isVisible());
+        const Diagram& d = w.canvas()->diagram();
+        QVERIFY(d.find(QStringLiteral("switch:spine-01")) >= 0 || std::any_of(d.items.begin(), d.items.end(), [](const DiagramItem& i) { return i.label == QLatin1String("spine-01"); }));
+        QVERIFY(w.findingList()->topLevelItemCount() > 5);
     }
 
     // Many servers open closed, with the fabric above them, and paint.
