@@ -4,8 +4,12 @@
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QHash>
 #include <QPainter>
 #include <QPainterPath>
+#include <QVarLengthArray>
+
+#include <map>
 
 namespace rackscope {
 namespace {
@@ -13,11 +17,38 @@ namespace {
 // Pixel sizes, so text keeps its size against the boxes on any device (screen, 150 DPI image, PDF).
 constexpr int kFont = 12, kSmallFont = 10;
 
-QFont font(int pixels, bool bold = false) {
+QFont makeFont(int pixels, bool bold) {
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPixelSize(pixels);
     f.setBold(bold);
     return f;
+}
+
+// The few fonts the diagram uses, made once: a repaint draws thousands of labels.
+const QFont& font(int pixels, bool bold = false) {
+    static std::map<std::pair<int, bool>, QFont> fonts;
+    auto it = fonts.find({pixels, bold});
+    if (it == fonts.end()) it = fonts.emplace(std::pair{pixels, bold}, makeFont(pixels, bold)).first;
+    return it->second;
+}
+
+// Text cut to a width with an ellipsis, remembered: the same labels are elided on every repaint.
+const QString& elided(const QString& text, int pixels, double width) {
+    static QHash<QString, QString> cache;
+    if (cache.size() > 50000) cache.clear();
+    const QString key = QString::number(pixels) + QLatin1Char('|') + QString::number(qRound(width)) + QLatin1Char('|') + text;
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.insert(key, QFontMetricsF(font(pixels)).elidedText(text, Qt::ElideRight, width));
+    return *it;
+}
+
+double advance(const QString& text, int pixels, bool bold) {
+    static QHash<QString, double> cache;
+    if (cache.size() > 50000) cache.clear();
+    const QString key = QString::number(pixels) + (bold ? QLatin1Char('b') : QLatin1Char('r')) + text;
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.insert(key, QFontMetricsF(font(pixels, bold)).horizontalAdvance(text));
+    return *it;
 }
 
 // Screen pixels per scene unit: below a few pixels per letter, text is not worth drawing.
@@ -48,10 +79,10 @@ void drawItem(QPainter& p, const DiagramItem& it, bool text) {
         p.drawText(head, Qt::AlignLeft | Qt::AlignVCenter, it.label);
         if (!it.detail.isEmpty()) {
             p.setFont(font(kSmallFont));
-            const double used = QFontMetricsF(font(kFont, it.kind == ItemKind::Host)).horizontalAdvance(it.label) + 12;
+            const double used = advance(it.label, kFont, it.kind == ItemKind::Host) + 12;
             if (used < head.width())
                 p.drawText(head.adjusted(used, 0, 0, 0), Qt::AlignRight | Qt::AlignVCenter,
-                           QFontMetricsF(font(kSmallFont)).elidedText(it.detail, Qt::ElideRight, head.width() - used));
+                           elided(it.detail, kSmallFont, head.width() - used));
         }
         return;
     }
@@ -60,15 +91,29 @@ void drawItem(QPainter& p, const DiagramItem& it, bool text) {
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, it.label);
     p.setFont(font(kSmallFont));
     p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2), Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetricsF(font(kSmallFont)).elidedText(it.detail, Qt::ElideRight, inner.width()));
+               elided(it.detail, kSmallFont, inner.width()));
 }
 
-// A cable from the switch above down to the server or NIC below.
-QPainterPath fabricPath(const QRectF& a, const QRectF& b) {
+// A cable from the switch above down to the server or NIC below: a cubic
+// that leaves and arrives vertically.
+struct Cable {
+    QPointF p0, p1, p2, p3;
+    QPointF at(double t) const { // Bernstein form: QPainterPath::pointAtPercent measures arc length, far too slow per frame
+        const double u = 1 - t;
+        return u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3;
+    }
+};
+
+Cable cableBetween(const QRectF& a, const QRectF& b) {
     const QPointF from = anchorBottom(a), to = anchorTop(b);
-    QPainterPath path(from);
     const double mid = (from.y() + to.y()) / 2;
-    path.cubicTo(QPointF(from.x(), mid), QPointF(to.x(), mid), to);
+    return {from, QPointF(from.x(), mid), QPointF(to.x(), mid), to};
+}
+
+QPainterPath fabricPath(const QRectF& a, const QRectF& b) {
+    const Cable c = cableBetween(a, b);
+    QPainterPath path(c.p0);
+    path.cubicTo(c.p1, c.p2, c.p3);
     return path;
 }
 
@@ -83,21 +128,57 @@ QPainterPath arcBelow(const QRectF& a, const QRectF& b, double depth) {
 
 bool meets(const QRectF& exposed, const QRectF& r) { return exposed.isEmpty() || exposed.intersects(r); }
 
+// A cable's curve as line segments, keeping only those that meet the exposed
+// rectangle: stroking a whole curve that mostly runs off screen costs far more
+// than its visible part (the rasteriser walks the full outline).
+void drawCable(QPainter& p, const QRectF& a, const QRectF& b, const QRectF& exposed, double scale) {
+    const Cable cable = cableBetween(a, b);
+    // About one segment per 12 screen pixels of the cable's span: smooth up close, cheap far out.
+    const QPointF span = cable.p3 - cable.p0;
+    const int kSegments = std::clamp(int((std::abs(span.x()) + std::abs(span.y())) * scale / 12), 2, 32);
+    QPointF previous = cable.p0;
+    QVarLengthArray<QLineF, 32> lines;
+    const QRectF view = exposed.isEmpty() ? QRectF() : exposed.adjusted(-4, -4, 4, 4);
+    for (int i = 1; i <= kSegments; ++i) {
+        const QPointF next = cable.at(double(i) / kSegments);
+        if (view.isEmpty() || view.intersects(QRectF(previous, next).normalized().adjusted(-1, -1, 1, 1))) lines.append(QLineF(previous, next));
+        previous = next;
+    }
+    if (!lines.isEmpty()) p.drawLines(lines.constData(), int(lines.size()));
+}
+
 } // namespace
 
 void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     p.save();
-    p.setRenderHint(QPainter::Antialiasing, true);
     const double scale = scaleOf(p);
+    // Far out, boxes are a few pixels: square and without antialiasing, drawn a kind at a time.
+    const bool coarse = !o.alwaysText && scale < 0.35;
+    p.setRenderHint(QPainter::Antialiasing, !coarse);
     const bool text = o.alwaysText || scale * kSmallFont >= 4.5;
-    for (const DiagramItem& it : d.items)
-        if (meets(o.exposed, it.rect)) drawItem(p, it, text);
+    if (coarse) {
+        std::map<ItemKind, QVector<QRectF>> byKind;
+        for (const DiagramItem& it : d.items)
+            if (meets(o.exposed, it.rect)) byKind[it.kind].push_back(it.rect);
+        for (const ItemKind kind : {ItemKind::Host, ItemKind::Package, ItemKind::Numa, ItemKind::PciSwitch, ItemKind::Core, ItemKind::Spine,
+                                    ItemKind::Leaf, ItemKind::Switch, ItemKind::Gpu, ItemKind::Nic, ItemKind::NvSwitch, ItemKind::Other}) {
+            const auto it = byKind.find(kind);
+            if (it == byKind.end()) continue;
+            p.setPen(QPen(itemStyle(kind).border, 0));
+            p.setBrush(itemStyle(kind).fill);
+            p.drawRects(it->second.constData(), int(it->second.size()));
+        }
+    } else {
+        for (const DiagramItem& it : d.items)
+            if (meets(o.exposed, it.rect)) drawItem(p, it, text);
+    }
 
     p.setBrush(Qt::NoBrush);
     for (const DiagramLink& l : d.links) {
         const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
         if (!meets(o.exposed, l.kind == LinkKind::NvLink ? a : a.united(b))) continue;
         if (l.kind == LinkKind::NvLink && d.items[l.b].kind == ItemKind::NvSwitch) { // on the server's NVLink band: a tag, not a line
+            if (coarse) continue;
             p.setPen(Qt::NoPen);
             p.setBrush(itemStyle(ItemKind::NvSwitch).border);
             p.drawRoundedRect(QRectF(a.right() - 20, a.top() + 4, 16, 10), 2, 2);
@@ -109,13 +190,22 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.drawPath(arcBelow(a, b, 6 + std::abs(a.center().x() - b.center().x()) * 0.04));
             continue;
         }
-        p.setPen(QPen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4));
-        const QPainterPath path = fabricPath(a, b);
-        p.drawPath(path);
+        QPen pen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4);
+        if (o.alwaysText) {
+            p.setPen(pen);
+            p.drawPath(fabricPath(a, b)); // exports: one smooth curve per cable
+        } else {
+            pen.setCosmetic(true); // on screen, in screen pixels: the raster engine's fast path
+            pen.setWidthF(std::clamp(pen.widthF() * scale, 1.0, 3.0));
+            p.setPen(pen);
+            drawCable(p, a, b, o.exposed, scale);
+        }
         if (text && !l.label.isEmpty() && d.items[l.b].kind != ItemKind::Nic && d.items[l.b].kind != ItemKind::Host) {
+            const QPointF mid = cableBetween(a, b).at(0.5);
+            if (!meets(o.exposed, QRectF(mid, QSizeF(80, 12)))) continue;
             p.setFont(font(kSmallFont));
             p.setPen(QColor(0x45, 0x5a, 0x64));
-            p.drawText(path.pointAtPercent(0.5) + QPointF(4, -2), l.count > 1 ? QStringLiteral("%1 ×%2").arg(l.label).arg(l.count) : l.label);
+            p.drawText(mid + QPointF(4, -2), l.count > 1 ? QStringLiteral("%1 ×%2").arg(l.label).arg(l.count) : l.label);
         }
     }
 
@@ -124,8 +214,16 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         const QColor c = highlightColour(h.kind);
         for (int li : h.links) {
             const DiagramLink& l = d.links[li];
-            p.setPen(QPen(c, 3.2, h.kind == HighlightKind::PortDown ? Qt::DashLine : Qt::SolidLine));
-            p.drawPath(fabricPath(d.items[l.a].rect, d.items[l.b].rect));
+            QPen pen(c, 3.2, h.kind == HighlightKind::PortDown ? Qt::DashLine : Qt::SolidLine);
+            if (o.alwaysText) {
+                p.setPen(pen);
+                p.drawPath(fabricPath(d.items[l.a].rect, d.items[l.b].rect));
+            } else {
+                pen.setCosmetic(true);
+                pen.setWidthF(std::clamp(3.2 * scale, 2.0, 5.0));
+                p.setPen(pen);
+                drawCable(p, d.items[l.a].rect, d.items[l.b].rect, o.exposed, scale);
+            }
         }
         const bool pair = h.items.size() == 2 && (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect);
         if (!pair) {

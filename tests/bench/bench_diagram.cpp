@@ -1,0 +1,142 @@
+// The diagram's three figures, in one run:
+//  - a full repaint of a 64-server cluster in full detail (every server open:
+//    packages, PCIe switches, GPUs, NICs, NVLink, the fabric above), painted
+//    offscreen into a 1920x1080 image, whole scene in view and zoomed in
+//    (goal: under 16 ms, one frame at 60 Hz);
+//  - `rackscope-cli export` of one server, the largest hwloc fixture, beside
+//    `lstopo-no-graphics --of svg` on the same file (goal: ratio at most 1.0);
+//  - `rackscope-cli export` of the 64-server cluster to SVG beside Graphviz
+//    `dot -Tsvg` on rackscope's own DOT export of it (goal: at most 1.0).
+#include "diagram/diagram_sources.h"
+#include "render/diagram_export.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <cstdio>
+
+using namespace rackscope;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double timeProcess(const QString& program, const QStringList& args, int runs) {
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p.setStandardOutputFile(QProcess::nullDevice());
+        QElapsedTimer t;
+        t.start();
+        p.start(program, args);
+        if (!p.waitForFinished(600000) || p.exitCode() != 0) return -1;
+        times.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    return median(times);
+}
+
+// 64 servers of the demo's design: 8 rails, two leaves per rail (32 servers each), 8 spines.
+QString writeCluster(const QDir& dir) {
+    QString cluster = QStringLiteral("rackscope-cluster 1\n");
+    QString fabric = QStringLiteral("rackscope-fabric 1\nexpect width=4x speed=NDR\n");
+    for (int s = 1; s <= 8; ++s) fabric += QStringLiteral("switch spine-%1 tier=spine ports=64\n").arg(s);
+    for (int r = 0; r < 8; ++r)
+        for (int half = 0; half < 2; ++half) {
+            fabric += QStringLiteral("switch leaf-r%1-%2 tier=leaf ports=64\n").arg(r).arg(half);
+            for (int s = 1; s <= 8; ++s)
+                for (int k = 0; k < 4; ++k)
+                    fabric += QStringLiteral("link leaf-r%1-%2:%3 spine-%4:%5\n").arg(r).arg(half).arg(33 + (s - 1) * 4 + k).arg(s).arg(1 + (r * 2 + half) * 4 + k);
+        }
+    for (int n = 1; n <= 64; ++n) {
+        cluster += QStringLiteral("host node%1 %2/h100-8gpu-node.xml\n").arg(n, 2, 10, QLatin1Char('0')).arg(QStringLiteral(RACKSCOPE_DEMO_DIR));
+        for (int r = 0; r < 8; ++r)
+            fabric += QStringLiteral("link node%1/mlx5_%2:1 leaf-r%2-%3:%4\n").arg(n, 2, 10, QLatin1Char('0')).arg(r).arg((n - 1) / 32).arg((n - 1) % 32 + 1);
+    }
+    cluster += QStringLiteral("fabric rack64.fabric\n");
+    for (const auto& [name, text] : {std::pair{QStringLiteral("rack64.cluster"), cluster}, std::pair{QStringLiteral("rack64.fabric"), fabric}}) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly)) return {};
+        f.write(text.toUtf8());
+    }
+    return dir.filePath(QStringLiteral("rack64.cluster"));
+}
+
+double paintMs(const Diagram& d, double zoom, QPointF centre, int runs) {
+    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer t;
+        t.start();
+        QPainter p(&image);
+        p.fillRect(image.rect(), Qt::white);
+        p.translate(QPointF(960, 540) - centre * zoom);
+        p.scale(zoom, zoom);
+        PaintOptions o;
+        o.exposed = QRectF(centre - QPointF(960, 540) / zoom, QSizeF(1920, 1080) / zoom);
+        paintDiagram(p, d, o);
+        p.end();
+        times.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    return median(times);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    QTemporaryDir tmp;
+    const QDir dir(tmp.path());
+    const QString cluster = writeCluster(dir);
+    DiagramSources s = loadDiagramSources({cluster});
+    if (!s.failed.empty() || s.input.hosts.size() != 64) {
+        fprintf(stderr, "bench_diagram: the 64-server cluster did not load\n");
+        return 1;
+    }
+    const Diagram d = buildDiagram(s.input);
+    std::size_t devices = 0;
+    for (const DiagramItem& it : d.items) devices += it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic;
+    const double fitZoom = std::min(1920 / d.bounds.width(), 1080 / d.bounds.height());
+    const double whole = paintMs(d, fitZoom, d.bounds.center(), 31);
+    const double detail = paintMs(d, 1.0, d.items[std::size_t(d.find(QStringLiteral("node33/GPU0")))].rect.center(), 31);
+    printf("bench_diagram: 64 servers in full detail: %zu items (%zu GPUs and NICs), %zu links; median of 31 repaints into 1920x1080\n",
+           d.items.size(), devices, d.links.size());
+    printf("  full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n", whole, whole / 16.0);
+    printf("  full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n", detail, detail / 16.0);
+
+    const QString cli = QStringLiteral(RACKSCOPE_CLI);
+    const QString lstopo = QStandardPaths::findExecutable(QStringLiteral("lstopo-no-graphics"));
+    const QString dot = QStandardPaths::findExecutable(QStringLiteral("dot"));
+    if (lstopo.isEmpty() || dot.isEmpty()) {
+        fprintf(stderr, "bench_diagram: needs lstopo-no-graphics (hwloc-nox) and dot (graphviz)\n");
+        return 1;
+    }
+    const QString host = QStringLiteral(RACKSCOPE_FIXTURES_DIR "/hwloc-96em64t-4n4d3ca2co-pci.xml");
+    const double ours = timeProcess(cli, {QStringLiteral("export"), host, QStringLiteral("-o"), dir.filePath(QStringLiteral("host.svg"))}, 11);
+    const double theirs = timeProcess(lstopo, {QStringLiteral("-f"), QStringLiteral("--input"), host, QStringLiteral("--of"), QStringLiteral("svg"), dir.filePath(QStringLiteral("lstopo.svg"))}, 11);
+    const QString dotFile = dir.filePath(QStringLiteral("rack64.dot"));
+    const double ours64 = timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dir.filePath(QStringLiteral("rack64.svg"))}, 5);
+    if (timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dotFile}, 1) < 0) return 1;
+    const double dot64 = timeProcess(dot, {QStringLiteral("-Tsvg"), dotFile, QStringLiteral("-o"), dir.filePath(QStringLiteral("dot.svg"))}, 1);
+    if (ours < 0 || theirs < 0 || ours64 < 0 || dot64 < 0) {
+        fprintf(stderr, "bench_diagram: a run failed (export %.1f, lstopo %.1f, export64 %.1f, dot %.1f)\n", ours, theirs, ours64, dot64);
+        return 1;
+    }
+    printf("  export one server to SVG (hwloc-96em64t-4n4d3ca2co-pci.xml), whole processes, median of 11:\n");
+    printf("    lstopo-no-graphics --of svg        %8.2f ms   (reference)\n", theirs);
+    printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0)\n", ours, ours / theirs);
+    printf("  export the 64-server cluster to SVG, whole processes:\n");
+    printf("    dot -Tsvg on rackscope's DOT       %8.2f ms   (reference, one run)\n", dot64);
+    printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0), median of 5\n", ours64, ours64 / dot64);
+    return 0;
+}
