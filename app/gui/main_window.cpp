@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "diagram/diagram_sources.h"
+#include "diagram/session_file.h"
 #include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
 #include "render/diagram_export.h"
@@ -27,6 +28,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QDate>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QSaveFile>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QStatusBar>
@@ -119,6 +123,16 @@ void MainWindow::buildMenus() {
         if (fleet_) fleet_->cancel();
     });
     file->addSeparator();
+    file->addAction(tr("Open &session…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, tr("Sessions (*.rsession);;All files (*)"));
+        if (!path.isEmpty()) load({path}, true);
+    });
+    file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save session"), {}, tr("Sessions (*.rsession)"));
+        if (path.isEmpty()) return;
+        if (!path.endsWith(QLatin1String(".rsession"))) path += QStringLiteral(".rsession");
+        saveSession(path);
+    });
     file->addAction(tr("&Export diagram…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
@@ -222,6 +236,7 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     connect(fleet_.get(), &Fleet::finished, this, &MainWindow::serversDone);
     servers_->clear();
     hosts_.clear();
+    raw_.clear();
     fabric_.reset();
     serverNames_ = list.hosts;
     source_ = request.hosts;
@@ -315,7 +330,10 @@ void MainWindow::onHostFinished(const HostResult& r) {
     log(r.host, tr("collected in %1 s").arg(r.seconds, 0, 'f', 2));
     item->setForeground(1, QBrush());
     HostAnalysis a = analyzeHost(*imported.host);
-    std::erase_if(hosts_, [&](const InspectedHost& h) { return h.host.source.location == imported.host->source.location; });
+    const QString location = imported.host->source.location;
+    std::erase_if(hosts_, [&](const InspectedHost& h) { return h.host.source.location == location; });
+    std::erase_if(raw_, [&](const RawSource& s) { return s.location == location; });
+    raw_.push_back({location, imported.host->name, QJsonDocument(*r.result).toJson(QJsonDocument::Compact)});
     hosts_.push_back({std::move(*imported.host), std::move(a)});
     // In the order the servers were given, whatever order they answer in.
     std::sort(hosts_.begin(), hosts_.end(), [&](const InspectedHost& x, const InspectedHost& y) {
@@ -334,6 +352,7 @@ void MainWindow::showLocalMachine() {
         return;
     }
     HostAnalysis a = analyzeHost(*r.host);
+    raw_ = {{r.host->source.location, r.host->name, QJsonDocument(*c.snapshot).toJson(QJsonDocument::Compact)}};
     hosts_ = {{std::move(*r.host), std::move(a)}};
     fabric_.reset();
     serverNames_.clear();
@@ -356,11 +375,18 @@ bool MainWindow::load(const QStringList& paths, bool replace) {
     if (loaded.input.hosts.empty() && !loaded.input.fabric) return false; // what was shown stays
     if (replace) {
         hosts_.clear();
+        raw_.clear();
         fabric_.reset();
         serverNames_.clear();
         flagged_.clear();
         servers_->clear();
     }
+    for (RawSource& r : loaded.raw) {
+        std::erase_if(raw_, [&](const RawSource& old) { return !r.host.isEmpty() && old.host == r.host; });
+        raw_.push_back(std::move(r));
+    }
+    for (const QString& h : loaded.input.flaggedHosts)
+        if (!flagged_.contains(h)) flagged_ << h;
     for (InspectedHost& h : loaded.input.hosts) {
         log(h.host.name, tr("opened %1").arg(h.host.source.location));
         serverItem(h.host.name)->setText(1, tr("from %1").arg(QFileInfo(h.host.source.location).fileName()));
@@ -378,6 +404,26 @@ bool MainWindow::load(const QStringList& paths, bool replace) {
     for (const QString& path : paths) names << QFileInfo(path).fileName();
     source_ = names.join(QStringLiteral(", "));
     showHosts();
+    return true;
+}
+
+bool MainWindow::saveSession(const QString& path) {
+    Session session;
+    session.title = canvas_->diagram().title;
+    session.saved = QDateTime::currentDateTime().toString(Qt::ISODate);
+    session.version = QStringLiteral(RACKSCOPE_VERSION);
+    session.sources = raw_;
+    session.flagged = flagged_;
+    for (const InspectedHost& h : hosts_)
+        for (const Finding& f : h.analysis.findings) session.findings.emplace_back(h.host.name, f);
+    if (fabric_)
+        for (const Finding& f : analyseFabric(*fabric_).findings) session.findings.emplace_back(QString(), f);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(sessionToJson(session)) < 0 || !file.commit()) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Could not save the session to %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    log({}, tr("saved the session (%1 sources) to %2").arg(raw_.size()).arg(path));
     return true;
 }
 

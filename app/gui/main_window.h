@@ -1,6 +1,7 @@
 #pragma once
 #include "connect_dialog.h"
 #include "diagram/diagram.h"
+#include "diagram/raw_source.h"
 #include "nccl_run_dialog.h"
 #include "report/inspect_report.h"
 #include "transport/fleet.h"
@@ -35,6 +36,8 @@ public:
     bool openFiles(const QStringList& paths);
     bool exportDiagram(const QString& path); // in the format its name says; false with a dialog
     void openDemo(); // the demo rack that ships with rackscope
+    // Every source shown, byte for byte, with the flagged hosts and findings; false with a dialog.
+    bool saveSession(const QString& path);
     // Reaches the servers and shows each as it arrives; false when the request cannot start (with a dialog).
     bool connectToHosts(const ConnectRequest& request);
     void refreshServers(); // asks the same servers again, over the connections already open
@@ -48,6 +51,8 @@ public:
     QPlainTextEdit* console() const { return console_; }
     DiagramOptions& diagramOptions() { return diagramOptions_; }
     void redraw();
+    // Hosts a straggler hunt found slow: red in the servers list and on the canvas.
+    void markFlagged(const QStringList& hosts);
     // Starts what the run dialog chose, reaching hosts the way the last connection did.
     void startRun(const RunChoice& choice);
 
@@ -61,7 +66,6 @@ private:
     QTreeWidgetItem* serverItem(const QString& host);
     void onHostFinished(const HostResult& r);
     void chooseRun();
-    void markFlagged(const QStringList& hosts);
     FleetOptions fleetOptions(QString* error);
     void buildMenus();
     void buildDocks();
@@ -79,6 +83,7 @@ private:
     QTreeWidget* findings_;
     QPlainTextEdit* console_;
     std::optional<Fabric> fabric_;
+    std::vector<RawSource> raw_; // the bytes of every source shown, for sessions
     QStringList flagged_;
     DiagramOptions diagramOptions_;
     QString source_; // what the title block names

@@ -1,6 +1,7 @@
 #include "diagram_sources.h"
 
 #include "analysis/fabric_merge.h"
+#include "diagram/session_file.h"
 #include "import/cluster_file.h"
 #include "import/fabric_loader.h"
 #include "import/input_file.h"
@@ -29,73 +30,103 @@ void addFabric(DiagramInput& input, Fabric fabric) {
     input.fabric = input.fabric ? mergeFabrics({std::move(*input.fabric), std::move(fabric)}) : std::move(fabric);
 }
 
-DiagramSources loadDiagramSources(const QStringList& paths) {
+DiagramSources importSources(std::vector<RawSource> sources) {
     DiagramSources out;
     std::vector<Fabric> fabrics;
-    // A cluster file names its servers' topology files and its fabric sources: read those in its place.
-    struct Input {
-        QString path, host;
-    };
-    std::vector<Input> inputs;
-    for (const QString& path : paths) {
-        QByteArray head;
-        QFile f(path);
-        if (f.open(QIODevice::ReadOnly)) head = f.read(64);
-        if (!looksLikeClusterFile(head)) {
-            inputs.push_back({path, {}});
-            continue;
-        }
-        QByteArray content;
-        if (const QString error = readInputFile(path, 1 << 20, &content); !error.isEmpty()) {
-            out.failed.push_back({path, error});
-            continue;
-        }
-        const ClusterFile cluster = parseClusterFile(content, QFileInfo(path).path());
-        for (const QString& p : cluster.problems) out.failed.push_back({path, p});
-        for (const ClusterFile::Host& h : cluster.hosts) inputs.push_back({h.path, h.name});
-        for (const QString& fabric : cluster.fabrics) inputs.push_back({fabric, {}});
-    }
-    std::map<QString, QByteArray> cache; // the demo's servers share three files
-    for (const auto& [path, hostName] : inputs) {
-        QByteArray content;
-        if (const auto hit = cache.find(path); hit != cache.end()) content = hit->second;
-        else if (const QString error = readInputFile(path, kMaxFabricBytes, &content); !error.isEmpty()) {
-            out.failed.push_back({path, error});
-            continue;
-        }
-        cache[path] = content;
+    for (RawSource& source : sources) {
+        const QString& path = source.location;
+        const QByteArray& content = source.content;
         const DetectedFormat format = detectFormat(content);
         const bool topology = format == DetectedFormat::HwlocXml || format == DetectedFormat::NcclTopoXml ||
                               format == DetectedFormat::NvidiaSmiTopo || format == DetectedFormat::AgentSnapshot;
         QString error;
+        bool used = false;
         if (topology) {
             ImportResult r = content.size() > kMaxTopologyBytes ? ImportResult::fail(QStringLiteral("larger than a topology can be"))
                                                                 : importTopology(content, path);
             if (r.host) {
-                if (!hostName.isEmpty()) r.host->name = hostName; // as the cluster file names it
+                if (!source.host.isEmpty()) r.host->name = source.host; // as the cluster file or session names it
                 if (r.host->name.isEmpty()) { // drawn and found by a name: the file's, said so, never passed off as the host's
                     r.host->name = uniqueName(out.input, QFileInfo(path).completeBaseName());
                     r.host->notes << QStringLiteral("the source names no host; \"%1\" is its file name").arg(r.host->name);
                 }
+                source.host = r.host->name;
                 HostAnalysis analysis = analyzeHost(*r.host);
                 out.input.hosts.push_back({std::move(*r.host), std::move(analysis)});
+                used = true;
             } else {
                 error = r.error;
             }
         }
         if (!topology || format == DetectedFormat::AgentSnapshot) { // a snapshot also tells the fabric what its NICs see
             FabricLoad l = importFabric(content, path);
-            if (l.fabric) fabrics.push_back(std::move(*l.fabric));
-            else if (!topology)
+            if (l.fabric) {
+                fabrics.push_back(std::move(*l.fabric));
+                used = true;
+            } else if (!topology) {
                 error = format == DetectedFormat::Unknown || format == DetectedFormat::OtherXml || format == DetectedFormat::Empty ||
                                 format == DetectedFormat::Binary
                             ? QStringLiteral("not a topology or fabric source rackscope reads (hwloc XML, NCCL topology XML, nvidia-smi topo -m, "
-                                             "an agent snapshot, ibnetdiscover output, a Slurm topology.conf or a rackscope fabric file)")
+                                             "an agent snapshot, ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file, "
+                                             "cluster file or session)")
                             : l.error;
+            }
         }
         if (!error.isEmpty()) out.failed.push_back({path, error});
+        if (used) out.raw.push_back(std::move(source));
     }
     if (!fabrics.empty()) out.input.fabric = fabrics.size() == 1 ? std::move(fabrics.front()) : mergeFabrics(fabrics);
+    return out;
+}
+
+DiagramSources loadDiagramSources(const QStringList& paths) {
+    std::vector<RawSource> sources;
+    std::vector<FailedInput> failed;
+    QStringList flagged, titles;
+    std::map<QString, QByteArray> cache; // the demo's servers share three files
+    auto read = [&](const QString& path, qint64 limit, QByteArray* content) {
+        if (const auto hit = cache.find(path); hit != cache.end()) {
+            *content = hit->second;
+            return true;
+        }
+        if (const QString error = readInputFile(path, limit, content); !error.isEmpty()) {
+            failed.push_back({path, error});
+            return false;
+        }
+        cache[path] = *content;
+        return true;
+    };
+    for (const QString& path : paths) {
+        QByteArray content;
+        if (!read(path, kMaxSessionBytes, &content)) continue;
+        if (looksLikeSession(content)) { // everything it holds, in place of the file
+            SessionLoad session = loadSession(content, path);
+            if (!session.error.isEmpty()) failed.push_back({path, session.error});
+            for (RawSource& r : session.sources) sources.push_back(std::move(r));
+            flagged << session.flagged;
+            if (!session.title.isEmpty()) titles << session.title;
+            continue;
+        }
+        if (!looksLikeClusterFile(content)) {
+            sources.push_back({path, {}, std::move(content)});
+            continue;
+        }
+        // A cluster file names its servers' topology files and its fabric sources: read those in its place.
+        const ClusterFile cluster = parseClusterFile(content, QFileInfo(path).path());
+        for (const QString& p : cluster.problems) failed.push_back({path, p});
+        for (const ClusterFile::Host& h : cluster.hosts) {
+            QByteArray bytes;
+            if (read(h.path, kMaxFabricBytes, &bytes)) sources.push_back({h.path, h.name, std::move(bytes)});
+        }
+        for (const QString& fabric : cluster.fabrics) {
+            QByteArray bytes;
+            if (read(fabric, kMaxFabricBytes, &bytes)) sources.push_back({fabric, {}, std::move(bytes)});
+        }
+    }
+    DiagramSources out = importSources(std::move(sources));
+    out.failed.insert(out.failed.begin(), failed.begin(), failed.end());
+    out.input.flaggedHosts = flagged;
+    if (titles.size() == 1) out.input.title = titles.front();
     return out;
 }
 

@@ -2,9 +2,11 @@
 // and which highlights it carries, checked against what the fixtures say.
 #include "diagram/diagram.h"
 #include "diagram/diagram_sources.h"
+#include "diagram/session_file.h"
 #include "import/cluster_file.h"
 #include "test_support.h"
 
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -293,6 +295,68 @@ private slots:
         QVERIFY(messages.filter(QStringLiteral("PROVENANCE.md")).size() == 1);
         QCOMPARE(parseClusterFile("rackscope-cluster 2\n", {}).problems, QStringList{QStringLiteral("line 1: cluster file version 2; this rackscope reads version 1")});
         QVERIFY(!looksLikeClusterFile("host a b\n"));
+    }
+
+    // A session holds every source byte for byte: reopened, it draws the same.
+    void sessionsRoundTrip() {
+        DiagramSources demo = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        QCOMPARE(demo.raw.size(), std::size_t(9)); // eight servers and the fabric file
+        Session s;
+        s.title = QStringLiteral("rack 7");
+        s.sources = demo.raw;
+        s.sources.push_back({QStringLiteral("odd.bin"), {}, QByteArray("\xff\xfe\x00binary", 9)});
+        s.flagged = {QStringLiteral("node03")};
+        s.findings.emplace_back(QStringLiteral("node07"), demo.input.hosts[6].analysis.findings.front());
+        const QByteArray json = sessionToJson(s);
+        QVERIFY(json.startsWith("{\n    \"format\": \"rackscope-session\""));
+        QVERIFY(looksLikeSession(json));
+        const SessionLoad back = loadSession(json, QStringLiteral("rack7.rsession"));
+        QCOMPARE(back.error, QString());
+        QCOMPARE(back.title, QStringLiteral("rack 7"));
+        QCOMPARE(back.flagged, QStringList{QStringLiteral("node03")});
+        QCOMPARE(back.sources.size(), s.sources.size());
+        for (std::size_t i = 0; i < s.sources.size(); ++i) {
+            QCOMPARE(back.sources[i].content, s.sources[i].content);
+            QCOMPARE(back.sources[i].host, s.sources[i].host);
+        }
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("rack7.rsession")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        f.close();
+        const DiagramSources reopened = loadDiagramSources({f.fileName()});
+        QCOMPARE(reopened.input.hosts.size(), std::size_t(8));
+        QCOMPARE(reopened.input.flaggedHosts, QStringList{QStringLiteral("node03")});
+        QCOMPARE(reopened.input.title, QStringLiteral("rack 7"));
+        QCOMPARE(reopened.failed.size(), std::size_t(1)); // the binary source is no topology, and says so
+        const Diagram a = buildDiagram(demo.input), b = buildDiagram(reopened.input);
+        QCOMPARE(b.items.size(), a.items.size());
+        QCOMPARE(b.highlights.size(), a.highlights.size() + 1); // and node03, flagged slow
+    }
+
+    void badSessionsSayWhatIsWrong() {
+        Session s;
+        s.sources = {{QStringLiteral("a.xml"), QStringLiteral("a"), fixtureBytes(QStringLiteral("nccl-topo-azure-ndv4.xml"))}};
+        const QByteArray json = sessionToJson(s);
+        for (qsizetype cut = 1; cut < json.size(); cut += std::max<qsizetype>(1, json.size() / 97)) {
+            const SessionLoad l = loadSession(json.left(cut), QStringLiteral("cut"));
+            QVERIFY2(!l.error.isEmpty() && l.sources.empty(), qPrintable(QString::number(cut)));
+        }
+        QVERIFY(loadSession("{\"format\": \"rackscope-run\"}", {}).error.contains(QLatin1String("not a rackscope session")));
+        QVERIFY(loadSession("[1, 2]", {}).error.contains(QLatin1String("not a rackscope session")));
+        QVERIFY(loadSession("{\"format\": \"rackscope-session\", \"version\": 2}", {}).error.contains(QLatin1String("version 2")));
+        const SessionLoad partly = loadSession(
+            "{\"format\": \"rackscope-session\", \"version\": 1, \"sources\": [{\"location\": \"x\"}, {\"location\": \"y\", \"content\": \"z\"}]}", {});
+        QCOMPARE(partly.error, QStringLiteral("source 1 (x) has no content"));
+        QCOMPARE(partly.sources.size(), std::size_t(1)); // the rest is still read
+        QRandomGenerator rng(5);
+        for (int i = 0; i < 200; ++i) {
+            QByteArray junk = json;
+            for (int k = 0; k < 4; ++k) junk[qsizetype(rng.bounded(quint32(junk.size())))] = char(rng.bounded(256));
+            const SessionLoad l = loadSession(junk, QStringLiteral("junk"));
+            if (l.error.isEmpty()) QCOMPARE(l.sources.size(), std::size_t(1));
+            importSources(l.sources); // whatever it holds goes through the importers' own checks
+        }
     }
 
     void highlightNames() {

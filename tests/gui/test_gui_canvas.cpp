@@ -12,6 +12,8 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QMessageBox>
+#include <QTimer>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
@@ -131,6 +133,43 @@ private slots:
         const Diagram& d = w.canvas()->diagram();
         QVERIFY(d.find(QStringLiteral("switch:spine-01")) >= 0 || std::any_of(d.items.begin(), d.items.end(), [](const DiagramItem& i) { return i.label == QLatin1String("spine-01"); }));
         QVERIFY(w.findingList()->topLevelItemCount() > 5);
+    }
+
+    // A session saved from one window opens in another as it was; a broken one gets a dialog and the window keeps what it had.
+    void sessionsSaveOpenAndRefuse() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("rack.rsession"));
+        {
+            gui::MainWindow w;
+            w.openDemo();
+            w.markFlagged({QStringLiteral("node03")});
+            QVERIFY(w.saveSession(path));
+        }
+        gui::MainWindow w;
+        QVERIFY(w.openTopology(path));
+        QCOMPARE(w.hosts().size(), std::size_t(8));
+        int slow = 0;
+        for (const Highlight& h : w.canvas()->diagram().highlights) slow += h.kind == HighlightKind::SlowHost;
+        QCOMPARE(slow, 1);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray whole = f.readAll();
+        f.close();
+        const QString broken = dir.filePath(QStringLiteral("broken.rsession"));
+        QFile b(broken);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(whole.left(whole.size() / 2));
+        b.close();
+        QString dialogText;
+        QTimer::singleShot(100, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                dialogText = box->text();
+                box->accept();
+            }
+        });
+        QVERIFY(!w.openTopology(broken));
+        QVERIFY2(dialogText.contains(QStringLiteral("malformed JSON")), qPrintable(dialogText));
+        QCOMPARE(w.hosts().size(), std::size_t(8)); // nothing lost
     }
 
     // Many servers open closed, with the fabric above them, and paint.
