@@ -1,7 +1,7 @@
 #pragma once
 // Where to connect: a host list with ranges, the SSH config and known_hosts
-// to use, how many servers at once and how long each stage may take. Recent
-// host lists are remembered (QSettings); passwords never are.
+// to use, a jump host, how many servers at once and how long each stage may
+// take. Recent sessions are remembered (QSettings); passwords never are.
 #include <QDialog>
 
 class QComboBox;
@@ -14,6 +14,7 @@ struct ConnectRequest {
     QString hosts;       // a hostlist: "gpu[001-064],login"
     QString sshConfig;   // empty: ~/.ssh/config
     QString knownHosts;  // empty: ~/.ssh/known_hosts
+    QString jumpHost;    // [user@]host[:port] every server is reached through; empty: as the config says
     int concurrency = 32;
     int timeoutS = 30;
 };
@@ -29,6 +30,7 @@ private:
     QComboBox* hosts_;
     QLineEdit* sshConfig_;
     QLineEdit* knownHosts_;
+    QLineEdit* jumpHost_;
     QSpinBox* concurrency_;
     QSpinBox* timeout_;
 };

@@ -30,7 +30,9 @@
 #include <QDate>
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QActionGroup>
 #include <QSaveFile>
+#include <QSettings>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QStatusBar>
@@ -193,6 +195,20 @@ void MainWindow::buildMenus() {
         canvas_->select(item, true);
         statusBar()->showMessage(tr("%1 of %2 matches").arg(std::find(found.begin(), found.end(), item) - found.begin() + 1).arg(found.size()), 4000);
     });
+    QMenu* language = view->addMenu(tr("&Language"));
+    auto* languages = new QActionGroup(this);
+    const QString chosen = QSettings().value(QStringLiteral("ui/language"), QStringLiteral("system")).toString();
+    for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("As the system")}, std::pair{QStringLiteral("en"), QStringLiteral("English")},
+                                     std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
+        QAction* a = language->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code = code] {
+            QSettings().setValue(QStringLiteral("ui/language"), code);
+            statusBar()->showMessage(tr("The language changes the next time rackscope starts."), 8000);
+        });
+    }
     auto* find = new QAction(tr("&Find…"), this);
     find->setShortcut(QKeySequence::Find);
     connect(find, &QAction::triggered, search, [search] { search->setFocus(); search->selectAll(); });
@@ -250,6 +266,8 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
 FleetOptions MainWindow::fleetOptions(QString* error) {
     FleetOptions o;
     o.config = SshConfig::fromFile(connection_.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config") : connection_.sshConfig);
+    if (!connection_.jumpHost.isEmpty() && !o.config.addJumpForAll(connection_.jumpHost))
+        *error = tr("the jump host is not [user@]host[:port]: %1").arg(connection_.jumpHost);
     o.ssh.sshConfigPath = connection_.sshConfig;
     o.ssh.knownHostsFile = connection_.knownHosts;
     o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs = connection_.timeoutS * 1000;

@@ -67,6 +67,13 @@ QString expandTokens(QString s, const SshTarget& t) {
 
 } // namespace
 
+bool SshConfig::addJumpForAll(const QString& jump) {
+    SshJump j;
+    if (!parseJump(jump, &j)) return false;
+    entries_.push_back({{QStringLiteral("*"), QStringLiteral("!") + j.host}, QStringLiteral("proxyjump"), jump.trimmed(), false});
+    return true;
+}
+
 bool sshPatternMatches(const QStringList& patterns, const QString& host) {
     bool matched = false;
     for (const QString& p : patterns) {

@@ -35,6 +35,11 @@ public:
     static SshConfig fromText(const QString& text, const QString& includeDir = {});
 
     SshTarget resolve(const QString& alias) const;
+    // Every host the config does not already send through a jump goes through
+    // this one, as a "Host * !JUMP" block with "ProxyJump JUMP" at the end of
+    // the config would say (the connect dialog's jump host). False, and
+    // nothing changed, when `jump` is not [user@]host[:port].
+    bool addJumpForAll(const QString& jump);
     // "user@host:port" -> its parts; false for what is not one.
     static bool parseJump(const QString& text, SshJump* out);
 

@@ -46,6 +46,21 @@ private slots:
         QVERIFY(!SshConfig::parseJump(QStringLiteral("host:99999"), &j));
     }
 
+    // The connect dialog's jump host: for every host the config leaves direct, never for the jump host itself.
+    void jumpForAll() {
+        SshConfig c = SshConfig::fromText(QStringLiteral("Host special\n ProxyJump other\nHost bastion\n HostName 10.0.0.9\n"));
+        QVERIFY(!c.addJumpForAll(QStringLiteral("not a host")));
+        QVERIFY(c.resolve(QStringLiteral("gpu01")).proxyJump.empty());
+        QVERIFY(c.addJumpForAll(QStringLiteral("admin@bastion:2222")));
+        const SshTarget gpu = c.resolve(QStringLiteral("gpu01"));
+        QCOMPARE(gpu.proxyJump.size(), size_t(1));
+        QCOMPARE(gpu.proxyJump[0].user, QStringLiteral("admin"));
+        QCOMPARE(gpu.proxyJump[0].port, 2222);
+        QCOMPARE(gpu.proxyJump[0].address, QStringLiteral("10.0.0.9"));
+        QVERIFY(c.resolve(QStringLiteral("bastion")).proxyJump.empty());
+        QCOMPARE(c.resolve(QStringLiteral("special")).proxyJump[0].host, QStringLiteral("other"));
+    }
+
     void includeAndMatch() {
         QTemporaryDir dir;
         QDir().mkpath(dir.filePath(QStringLiteral("conf.d")));
