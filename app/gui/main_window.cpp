@@ -73,7 +73,7 @@ void MainWindow::buildDocks() {
     servers_->setRootIsDecorated(false);
     servers_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     connect(servers_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        canvas_->select(canvas_->diagram().find(QStringLiteral("host:") + item->text(0)), true);
+        if (item->data(0, Qt::UserRole).toString().isEmpty()) canvas_->select(canvas_->diagram().find(QStringLiteral("host:") + item->text(0)), true);
     });
     QDockWidget* serversDock = dock(tr("Servers"), "serversDock", servers_, Qt::LeftDockWidgetArea);
     inspector_->setHeaderLabels({tr("Fact"), tr("Value")});
@@ -327,9 +327,44 @@ void MainWindow::refreshServers() {
 }
 
 QTreeWidgetItem* MainWindow::serverItem(const QString& host) {
-    const auto found = servers_->findItems(host, Qt::MatchExactly, 0);
-    if (!found.isEmpty()) return found.first();
+    for (QTreeWidgetItem* found : servers_->findItems(host, Qt::MatchExactly | Qt::MatchRecursive, 0))
+        if (found->childCount() == 0 && found->data(0, Qt::UserRole).toString().isEmpty()) return found;
     return new QTreeWidgetItem(servers_, {host});
+}
+
+// With a fabric, the servers list groups servers by the leaves they are cabled to (a pod, often a rack).
+void MainWindow::groupServers() {
+    if (!fabric_) return;
+    const FabricAnalysis fabric = analyseFabric(*fabric_);
+    std::vector<QTreeWidgetItem*> items;
+    while (servers_->topLevelItemCount()) {
+        QTreeWidgetItem* top = servers_->takeTopLevelItem(0);
+        if (top->data(0, Qt::UserRole).toString().isEmpty()) items.push_back(top);
+        else {
+            for (QTreeWidgetItem* child : top->takeChildren()) items.push_back(child);
+            delete top;
+        }
+    }
+    std::map<QString, QTreeWidgetItem*> groups;
+    for (QTreeWidgetItem* item : items) {
+        const FabricHost* h = fabric.host(item->text(0));
+        QStringList leaves;
+        if (h)
+            for (const QString& id : h->leaves) leaves << (fabric_->node(id) ? switchName(*fabric_->node(id)) : id);
+        leaves.sort();
+        const QString key = leaves.isEmpty() ? tr("not on the fabric") : leaves.size() == 1 ? leaves.front()
+                                                                        : tr("%1 leaves: %2").arg(leaves.size()).arg(leaves.join(QStringLiteral(", ")));
+        QTreeWidgetItem*& group = groups[key];
+        if (!group) {
+            group = new QTreeWidgetItem(servers_, {key});
+            group->setData(0, Qt::UserRole, QStringLiteral("group"));
+            group->setFirstColumnSpanned(true);
+            group->setExpanded(true);
+        }
+        group->addChild(item);
+    }
+    servers_->setRootIsDecorated(true);
+    servers_->expandAll();
 }
 
 void MainWindow::onHostFinished(const HostResult& r) {
@@ -567,6 +602,7 @@ void MainWindow::showHosts() {
     if (hosts_.size() > 8 && diagramOptions_.expandAll && diagramOptions_.expanded.isEmpty()) diagramOptions_.expandAll = false; // many servers: closed, opened on demand
     redraw();
     fillFindings();
+    groupServers();
     report_->setPlainText(inspectToText(hosts_));
     std::vector<HostTopology> topologies;
     for (const InspectedHost& h : hosts_) topologies.push_back(h.host);

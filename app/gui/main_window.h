@@ -74,6 +74,7 @@ private:
     void fillFindings();
     void toggleExpanded(const QString& host);
     void chooseExport();
+    void groupServers();
     bool load(const QStringList& paths, bool replace);
 
     QPlainTextEdit* report_;

@@ -133,6 +133,12 @@ private slots:
         const Diagram& d = w.canvas()->diagram();
         QVERIFY(d.find(QStringLiteral("switch:spine-01")) >= 0 || std::any_of(d.items.begin(), d.items.end(), [](const DiagramItem& i) { return i.label == QLatin1String("spine-01"); }));
         QVERIFY(w.findingList()->topLevelItemCount() > 5);
+        // The servers list groups them by the leaves they reach: node07 (six NICs) apart from the rest.
+        QCOMPARE(w.serverList()->topLevelItemCount(), 2);
+        int grouped = 0;
+        for (int i = 0; i < w.serverList()->topLevelItemCount(); ++i) grouped += w.serverList()->topLevelItem(i)->childCount();
+        QCOMPARE(grouped, 8);
+        QVERIFY(!w.serverList()->findItems(QStringLiteral("6 leaves"), Qt::MatchStartsWith).isEmpty());
     }
 
     // A session saved from one window opens in another as it was; a broken one gets a dialog and the window keeps what it had.
