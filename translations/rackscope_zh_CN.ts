@@ -42,113 +42,118 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="286"/>
+        <location filename="../core/render/diagram_painter.cpp" line="287"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="303"/>
-        <location filename="../core/render/diagram_painter.cpp" line="318"/>
+        <location filename="../core/render/diagram_painter.cpp" line="304"/>
+        <location filename="../core/render/diagram_painter.cpp" line="319"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="348"/>
+        <location filename="../core/render/diagram_painter.cpp" line="349"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="50"/>
+        <location filename="../core/render/diagram_style.cpp" line="51"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="51"/>
+        <location filename="../core/render/diagram_style.cpp" line="52"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="52"/>
+        <location filename="../core/render/diagram_style.cpp" line="53"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="53"/>
+        <location filename="../core/render/diagram_style.cpp" line="54"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="54"/>
+        <location filename="../core/render/diagram_style.cpp" line="55"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="55"/>
+        <location filename="../core/render/diagram_style.cpp" line="56"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="56"/>
+        <location filename="../core/render/diagram_style.cpp" line="57"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="63"/>
+        <location filename="../core/render/diagram_style.cpp" line="58"/>
+        <source>load run without GPUDirect RDMA or RDMA</source>
+        <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="65"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="64"/>
+        <location filename="../core/render/diagram_style.cpp" line="66"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="65"/>
+        <location filename="../core/render/diagram_style.cpp" line="67"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="66"/>
+        <location filename="../core/render/diagram_style.cpp" line="68"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="67"/>
+        <location filename="../core/render/diagram_style.cpp" line="69"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="68"/>
+        <location filename="../core/render/diagram_style.cpp" line="70"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="69"/>
+        <location filename="../core/render/diagram_style.cpp" line="71"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="70"/>
+        <location filename="../core/render/diagram_style.cpp" line="72"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="71"/>
+        <location filename="../core/render/diagram_style.cpp" line="73"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="72"/>
+        <location filename="../core/render/diagram_style.cpp" line="74"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="73"/>
+        <location filename="../core/render/diagram_style.cpp" line="75"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="74"/>
+        <location filename="../core/render/diagram_style.cpp" line="76"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -244,67 +249,67 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="118"/>
+        <location filename="../app/gui/main_window.cpp" line="119"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="120"/>
+        <location filename="../app/gui/main_window.cpp" line="121"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="122"/>
+        <location filename="../app/gui/main_window.cpp" line="123"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="123"/>
+        <location filename="../app/gui/main_window.cpp" line="124"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="140"/>
+        <location filename="../app/gui/main_window.cpp" line="141"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="217"/>
+        <location filename="../app/gui/main_window.cpp" line="218"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="218"/>
+        <location filename="../app/gui/main_window.cpp" line="219"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="219"/>
+        <location filename="../app/gui/main_window.cpp" line="220"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="72"/>
+        <location filename="../app/gui/main_window.cpp" line="73"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -314,422 +319,422 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="57"/>
+        <location filename="../app/gui/main_window.cpp" line="58"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="72"/>
+        <location filename="../app/gui/main_window.cpp" line="73"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="72"/>
+        <location filename="../app/gui/main_window.cpp" line="73"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="83"/>
+        <location filename="../app/gui/main_window.cpp" line="84"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="88"/>
+        <location filename="../app/gui/main_window.cpp" line="89"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="99"/>
+        <location filename="../app/gui/main_window.cpp" line="100"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="102"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="119"/>
+        <location filename="../app/gui/main_window.cpp" line="120"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="121"/>
+        <location filename="../app/gui/main_window.cpp" line="122"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="130"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="130"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="132"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="138"/>
+        <location filename="../app/gui/main_window.cpp" line="139"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="142"/>
+        <location filename="../app/gui/main_window.cpp" line="143"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="143"/>
+        <location filename="../app/gui/main_window.cpp" line="144"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="144"/>
+        <location filename="../app/gui/main_window.cpp" line="145"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="145"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window.cpp" line="152"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="164"/>
+        <location filename="../app/gui/main_window.cpp" line="165"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="165"/>
+        <location filename="../app/gui/main_window.cpp" line="166"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="166"/>
+        <location filename="../app/gui/main_window.cpp" line="167"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="177"/>
+        <location filename="../app/gui/main_window.cpp" line="178"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="179"/>
+        <location filename="../app/gui/main_window.cpp" line="180"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="182"/>
+        <location filename="../app/gui/main_window.cpp" line="183"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="190"/>
+        <location filename="../app/gui/main_window.cpp" line="191"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="196"/>
+        <location filename="../app/gui/main_window.cpp" line="197"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="198"/>
+        <location filename="../app/gui/main_window.cpp" line="199"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="201"/>
+        <location filename="../app/gui/main_window.cpp" line="202"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="209"/>
+        <location filename="../app/gui/main_window.cpp" line="210"/>
         <source>The language changes the next time rackscope starts.</source>
         <translation>语言将在下次启动 rackscope 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="212"/>
+        <location filename="../app/gui/main_window.cpp" line="213"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="243"/>
+        <location filename="../app/gui/main_window.cpp" line="244"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <location filename="../app/gui/main_window.cpp" line="249"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="259"/>
+        <location filename="../app/gui/main_window.cpp" line="261"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="260"/>
+        <location filename="../app/gui/main_window.cpp" line="262"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="270"/>
+        <location filename="../app/gui/main_window.cpp" line="272"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="295"/>
+        <location filename="../app/gui/main_window.cpp" line="298"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
         <location filename="../app/gui/main_window.cpp" line="320"/>
+        <location filename="../app/gui/main_window.cpp" line="323"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="355"/>
+        <location filename="../app/gui/main_window.cpp" line="367"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="356"/>
+        <location filename="../app/gui/main_window.cpp" line="368"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="375"/>
+        <location filename="../app/gui/main_window.cpp" line="387"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="382"/>
+        <location filename="../app/gui/main_window.cpp" line="394"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="382"/>
+        <location filename="../app/gui/main_window.cpp" line="394"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="383"/>
+        <location filename="../app/gui/main_window.cpp" line="395"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="401"/>
+        <location filename="../app/gui/main_window.cpp" line="413"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="412"/>
+        <location filename="../app/gui/main_window.cpp" line="424"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="413"/>
+        <location filename="../app/gui/main_window.cpp" line="425"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="425"/>
+        <location filename="../app/gui/main_window.cpp" line="437"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="427"/>
+        <location filename="../app/gui/main_window.cpp" line="439"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="444"/>
+        <location filename="../app/gui/main_window.cpp" line="457"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="445"/>
+        <location filename="../app/gui/main_window.cpp" line="458"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="450"/>
+        <location filename="../app/gui/main_window.cpp" line="463"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="476"/>
+        <location filename="../app/gui/main_window.cpp" line="489"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="479"/>
+        <location filename="../app/gui/main_window.cpp" line="492"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="484"/>
+        <location filename="../app/gui/main_window.cpp" line="497"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="489"/>
+        <location filename="../app/gui/main_window.cpp" line="502"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="490"/>
+        <location filename="../app/gui/main_window.cpp" line="503"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="525"/>
+        <location filename="../app/gui/main_window.cpp" line="539"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="526"/>
+        <location filename="../app/gui/main_window.cpp" line="540"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="537"/>
+        <location filename="../app/gui/main_window.cpp" line="551"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="537"/>
+        <location filename="../app/gui/main_window.cpp" line="551"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="538"/>
+        <location filename="../app/gui/main_window.cpp" line="552"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="538"/>
-        <location filename="../app/gui/main_window.cpp" line="539"/>
+        <location filename="../app/gui/main_window.cpp" line="552"/>
+        <location filename="../app/gui/main_window.cpp" line="553"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="539"/>
+        <location filename="../app/gui/main_window.cpp" line="553"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="539"/>
+        <location filename="../app/gui/main_window.cpp" line="553"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="576"/>
+        <location filename="../app/gui/main_window.cpp" line="590"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="577"/>
+        <location filename="../app/gui/main_window.cpp" line="591"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="585"/>
+        <location filename="../app/gui/main_window.cpp" line="599"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="593"/>
+        <location filename="../app/gui/main_window.cpp" line="607"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="596"/>
+        <location filename="../app/gui/main_window.cpp" line="610"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="610"/>
+        <location filename="../app/gui/main_window.cpp" line="624"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="243"/>
-        <location filename="../app/gui/main_window.cpp" line="295"/>
-        <location filename="../app/gui/main_window.cpp" line="404"/>
-        <location filename="../app/gui/main_window.cpp" line="427"/>
-        <location filename="../app/gui/main_window.cpp" line="476"/>
-        <location filename="../app/gui/main_window.cpp" line="585"/>
-        <location filename="../app/gui/main_window.cpp" line="593"/>
+        <location filename="../app/gui/main_window.cpp" line="244"/>
+        <location filename="../app/gui/main_window.cpp" line="298"/>
+        <location filename="../app/gui/main_window.cpp" line="416"/>
+        <location filename="../app/gui/main_window.cpp" line="439"/>
+        <location filename="../app/gui/main_window.cpp" line="489"/>
+        <location filename="../app/gui/main_window.cpp" line="599"/>
+        <location filename="../app/gui/main_window.cpp" line="607"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
@@ -739,7 +744,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="404"/>
+        <location filename="../app/gui/main_window.cpp" line="416"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>

@@ -53,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(canvas_, &TopologyCanvas::selectionChanged, this, &MainWindow::showInspector);
     connect(canvas_, &TopologyCanvas::expandToggled, this, &MainWindow::toggleExpanded);
     connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
+    connect(runs_, &RunsPanel::runFinished, this, [this](const RunOutcome& o) { showRunFindings(o.findings); });
     // Offered while there is nothing but this machine to look at.
     demoOffer_->setToolTip(tr("Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once"));
     demoOffer_->setFlat(true);
@@ -252,6 +253,7 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     connect(fleet_.get(), &Fleet::finished, this, &MainWindow::serversDone);
     servers_->clear();
     hosts_.clear();
+    runFindings_.clear();
     raw_.clear();
     fabric_.reset();
     serverNames_ = list.hosts;
@@ -286,6 +288,7 @@ void MainWindow::startRun(const RunChoice& choice) {
     RunRequest request;
     request.spec = choice.spec;
     request.resultsDirectory = defaultResultsDirectory();
+    for (const InspectedHost& h : hosts_) request.topologies[h.host.name] = h.host;
     QString error;
     const FleetOptions reach = fleetOptions(&error);
     request.ssh = reach.ssh;
@@ -319,6 +322,15 @@ void MainWindow::markFlagged(const QStringList& hosts) {
         item->setForeground(0, QBrush(Qt::red));
         item->setText(1, tr("flagged slow by the load runs"));
     }
+}
+
+void MainWindow::showRunFindings(const std::vector<Finding>& findings) {
+    for (const Finding& f : findings)
+        if (f.code.startsWith(QLatin1String("nccl-"))) {
+            runFindings_.push_back(f);
+            log(f.subjects.value(0), f.message);
+        }
+    redraw();
 }
 
 void MainWindow::refreshServers() {
@@ -428,6 +440,7 @@ bool MainWindow::load(const QStringList& paths, bool replace) {
     if (loaded.input.hosts.empty() && !loaded.input.fabric) return false; // what was shown stays
     if (replace) {
         hosts_.clear();
+        runFindings_.clear();
         raw_.clear();
         fabric_.reset();
         serverNames_.clear();
@@ -496,6 +509,7 @@ void MainWindow::redraw() {
     in.hosts = hosts_;
     in.fabric = fabric_;
     in.flaggedHosts = flagged_;
+    in.runFindings = runFindings_;
     canvas_->setDiagram(buildDiagram(in, diagramOptions_));
     showInspector(canvas_->selected());
 }

@@ -53,6 +53,8 @@ public:
     void redraw();
     // Hosts a straggler hunt found slow: red in the servers list and on the canvas.
     void markFlagged(const QStringList& hosts);
+    // What NCCL did in a load run (a rank without GPUDirect RDMA, sockets, a farther NIC), drawn on its GPU and NIC.
+    void showRunFindings(const std::vector<Finding>& findings);
     // Starts what the run dialog chose, reaching hosts the way the last connection did.
     void startRun(const RunChoice& choice);
 
@@ -86,6 +88,7 @@ private:
     std::optional<Fabric> fabric_;
     std::vector<RawSource> raw_; // the bytes of every source shown, for sessions
     QStringList flagged_;
+    std::vector<Finding> runFindings_;
     DiagramOptions diagramOptions_;
     QString source_; // what the title block names
     std::vector<InspectedHost> hosts_;

@@ -19,7 +19,7 @@ constexpr std::array<std::pair<ItemKind, const char*>, 12> kKinds{{{ItemKind::Co
                                                                    {ItemKind::Other, "pci-device"}}};
 
 constexpr std::array<const char*, kHighlightKinds> kHighlights{"cross-socket", "no-gpudirect", "pcie-degraded", "link-below-speed",
-                                                               "port-down",    "rail-break",   "slow-host"};
+                                                               "port-down",    "rail-break",   "slow-host",     "run-transport"};
 
 } // namespace
 

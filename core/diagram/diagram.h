@@ -44,8 +44,8 @@ struct DiagramLink {
     int count = 1;        // parallel cables drawn as one
 };
 
-enum class HighlightKind { CrossSocket, NoGpuDirect, PcieDegraded, LinkBelowSpeed, PortDown, RailBreak, SlowHost };
-constexpr int kHighlightKinds = 7;
+enum class HighlightKind { CrossSocket, NoGpuDirect, PcieDegraded, LinkBelowSpeed, PortDown, RailBreak, SlowHost, RunTransport };
+constexpr int kHighlightKinds = 8;
 QString highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
 std::optional<HighlightKind> highlightKindFromName(const QString& name);
 
@@ -78,6 +78,8 @@ struct DiagramInput {
     std::vector<InspectedHost> hosts;
     std::optional<Fabric> fabric;
     QStringList flaggedHosts; // from a straggler hunt
+    // What NCCL did in a load run (no GPUDirect RDMA, sockets, not the nearest NIC), with subjects "host", "host/GPU0", "host/NIC1".
+    std::vector<Finding> runFindings;
 };
 
 struct DiagramOptions {

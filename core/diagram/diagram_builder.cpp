@@ -573,6 +573,17 @@ private:
                     if (!items.empty()) d_.highlights.push_back({HighlightKind::PcieDegraded, items, {}, {}, f.message});
                 }
         }
+        // A load run's own account: a rank that went without GPUDirect RDMA (where the topology allowed it, an error),
+        // over sockets, or not through its nearest NIC; drawn on its GPU and NIC.
+        for (const Finding& f : in_.runFindings) {
+            std::vector<int> items;
+            for (const QString& s : f.subjects) {
+                const int i = s.contains(QLatin1Char('/')) ? item(s) : item(QStringLiteral("host:") + s);
+                if (i >= 0) items.push_back(i);
+            }
+            if (items.size() > 1 && d_.items[items.front()].kind == ItemKind::Host) items.erase(items.begin()); // its devices say more
+            if (!items.empty()) d_.highlights.push_back({HighlightKind::RunTransport, items, {}, {}, f.message});
+        }
         for (const QString& host : in_.flaggedHosts)
             if (const int i = item(QStringLiteral("host:") + host); i >= 0)
                 d_.highlights.push_back({HighlightKind::SlowHost, {i}, {}, {}, QStringLiteral("%1 was flagged slow by the straggler hunt").arg(host)});

@@ -225,7 +225,8 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
                 drawCable(p, d.items[l.a].rect, d.items[l.b].rect, o.exposed, scale);
             }
         }
-        const bool pair = h.items.size() == 2 && (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect);
+        const bool pair = h.items.size() == 2 &&
+                          (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect || h.kind == HighlightKind::RunTransport);
         if (!pair) {
             for (int i : h.items) {
                 if (!meets(o.exposed, d.items[i].rect)) continue;

@@ -14,7 +14,7 @@ class QPainter;
 namespace rackscope {
 
 struct PaintOptions {
-    std::array<bool, kHighlightKinds> show{true, true, true, true, true, true, true};
+    std::array<bool, kHighlightKinds> show{true, true, true, true, true, true, true, true};
     int selected = -1;
     int hovered = -1;
     QRectF exposed;         // scene rectangle to draw; empty: everything

@@ -41,6 +41,7 @@ QColor highlightColour(HighlightKind kind) {
     case HighlightKind::PortDown: return QColor(0x42, 0x42, 0x42);
     case HighlightKind::RailBreak: return QColor(0x7b, 0x1f, 0xa2);
     case HighlightKind::SlowHost: return QColor(0xb7, 0x1c, 0x1c);
+    case HighlightKind::RunTransport: return QColor(0x00, 0x83, 0x8f);
     }
     return Qt::red;
 }
@@ -54,6 +55,7 @@ QString highlightTitle(HighlightKind kind) {
     case HighlightKind::PortDown: return QCoreApplication::translate("rackscope", "port or link down");
     case HighlightKind::RailBreak: return QCoreApplication::translate("rackscope", "rail break");
     case HighlightKind::SlowHost: return QCoreApplication::translate("rackscope", "slow host (straggler hunt)");
+    case HighlightKind::RunTransport: return QCoreApplication::translate("rackscope", "load run without GPUDirect RDMA or RDMA");
     }
     return {};
 }

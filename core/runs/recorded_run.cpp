@@ -95,7 +95,7 @@ void RecordedRun::launch() {
 void RecordedRun::done() {
     outcome_.findings = counterFindings(outcome_.counterChanges);
     const NcclTransport transport = readNcclTransport(runner_.run().ncclInfo);
-    for (Finding& f : ncclTransportFindings(transport, runner_.run().ranks)) outcome_.findings.push_back(std::move(f));
+    for (Finding& f : ncclTransportFindings(transport, runner_.run().ranks, request_.topologies)) outcome_.findings.push_back(std::move(f));
     if (recorder_.isOpen()) recorder_.finish(outcome_.exitStatus, outcome_.error);
     emit finished(outcome_);
 }

@@ -4,11 +4,13 @@
 // over SSH), counters again after, and all of it saved to the results
 // folder as it arrives. The GUI, the CLI and the straggler hunt share it.
 #include "counter_watch.h"
+#include "model/host_topology.h"
 #include "nccl_run_spec.h"
 #include "nccl_runner.h"
 #include "run_record.h"
 
 #include <QObject>
+#include <map>
 #include <memory>
 
 namespace rackscope {
@@ -21,6 +23,8 @@ struct RunRequest {
     int timeoutMs = 600000;              // without output
     QString resultsDirectory;            // empty: not saved
     std::optional<FleetOptions> counters; // how to reach each host's agent; empty: no counters
+    // The hosts' topologies by name, to judge where GPUDirect RDMA was possible for each rank.
+    std::map<QString, HostTopology> topologies;
 };
 
 struct RunOutcome {

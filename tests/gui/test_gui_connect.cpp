@@ -40,7 +40,7 @@ private slots:
         });
         answer.start(50);
         QSignalSpy done(&w, &gui::MainWindow::serversDone);
-        QVERIFY(w.connectToHosts({QStringLiteral("known1,new1"), hosts.sshConfig(), known, 8, 10}));
+        QVERIFY(w.connectToHosts({QStringLiteral("known1,new1"), hosts.sshConfig(), known, QString(), 8, 10}));
         QCOMPARE(w.serverList()->topLevelItemCount(), 2);
         QVERIFY(done.wait(60000));
         QVERIFY2(question.contains(hosts.host(QStringLiteral("new1")).address) && question.contains(QStringLiteral("SHA256:")), qPrintable(question));

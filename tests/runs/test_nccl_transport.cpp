@@ -6,6 +6,7 @@
 // allows from one it rules out.
 #include "test_support.h"
 
+#include "diagram/diagram.h"
 #include "import/topology_loader.h"
 #include "runs/nccl_transport.h"
 
@@ -117,6 +118,24 @@ private slots:
         QVERIFY(far);
         QVERIFY(far->message.contains(QStringLiteral("PHB")));
         QCOMPARE(int(std::count_if(f.begin(), f.end(), [](const Finding& x) { return x.severity == Severity::Error; })), 2); // GDR expected, sockets
+
+        // On the canvas: the rank's GPU and the NIC it used, joined, with NCCL's account.
+        DiagramInput in;
+        HostTopology a = *imported.host;
+        a.name = QStringLiteral("gpu-a");
+        in.hosts.push_back({a, analyzeHost(a)});
+        in.runFindings = f;
+        const Diagram d = buildDiagram(in);
+        const int gpu = d.find(QStringLiteral("gpu-a/GPU0")), nic = d.find(QStringLiteral("gpu-a/NIC0"));
+        QVERIFY(gpu >= 0 && nic >= 0);
+        const auto drawn = std::find_if(d.highlights.begin(), d.highlights.end(), [&](const Highlight& h) {
+            return h.kind == HighlightKind::RunTransport && h.items == std::vector<int>{gpu, nic};
+        });
+        QVERIFY(drawn != d.highlights.end());
+        QCOMPARE(drawn->why, expected->message);
+        // gpu-b is not drawn: its findings stay in the list, not on the canvas.
+        for (const Highlight& h : d.highlights)
+            for (int i : h.items) QCOMPARE(d.items[i].host, QStringLiteral("gpu-a"));
     }
 
     void streamedRunKeepsTheLines() {
