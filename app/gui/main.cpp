@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
     parser.addOption(screenshot);
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open the demo cluster that ships with rackscope."));
     parser.addOption(demo);
+    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select and centre this item (\"node08/GPU4\", \"host:node01\")."),
+                                    QStringLiteral("ID"));
+    parser.addOption(select);
     parser.process(app);
 
     rackscope::gui::MainWindow window;
@@ -39,8 +42,10 @@ int main(int argc, char** argv) {
     if (parser.isSet(demo)) window.openDemo();
     else if (files.isEmpty() || !window.openFiles(files)) window.showLocalMachine();
     window.show();
+    if (parser.isSet(select))
+        QTimer::singleShot(100, &window, [&] { window.selectItem(parser.value(select)); });
     if (parser.isSet(screenshot))
-        QTimer::singleShot(500, &window, [&] {
+        QTimer::singleShot(800, &window, [&] {
             const bool saved = window.grab().save(parser.value(screenshot));
             QApplication::exit(saved ? 0 : 1);
         });

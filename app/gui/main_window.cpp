@@ -514,6 +514,12 @@ void MainWindow::redraw() {
     showInspector(canvas_->selected());
 }
 
+bool MainWindow::selectItem(const QString& id) {
+    const int item = canvas_->diagram().find(id);
+    if (item >= 0) canvas_->select(item, true);
+    return item >= 0;
+}
+
 void MainWindow::toggleExpanded(const QString& host) {
     DiagramOptions& o = diagramOptions_;
     if (o.expandAll) {
@@ -622,7 +628,7 @@ void MainWindow::showHosts() {
     for (const InspectedHost& h : hosts_) topologies.push_back(h.host);
     runs_->setLineRate(expectedBusbw(topologies));
     if (!serverNames_.isEmpty()) statusBar()->showMessage(tr("%1 of %2 servers answered").arg(hosts_.size()).arg(serverNames_.size()));
-    else if (!hosts_.empty()) statusBar()->showMessage(hosts_.front().host.source.location);
+    else if (!hosts_.empty() || fabric_) statusBar()->showMessage(source_);
 }
 
 } // namespace rackscope::gui

@@ -51,6 +51,7 @@ public:
     QPlainTextEdit* console() const { return console_; }
     DiagramOptions& diagramOptions() { return diagramOptions_; }
     void redraw();
+    bool selectItem(const QString& id); // selects and centres it; false when the diagram has no such item
     // Hosts a straggler hunt found slow: red in the servers list and on the canvas.
     void markFlagged(const QStringList& hosts);
     // What NCCL did in a load run (a rank without GPUDirect RDMA, sockets, a farther NIC), drawn on its GPU and NIC.

@@ -72,7 +72,7 @@ void TopologyCanvas::select(int item, bool centre) {
     if (item >= 0 && centre) {
         const QRectF r = diagram_.items[item].rect;
         if (r.width() * zoom_ > width() * 0.9 || r.height() * zoom_ > height() * 0.9 || zoom_ < 0.5)
-            zoom_ = std::clamp(std::min(width() * 0.5 / r.width(), height() * 0.5 / r.height()), 0.05, 2.0);
+            zoom_ = std::clamp(std::min(width() * 0.5 / r.width(), height() * 0.5 / r.height()), 0.05, 1.0);
         offset_ = QPointF(width() / 2.0, height() / 2.0) - r.center() * zoom_;
         followFit_ = false;
     }

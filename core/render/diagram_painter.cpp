@@ -133,9 +133,9 @@ bool meets(const QRectF& exposed, const QRectF& r) { return exposed.isEmpty() ||
 // than its visible part (the rasteriser walks the full outline).
 void drawCable(QPainter& p, const QRectF& a, const QRectF& b, const QRectF& exposed, double scale) {
     const Cable cable = cableBetween(a, b);
-    // About one segment per 12 screen pixels of the cable's span: smooth up close, cheap far out.
+    // About one segment per 30 screen pixels of the cable's span: smooth enough up close, cheap far out.
     const QPointF span = cable.p3 - cable.p0;
-    const int kSegments = std::clamp(int((std::abs(span.x()) + std::abs(span.y())) * scale / 12), 2, 32);
+    const int kSegments = std::clamp(int((std::abs(span.x()) + std::abs(span.y())) * scale / 30), 2, 16);
     QPointF previous = cable.p0;
     QVarLengthArray<QLineF, 32> lines;
     const QRectF view = exposed.isEmpty() ? QRectF() : exposed.adjusted(-4, -4, 4, 4);
@@ -196,7 +196,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.drawPath(fabricPath(a, b)); // exports: one smooth curve per cable
         } else {
             pen.setCosmetic(true); // on screen, in screen pixels: the raster engine's fast path
-            pen.setWidthF(std::clamp(pen.widthF() * scale, 1.0, 3.0));
+            pen.setWidthF(l.count > 1 && scale > 0.5 ? 2.0 : 1.0); // 1 px: the rasteriser's fastest line
             p.setPen(pen);
             drawCable(p, a, b, o.exposed, scale);
         }
