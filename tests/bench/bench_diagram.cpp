@@ -8,6 +8,7 @@
 //  - `rackscope-cli export` of the 64-server cluster to SVG beside Graphviz
 //    `dot -Tsvg` on rackscope's own DOT export of it (goal: at most 1.0).
 #include "diagram/diagram_sources.h"
+#include "bench_support.h"
 #include "render/diagram_export.h"
 
 #include <QDir>
@@ -22,28 +23,10 @@
 #include <cstdio>
 
 using namespace rackscope;
+using rackscope::bench::median;
+using rackscope::bench::timeProcess;
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-double timeProcess(const QString& program, const QStringList& args, int runs) {
-    std::vector<double> times;
-    for (int i = 0; i < runs; ++i) {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        p.setStandardOutputFile(QProcess::nullDevice());
-        QElapsedTimer t;
-        t.start();
-        p.start(program, args);
-        if (!p.waitForFinished(600000) || p.exitCode() != 0) return -1;
-        times.push_back(double(t.nsecsElapsed()) / 1e6);
-    }
-    return median(times);
-}
 
 // 64 servers of the demo's design: 8 rails, two leaves per rail (32 servers each), 8 spines.
 QString writeCluster(const QDir& dir) {

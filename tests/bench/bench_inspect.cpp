@@ -2,6 +2,7 @@
 // `lstopo-no-graphics --input` on the same file, both as whole processes,
 // in one run. Goal: ratio at most 1.0.
 #include "analysis/host_analysis.h"
+#include "bench_support.h"
 #include "import/topology_loader.h"
 
 #include <QDir>
@@ -11,30 +12,6 @@
 #include <QStandardPaths>
 #include <algorithm>
 #include <cstdio>
-
-namespace {
-
-double medianMs(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-// Median wall time of a process whose output goes nowhere; -1 when it fails.
-double timeProcess(const QString& program, const QStringList& args, int runs) {
-    std::vector<double> times;
-    for (int i = 0; i < runs; ++i) {
-        QProcess p;
-        p.setStandardOutputFile(QProcess::nullDevice());
-        QElapsedTimer t;
-        t.start();
-        p.start(program, args);
-        if (!p.waitForFinished(60000) || p.exitCode() != 0) return -1;
-        times.push_back(double(t.nsecsElapsed()) / 1e6);
-    }
-    return medianMs(times);
-}
-
-} // namespace
 
 int main() {
     const QDir dir(QStringLiteral(RACKSCOPE_FIXTURES_DIR));
@@ -55,9 +32,9 @@ int main() {
     }
     const int runs = 21;
     const QString path = largest.absoluteFilePath();
-    const double ours = timeProcess(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("inspect"), path}, runs);
-    const double theirs = timeProcess(lstopo, {QStringLiteral("--input"), path}, runs);
-    const double startup = timeProcess(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("--version")}, runs);
+    const double ours = rackscope::bench::timeProcess(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("inspect"), path}, runs);
+    const double theirs = rackscope::bench::timeProcess(lstopo, {QStringLiteral("--input"), path}, runs);
+    const double startup = rackscope::bench::timeProcess(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("--version")}, runs);
     if (ours < 0 || theirs < 0 || startup < 0) {
         fprintf(stderr, "bench_inspect: a run failed (rackscope-cli %.1f, lstopo %.1f)\n", ours, theirs);
         return 1;
@@ -75,7 +52,7 @@ int main() {
     }
     printf("bench_inspect: %s (%lld bytes), median of %d runs\n", qPrintable(largest.fileName()),
            static_cast<long long>(largest.size()), runs);
-    const double work = medianMs(inproc);
+    const double work = rackscope::bench::median(inproc);
     printf("  lstopo-no-graphics --input    %8.2f ms   (reference, whole process)\n", theirs);
     printf("  rackscope-cli inspect         %8.2f ms   whole process; ratio %.2f (goal <= 1.0)\n", ours, ours / theirs);
     printf("  rackscope-cli --version       %8.2f ms   start-up floor of a Qt process\n", startup);
