@@ -5,13 +5,14 @@
 namespace rackscope {
 namespace {
 
-constexpr std::array<std::pair<ItemKind, const char*>, 12> kKinds{{{ItemKind::Core, "core"},
+constexpr std::array<std::pair<ItemKind, const char*>, kItemKinds> kKinds{{{ItemKind::Core, "core"},
                                                                    {ItemKind::Spine, "spine"},
                                                                    {ItemKind::Leaf, "leaf"},
                                                                    {ItemKind::Switch, "switch"},
                                                                    {ItemKind::Host, "host"},
                                                                    {ItemKind::Package, "package"},
                                                                    {ItemKind::Numa, "numa"},
+                                                                   {ItemKind::HostBridge, "host-bridge"},
                                                                    {ItemKind::PciSwitch, "pcie-switch"},
                                                                    {ItemKind::Gpu, "gpu"},
                                                                    {ItemKind::Nic, "nic"},
@@ -38,7 +39,8 @@ std::optional<HighlightKind> highlightKindFromName(const QString& name) {
 }
 
 bool DiagramItem::container() const {
-    return kind == ItemKind::Host || kind == ItemKind::Package || kind == ItemKind::Numa || kind == ItemKind::PciSwitch;
+    return kind == ItemKind::Host || kind == ItemKind::Package || kind == ItemKind::Numa || kind == ItemKind::HostBridge ||
+           kind == ItemKind::PciSwitch;
 }
 
 int Diagram::find(const QString& id) const {

@@ -16,7 +16,8 @@
 
 namespace rackscope {
 
-enum class ItemKind { Core, Spine, Leaf, Switch, Host, Package, Numa, PciSwitch, Gpu, Nic, NvSwitch, Other };
+enum class ItemKind { Core, Spine, Leaf, Switch, Host, Package, Numa, HostBridge, PciSwitch, Gpu, Nic, NvSwitch, Other };
+constexpr int kItemKinds = 13;
 QString itemKindName(ItemKind kind); // "gpu", "pcie-switch"...
 
 struct DiagramItem {

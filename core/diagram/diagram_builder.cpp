@@ -233,7 +233,7 @@ private:
         std::map<int, std::vector<int>> kids;
         for (std::size_t i = 0; i < h.nodes.size(); ++i) kids[h.nodes[i].parent].push_back(int(i));
         int groups = 0;
-        // Host bridges, root ports and the device nodes fold into the nearest drawn container.
+        // Root ports and the device nodes fold into the nearest drawn container.
         std::function<void(int, Box&)> walk = [&](int n, Box& into) {
             const TopoNode& node = h.nodes[n];
             Box* target = &into;
@@ -248,6 +248,10 @@ private:
                 made.item.kind = ItemKind::Numa;
                 made.item.label = node.kind == NodeKind::Cpu && node.numa ? QStringLiteral("CPU, NUMA %1").arg(*node.numa)
                                                                           : QStringLiteral("Group %1").arg(++groups);
+                break;
+            case NodeKind::HostBridge: // root ports fold into it, as NCCL counts them
+                made.item.kind = ItemKind::HostBridge;
+                made.item.label = QStringLiteral("Host bridge");
                 break;
             case NodeKind::PciSwitch:
                 made.item.kind = ItemKind::PciSwitch;

@@ -160,7 +160,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         std::map<ItemKind, QVector<QRectF>> byKind;
         for (const DiagramItem& it : d.items)
             if (meets(o.exposed, it.rect)) byKind[it.kind].push_back(it.rect);
-        for (const ItemKind kind : {ItemKind::Host, ItemKind::Package, ItemKind::Numa, ItemKind::PciSwitch, ItemKind::Core, ItemKind::Spine,
+        for (const ItemKind kind : {ItemKind::Host, ItemKind::Package, ItemKind::Numa, ItemKind::HostBridge, ItemKind::PciSwitch, ItemKind::Core, ItemKind::Spine,
                                     ItemKind::Leaf, ItemKind::Switch, ItemKind::Gpu, ItemKind::Nic, ItemKind::NvSwitch, ItemKind::Other}) {
             const auto it = byKind.find(kind);
             if (it == byKind.end()) continue;
@@ -200,8 +200,9 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.setPen(pen);
             drawCable(p, a, b, o.exposed, scale);
         }
-        if (text && !l.label.isEmpty() && d.items[l.b].kind != ItemKind::Nic && d.items[l.b].kind != ItemKind::Host) {
-            const QPointF mid = cableBetween(a, b).at(0.5);
+        if (text && !l.label.isEmpty()) { // a server's cables carry their speed near the server, switch links half way
+            const bool toServer = d.items[l.b].kind == ItemKind::Nic || d.items[l.b].kind == ItemKind::Host;
+            const QPointF mid = cableBetween(a, b).at(toServer ? 0.93 : 0.5);
             if (!meets(o.exposed, QRectF(mid, QSizeF(80, 12)))) continue;
             p.setFont(font(kSmallFont));
             p.setPen(QColor(0x45, 0x5a, 0x64));
@@ -278,10 +279,10 @@ struct LegendRow {
 
 std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
     std::vector<LegendRow> rows;
-    std::vector<bool> present(12, false);
+    std::vector<bool> present(kItemKinds, false);
     for (const DiagramItem& it : d.items) present[static_cast<std::size_t>(it.kind)] = true;
     for (ItemKind k : {ItemKind::Core, ItemKind::Spine, ItemKind::Leaf, ItemKind::Switch, ItemKind::Host, ItemKind::Package, ItemKind::Numa,
-                       ItemKind::PciSwitch, ItemKind::Gpu, ItemKind::Nic, ItemKind::NvSwitch, ItemKind::Other})
+                       ItemKind::HostBridge, ItemKind::PciSwitch, ItemKind::Gpu, ItemKind::Nic, ItemKind::NvSwitch, ItemKind::Other})
         if (present[static_cast<std::size_t>(k)]) rows.push_back({itemStyle(k).fill, itemStyle(k).border, false, itemKindTitle(k)});
     for (int r = 0; r < d.rails.size(); ++r)
         rows.push_back({railColour(r), railColour(r), true, QCoreApplication::translate("rackscope", "rail %1 (%2)").arg(r).arg(d.rails[r])});

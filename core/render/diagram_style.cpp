@@ -14,6 +14,7 @@ ItemStyle itemStyle(ItemKind kind) {
     case ItemKind::Host: return {QColor(0xf5, 0xf7, 0xfa), QColor(0x78, 0x84, 0x90), QColor(0x1c, 0x24, 0x2c)};
     case ItemKind::Package: return {QColor(0xe6, 0xec, 0xf2), QColor(0x9a, 0xa8, 0xb6), QColor(0x33, 0x3d, 0x47)};
     case ItemKind::Numa: return {QColor(0xec, 0xf1, 0xe6), QColor(0xa3, 0xb3, 0x92), QColor(0x33, 0x3d, 0x47)};
+    case ItemKind::HostBridge: return {QColor(0xf7, 0xf3, 0xee), QColor(0xb5, 0xa4, 0x8e), QColor(0x4a, 0x3f, 0x30)};
     case ItemKind::PciSwitch: return {QColor(0xff, 0xf6, 0xe3), QColor(0xd1, 0x9a, 0x2e), QColor(0x5c, 0x40, 0x0a)};
     case ItemKind::Gpu: return {QColor(0xd7, 0xef, 0xb0), QColor(0x4f, 0x86, 0x00), QColor(0x1f, 0x33, 0x00)};
     case ItemKind::Nic: return {QColor(0xd3, 0xe4, 0xfb), QColor(0x2a, 0x63, 0xc0), QColor(0x0c, 0x25, 0x4d)};
@@ -69,6 +70,7 @@ QString itemKindTitle(ItemKind kind) {
     case ItemKind::Host: return QCoreApplication::translate("rackscope", "server");
     case ItemKind::Package: return QCoreApplication::translate("rackscope", "CPU package");
     case ItemKind::Numa: return QCoreApplication::translate("rackscope", "NUMA node");
+    case ItemKind::HostBridge: return QCoreApplication::translate("rackscope", "PCIe host bridge");
     case ItemKind::PciSwitch: return QCoreApplication::translate("rackscope", "PCIe switch");
     case ItemKind::Gpu: return QCoreApplication::translate("rackscope", "GPU");
     case ItemKind::Nic: return QCoreApplication::translate("rackscope", "NIC");
