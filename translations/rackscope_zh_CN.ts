@@ -42,118 +42,123 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="287"/>
+        <location filename="../core/render/diagram_painter.cpp" line="288"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="304"/>
-        <location filename="../core/render/diagram_painter.cpp" line="319"/>
+        <location filename="../core/render/diagram_painter.cpp" line="305"/>
+        <location filename="../core/render/diagram_painter.cpp" line="320"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="349"/>
+        <location filename="../core/render/diagram_painter.cpp" line="350"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="51"/>
+        <location filename="../core/render/diagram_style.cpp" line="52"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="52"/>
+        <location filename="../core/render/diagram_style.cpp" line="53"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="53"/>
+        <location filename="../core/render/diagram_style.cpp" line="54"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="54"/>
+        <location filename="../core/render/diagram_style.cpp" line="55"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="55"/>
+        <location filename="../core/render/diagram_style.cpp" line="56"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="56"/>
+        <location filename="../core/render/diagram_style.cpp" line="57"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="57"/>
+        <location filename="../core/render/diagram_style.cpp" line="58"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="58"/>
+        <location filename="../core/render/diagram_style.cpp" line="59"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="65"/>
+        <location filename="../core/render/diagram_style.cpp" line="66"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="66"/>
+        <location filename="../core/render/diagram_style.cpp" line="67"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="67"/>
+        <location filename="../core/render/diagram_style.cpp" line="68"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="68"/>
+        <location filename="../core/render/diagram_style.cpp" line="69"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="69"/>
+        <location filename="../core/render/diagram_style.cpp" line="70"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="70"/>
+        <location filename="../core/render/diagram_style.cpp" line="71"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="71"/>
+        <location filename="../core/render/diagram_style.cpp" line="72"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="72"/>
+        <location filename="../core/render/diagram_style.cpp" line="73"/>
+        <source>PCIe host bridge</source>
+        <translation>PCIe 主桥</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="74"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="73"/>
+        <location filename="../core/render/diagram_style.cpp" line="75"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="74"/>
+        <location filename="../core/render/diagram_style.cpp" line="76"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="75"/>
+        <location filename="../core/render/diagram_style.cpp" line="77"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="76"/>
+        <location filename="../core/render/diagram_style.cpp" line="78"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -657,73 +662,73 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="539"/>
+        <location filename="../app/gui/main_window.cpp" line="545"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="540"/>
+        <location filename="../app/gui/main_window.cpp" line="546"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="551"/>
+        <location filename="../app/gui/main_window.cpp" line="557"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="551"/>
+        <location filename="../app/gui/main_window.cpp" line="557"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="552"/>
+        <location filename="../app/gui/main_window.cpp" line="558"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="552"/>
-        <location filename="../app/gui/main_window.cpp" line="553"/>
+        <location filename="../app/gui/main_window.cpp" line="558"/>
+        <location filename="../app/gui/main_window.cpp" line="559"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="553"/>
+        <location filename="../app/gui/main_window.cpp" line="559"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="553"/>
+        <location filename="../app/gui/main_window.cpp" line="559"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="590"/>
+        <location filename="../app/gui/main_window.cpp" line="596"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="591"/>
+        <location filename="../app/gui/main_window.cpp" line="597"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="599"/>
+        <location filename="../app/gui/main_window.cpp" line="605"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="607"/>
+        <location filename="../app/gui/main_window.cpp" line="613"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="610"/>
+        <location filename="../app/gui/main_window.cpp" line="616"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="624"/>
+        <location filename="../app/gui/main_window.cpp" line="630"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
@@ -733,8 +738,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/main_window.cpp" line="416"/>
         <location filename="../app/gui/main_window.cpp" line="439"/>
         <location filename="../app/gui/main_window.cpp" line="489"/>
-        <location filename="../app/gui/main_window.cpp" line="599"/>
-        <location filename="../app/gui/main_window.cpp" line="607"/>
+        <location filename="../app/gui/main_window.cpp" line="605"/>
+        <location filename="../app/gui/main_window.cpp" line="613"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
