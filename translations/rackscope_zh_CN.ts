@@ -128,9 +128,136 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>CPU 插槽</translation>
     </message>
     <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="66"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="221"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="271"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="301"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="518"/>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="67"/>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="68"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="272"/>
+        <source>PCI address</source>
+        <translation>PCI 地址</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="69"/>
+        <source>PCI vendor:device</source>
+        <translation>PCI 厂商:设备</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="70"/>
+        <source>PCI class</source>
+        <translation>PCI 类别</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="71"/>
         <location filename="../core/render/diagram_style.cpp" line="72"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="72"/>
+        <source>socket</source>
+        <translation>CPU 插槽</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="73"/>
+        <source>CPU affinity</source>
+        <translation>CPU 亲和性</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="74"/>
+        <source>CUDA device</source>
+        <translation>CUDA 设备号</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="75"/>
+        <source>PCIe link now</source>
+        <translation>PCIe 当前链路</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="76"/>
+        <source>PCIe link capable</source>
+        <translation>PCIe 最大链路</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="78"/>
+        <source>RDMA</source>
+        <translation>RDMA</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="79"/>
+        <source>RDMA devices</source>
+        <translation>RDMA 设备</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="80"/>
+        <source>net devices</source>
+        <translation>网络接口</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="81"/>
+        <source>speed</source>
+        <translation>速率</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
+        <source>NCCL gdr attribute</source>
+        <translation>NCCL gdr 属性</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
+        <source>ACS redirection above</source>
+        <translation>上游的 ACS 重定向</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="222"/>
+        <source>architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="223"/>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <source>GUID</source>
+        <translation>GUID</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="436"/>
+        <source>LID</source>
+        <translation>LID</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="437"/>
+        <source>tier</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="438"/>
+        <source>ports not active</source>
+        <translation>未激活的端口</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="519"/>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
     </message>
     <message>
         <location filename="../core/render/diagram_style.cpp" line="73"/>

@@ -544,7 +544,7 @@ void MainWindow::showInspector(int item) {
     };
     row(tr("item"), QStringLiteral("%1 (%2)").arg(it.label, itemKindTitle(it.kind)));
     if (!it.detail.isEmpty()) row(tr("summary"), it.detail);
-    for (const auto& [fact, value] : it.facts) row(fact, value);
+    for (const auto& [fact, value] : it.facts) row(QCoreApplication::translate("rackscope", fact.toLatin1().constData()), value);
     for (const Highlight* h : d.highlightsOf(item)) {
         QTreeWidgetItem* r = row(highlightTitle(h->kind), (h->path.isEmpty() ? QString() : h->path + QStringLiteral(": ")) + h->why);
         r->setForeground(0, highlightColour(h->kind));

@@ -6,6 +6,7 @@
 #include "diagram.h"
 
 #include <QCollator>
+#include <QCoreApplication>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,9 @@ namespace {
 constexpr double kDeviceW = 112, kDeviceH = 46, kGap = 10, kPad = 8, kHeader = 22;
 constexpr double kCollapsedW = 150, kCollapsedH = 58, kSwitchW = 140, kSwitchH = 40, kTierGap = 140, kHostGap = 40;
 constexpr double kBandH = kDeviceH;
+
+// A fact's name, marked for translation (QT_TRANSLATE_NOOP at each use); the inspector shows it in the reader's language.
+QString factName(const char* name) { return QString::fromLatin1(name); }
 
 struct Box {
     DiagramItem item;
@@ -59,25 +63,25 @@ DiagramItem deviceItem(const HostTopology& h, const Device& d) {
     auto fact = [&](const QString& name, const QString& value) {
         if (!value.isEmpty()) it.facts.emplace_back(name, value);
     };
-    fact(QStringLiteral("source"), sourceText(h));
-    fact(QStringLiteral("name"), d.name);
-    fact(QStringLiteral("PCI address"), it.pci);
-    if (d.vendorId) fact(QStringLiteral("PCI vendor:device"), QStringLiteral("%1:%2").arg(*d.vendorId, 4, 16, QLatin1Char('0')).arg(d.deviceId.value_or(0), 4, 16, QLatin1Char('0')));
-    if (d.pciClass) fact(QStringLiteral("PCI class"), QStringLiteral("%1").arg(*d.pciClass, 6, 16, QLatin1Char('0')));
-    if (d.numa) fact(QStringLiteral("NUMA node"), QString::number(*d.numa));
-    if (d.socket) fact(QStringLiteral("socket"), QString::number(*d.socket));
-    fact(QStringLiteral("CPU affinity"), d.cpuAffinity);
-    if (d.cudaDevice) fact(QStringLiteral("CUDA device"), QString::number(*d.cudaDevice));
-    fact(QStringLiteral("PCIe link now"), linkText(d.linkCurrent));
-    fact(QStringLiteral("PCIe link capable"), linkText(d.linkMax));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "name")), d.name);
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI address")), it.pci);
+    if (d.vendorId) fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI vendor:device")), QStringLiteral("%1:%2").arg(*d.vendorId, 4, 16, QLatin1Char('0')).arg(d.deviceId.value_or(0), 4, 16, QLatin1Char('0')));
+    if (d.pciClass) fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI class")), QStringLiteral("%1").arg(*d.pciClass, 6, 16, QLatin1Char('0')));
+    if (d.numa) fact(factName(QT_TRANSLATE_NOOP("rackscope", "NUMA node")), QString::number(*d.numa));
+    if (d.socket) fact(factName(QT_TRANSLATE_NOOP("rackscope", "socket")), QString::number(*d.socket));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "CPU affinity")), d.cpuAffinity);
+    if (d.cudaDevice) fact(factName(QT_TRANSLATE_NOOP("rackscope", "CUDA device")), QString::number(*d.cudaDevice));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCIe link now")), linkText(d.linkCurrent));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCIe link capable")), linkText(d.linkMax));
     if (it.kind == ItemKind::Nic) {
-        fact(QStringLiteral("RDMA"), yesNo(d.rdma) + (d.rdmaEvidence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.rdmaEvidence)));
-        fact(QStringLiteral("RDMA devices"), d.rdmaDevices.join(QStringLiteral(", ")));
-        fact(QStringLiteral("net devices"), d.netdevs.join(QStringLiteral(", ")));
-        if (d.speedMbps) fact(QStringLiteral("speed"), QStringLiteral("%1 Mb/s").arg(*d.speedMbps));
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "RDMA")), yesNo(d.rdma) + (d.rdmaEvidence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.rdmaEvidence)));
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "RDMA devices")), d.rdmaDevices.join(QStringLiteral(", ")));
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "net devices")), d.netdevs.join(QStringLiteral(", ")));
+        if (d.speedMbps) fact(factName(QT_TRANSLATE_NOOP("rackscope", "speed")), QStringLiteral("%1 Mb/s").arg(*d.speedMbps));
     }
-    if (d.ncclGdr) fact(QStringLiteral("NCCL gdr attribute"), *d.ncclGdr ? QStringLiteral("1") : QStringLiteral("0"));
-    fact(QStringLiteral("ACS redirection above"), d.acsBridges.join(QStringLiteral(", ")));
+    if (d.ncclGdr) fact(factName(QT_TRANSLATE_NOOP("rackscope", "NCCL gdr attribute")), *d.ncclGdr ? QStringLiteral("1") : QStringLiteral("0"));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "ACS redirection above")), d.acsBridges.join(QStringLiteral(", ")));
     return it;
 }
 
@@ -214,9 +218,9 @@ private:
         host.item.host = h.name;
         host.item.label = h.name;
         host.item.detail = QStringLiteral("%1 GPUs · %2 NICs").arg(h.gpus.size()).arg(h.nics.size());
-        host.item.facts = {{QStringLiteral("source"), sourceText(h)}};
-        if (!h.arch.isEmpty()) host.item.facts.emplace_back(QStringLiteral("architecture"), h.arch);
-        for (const QString& n : h.notes) host.item.facts.emplace_back(QStringLiteral("note"), n);
+        host.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
+        if (!h.arch.isEmpty()) host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "architecture")), h.arch);
+        for (const QString& n : h.notes) host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "note")), n);
         d_.sources << sourceText(h);
         if (!expanded(h.name)) {
             host.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
@@ -264,8 +268,8 @@ private:
             if (made.item.kind != ItemKind::Other) {
                 made.item.id = QStringLiteral("%1/node%2").arg(h.name).arg(n);
                 made.item.host = h.name;
-                made.item.facts = {{QStringLiteral("source"), sourceText(h)}};
-                if (!made.item.pci.isEmpty()) made.item.facts.emplace_back(QStringLiteral("PCI address"), made.item.pci);
+                made.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
+                if (!made.item.pci.isEmpty()) made.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "PCI address")), made.item.pci);
                 into.children.push_back(made);
                 target = &into.children.back();
             }
@@ -294,7 +298,7 @@ private:
                     b.item.id = QStringLiteral("host:") + fh.name;
                     b.item.host = b.item.label = fh.name;
                     b.item.detail = QStringLiteral("%1 fabric ports").arg(fh.ports.size());
-                    b.item.facts = {{QStringLiteral("source"), in_.fabric->source}};
+                    b.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source}};
                     b.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
                     boxes.push_back(b);
                 }
@@ -428,10 +432,10 @@ private:
                 const auto rail = railOfLeaf_.find(n.id);
                 if (rail != railOfLeaf_.end()) it.rail = rail->second;
                 it.rect = QRectF(x[i] + shift, y, kSwitchW, kSwitchH);
-                it.facts = {{QStringLiteral("source"), in_.fabric->source}, {QStringLiteral("GUID"), n.guid}, {QStringLiteral("description"), n.description}};
-                if (n.lid) it.facts.emplace_back(QStringLiteral("LID"), QString::number(*n.lid));
-                it.facts.emplace_back(QStringLiteral("tier"), fabric_->tiers.count(n.id) ? QString::number(tierOf(n)) : QStringLiteral("unknown"));
-                if (!n.downPorts.isEmpty()) it.facts.emplace_back(QStringLiteral("ports not active"), n.downPorts.join(QStringLiteral(", ")));
+                it.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source}, {factName(QT_TRANSLATE_NOOP("rackscope", "GUID")), n.guid}, {factName(QT_TRANSLATE_NOOP("rackscope", "description")), n.description}};
+                if (n.lid) it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "LID")), QString::number(*n.lid));
+                it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "tier")), fabric_->tiers.count(n.id) ? QString::number(tierOf(n)) : QStringLiteral("unknown"));
+                if (!n.downPorts.isEmpty()) it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports not active")), n.downPorts.join(QStringLiteral(", ")));
                 d_.items.push_back(it);
                 byId_[it.id] = int(d_.items.size()) - 1;
             }
@@ -511,8 +515,8 @@ private:
             band.item.host = ih.host.name;
             band.item.label = QStringLiteral("NVLink");
             band.item.detail = QStringLiteral("every GPU pair, NV%1 or more").arg(*links);
-            band.item.facts = {{QStringLiteral("source"), sourceText(ih.host)},
-                               {QStringLiteral("NVLink"), QStringLiteral("all %1 GPU pairs joined, at least %2 links each").arg(ih.host.nvlinks.size()).arg(*links)}};
+            band.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(ih.host)},
+                               {factName(QT_TRANSLATE_NOOP("rackscope", "NVLink")), QStringLiteral("all %1 GPU pairs joined, at least %2 links each").arg(ih.host.nvlinks.size()).arg(*links)}};
             QRectF& r = host.item.rect;
             band.item.rect = QRectF(r.left() + kPad, r.bottom() + kGap, r.width() - 2 * kPad, kBandH);
             r.setBottom(band.item.rect.bottom() + kPad);

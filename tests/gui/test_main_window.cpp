@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTimer>
+#include <QTreeWidget>
 
 using namespace rackscope::test;
 
@@ -54,6 +55,12 @@ private slots:
         QApplication::installTranslator(&zh);
         rackscope::gui::MainWindow w;
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        // The diagram's words and the facts' names too.
+        QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv4.xml"))));
+        QVERIFY(w.selectItem(QStringLiteral("nccl-topo-azure-ndv4/GPU0")));
+        QStringList facts;
+        for (int i = 0; i < w.inspector()->topLevelItemCount(); ++i) facts << w.inspector()->topLevelItem(i)->text(0);
+        QVERIFY2(facts.contains(QStringLiteral("PCI 地址")) && facts.contains(QStringLiteral("来源")), qPrintable(facts.join(QLatin1Char(','))));
         QApplication::removeTranslator(&zh);
     }
 };
