@@ -312,20 +312,15 @@ private:
         return boxes;
     }
 
-    // Servers cabled to the same leaves (a scalable unit) form a pod: its
-    // servers in rows under its leaves, pods side by side.
-    struct Pod {
-        double left = 0, right = 0;
-        QStringList leaves; // switch ids
-    };
-    std::vector<Pod> pods_;
-    double width_ = 0;
+    double width_ = 0; // of the servers' rows
 
     QStringList leavesOf(const QString& host) const {
         const FabricHost* fh = fabric_ ? fabric_->host(host) : nullptr;
         return fh ? fh->leaves : QStringList();
     }
 
+    // Servers cabled to the same leaves (a scalable unit) form a pod: its
+    // servers in rows, pods side by side; the leaves then sit over them.
     void placeHosts(std::vector<Box>& hosts, double top) {
         double x = 0;
         for (std::size_t i = 0; i < hosts.size();) {
@@ -333,8 +328,7 @@ private:
             while (end < hosts.size() && leavesOf(hosts[end].item.host) == leavesOf(hosts[i].item.host)) ++end;
             // A pod about twice as wide as deep; servers of no fabric side by side.
             const std::size_t kPerRow = fabric_ ? std::max<std::size_t>(4, std::size_t(std::ceil(std::sqrt(2.0 * double(end - i))))) : end - i;
-            Pod pod{x, x, leavesOf(hosts[i].item.host)};
-            double y = top;
+            double y = top, right = x;
             for (std::size_t row = i; row < end; row += kPerRow) {
                 double rx = x, rowH = 0;
                 for (std::size_t k = row; k < std::min(end, row + kPerRow); ++k) {
@@ -343,12 +337,11 @@ private:
                     addNvlinkBand(hosts[k]);
                     rx += hosts[k].item.rect.width() + kHostGap;
                     rowH = std::max(rowH, hosts[k].item.rect.height());
-                    pod.right = std::max(pod.right, rx - kHostGap);
+                    right = std::max(right, rx - kHostGap);
                 }
                 y += rowH + kHostGap;
             }
-            pods_.push_back(pod);
-            x = pod.right + 3 * kHostGap;
+            x = right + 3 * kHostGap;
             i = end;
         }
         width_ = std::max(0.0, x - 3 * kHostGap);
