@@ -2,6 +2,7 @@
 // Helpers shared by the tests: where the real fixtures are, and a loader
 // that returns a host with its analysis.
 #include "analysis/host_analysis.h"
+#include "diagram/diagram_sources.h"
 #include "import/topology_loader.h"
 
 #include <QDir>
@@ -23,6 +24,13 @@ inline QByteArray fixtureBytes(const QString& name) {
 // Every fixture whose name matches glob; empty (and the caller fails) when the folder is missing.
 inline QStringList fixtures(const QString& glob) {
     return QDir(fixturesDir()).entryList({glob}, QDir::Files, QDir::Name);
+}
+
+// Fixtures read the way the window and `export` read files (topologies, fabric sources), by name.
+inline DiagramSources loadFixtureSources(const QStringList& names) {
+    QStringList paths;
+    for (const QString& n : names) paths << fixture(n);
+    return loadDiagramSources(paths);
 }
 
 struct Loaded {

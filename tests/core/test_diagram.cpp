@@ -19,9 +19,7 @@ using namespace rackscope::test;
 namespace {
 
 DiagramInput inputOf(const QStringList& files) {
-    QStringList paths;
-    for (const QString& f : files) paths << fixture(f);
-    DiagramSources s = loadDiagramSources(paths);
+    DiagramSources s = loadFixtureSources(files);
     for (const FailedInput& f : s.failed) qWarning("%s: %s", qPrintable(f.input), qPrintable(f.message));
     return s.input;
 }

@@ -17,9 +17,7 @@ using namespace rackscope::test;
 namespace {
 
 Diagram diagramOf(const QStringList& names) {
-    QStringList paths;
-    for (const QString& n : names) paths << fixture(n);
-    return buildDiagram(loadDiagramSources(paths).input);
+    return buildDiagram(loadFixtureSources(names).input);
 }
 
 ExportOptions options(ExportFormat f) {
