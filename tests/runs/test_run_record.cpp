@@ -83,7 +83,8 @@ private slots:
         QRandomGenerator rng(9);
         const qsizetype firstLine = whole.indexOf('\n') + 1;
         size_t previous = 0;
-        for (qsizetype cut = firstLine; cut < whole.size(); cut += qsizetype(rng.bounded(400)) + 1) {
+        // Up to the end entry's last brace: without only its newline, the end line is whole and rightly read.
+        for (qsizetype cut = firstLine; cut < whole.size() - 1; cut += qsizetype(rng.bounded(400)) + 1) {
             QFile w(path);
             QVERIFY(w.open(QIODevice::WriteOnly | QIODevice::Truncate));
             w.write(whole.left(cut));
@@ -97,6 +98,13 @@ private slots:
             if (whole.at(cut - 1) != '\n') QVERIFY(rec.problems.isEmpty() || rec.problems.last().contains(QStringLiteral("cut short")));
         }
         QVERIFY(previous > 0);
+        // Everything but the last newline: the end entry is whole, and read.
+        QFile w(path);
+        QVERIFY(w.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        w.write(whole.left(whole.size() - 1));
+        w.close();
+        QString error;
+        QCOMPARE(loadRunRecord(path, &error).exitStatus, std::optional(0));
     }
 
     void notARecord() {
