@@ -91,12 +91,9 @@ void MainWindow::buildDocks() {
     findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Subject"), tr("Message")});
     findings_->setRootIsDecorated(false);
     findings_->header()->setSectionResizeMode(3, QHeaderView::Stretch);
-    connect(findings_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        canvas_->select(canvas_->diagram().find(item->data(0, Qt::UserRole).toString()), true);
-    });
-    connect(findings_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        canvas_->select(canvas_->diagram().find(item->data(0, Qt::UserRole).toString()), true);
-    });
+    auto selectFinding = [this](QTreeWidgetItem* item) { canvas_->select(canvas_->diagram().find(item->data(0, Qt::UserRole).toString()), true); };
+    connect(findings_, &QTreeWidget::itemActivated, this, selectFinding);
+    connect(findings_, &QTreeWidget::itemClicked, this, selectFinding);
     QDockWidget* findingsDock = dock(tr("Findings"), "findingsDock", findings_, Qt::BottomDockWidgetArea);
     console_->setReadOnly(true);
     console_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -345,9 +342,7 @@ QTreeWidgetItem* MainWindow::serverItem(const QString& host) {
 }
 
 // With a fabric, the servers list groups servers by the leaves they are cabled to (a pod, often a rack).
-void MainWindow::groupServers() {
-    if (!fabric_) return;
-    const FabricAnalysis fabric = analyseFabric(*fabric_);
+void MainWindow::groupServers(const FabricAnalysis& fabric) {
     std::vector<QTreeWidgetItem*> items;
     while (servers_->topLevelItemCount()) {
         QTreeWidgetItem* top = servers_->takeTopLevelItem(0);
@@ -576,7 +571,7 @@ static QString targetOf(const Diagram& d, const QString& host, const QStringList
     return {};
 }
 
-void MainWindow::fillFindings() {
+void MainWindow::fillFindings(const FabricAnalysis* fabric) {
     findings_->clear();
     const Diagram& d = canvas_->diagram();
     auto add = [&](const QString& host, const Finding& f) {
@@ -588,8 +583,8 @@ void MainWindow::fillFindings() {
     };
     for (const InspectedHost& h : hosts_)
         for (const Finding& f : h.analysis.findings) add(h.host.name, f);
-    if (fabric_)
-        for (const Finding& f : analyseFabric(*fabric_).findings) add({}, f);
+    if (fabric)
+        for (const Finding& f : fabric->findings) add({}, f);
 }
 
 void MainWindow::chooseExport() {
@@ -621,8 +616,9 @@ void MainWindow::showHosts() {
     demoOffer_->setVisible(hosts_.size() <= 1 && serverNames_.isEmpty() && !fabric_);
     if (hosts_.size() > 8 && diagramOptions_.expandAll && diagramOptions_.expanded.isEmpty()) diagramOptions_.expandAll = false; // many servers: closed, opened on demand
     redraw();
-    fillFindings();
-    groupServers();
+    const std::optional<FabricAnalysis> fabric = fabric_ ? std::optional(analyseFabric(*fabric_)) : std::nullopt;
+    fillFindings(fabric ? &*fabric : nullptr);
+    if (fabric) groupServers(*fabric);
     report_->setPlainText(inspectToText(hosts_));
     std::vector<HostTopology> topologies;
     for (const InspectedHost& h : hosts_) topologies.push_back(h.host);

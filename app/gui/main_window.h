@@ -74,10 +74,10 @@ private:
     void buildDocks();
     void log(const QString& host, const QString& what);
     void showInspector(int item);
-    void fillFindings();
+    void fillFindings(const FabricAnalysis* fabric);
     void toggleExpanded(const QString& host);
     void chooseExport();
-    void groupServers();
+    void groupServers(const FabricAnalysis& fabric);
     bool load(const QStringList& paths, bool replace);
 
     QPlainTextEdit* report_;

@@ -58,17 +58,21 @@ QByteArray diagramToDot(const Diagram& d, const PaintOptions& o) {
     for (const Highlight& h : d.highlights)
         if (o.show[static_cast<std::size_t>(h.kind)])
             for (int i : h.items) highlightOf[static_cast<std::size_t>(i)] = highlightColour(h.kind).name();
-    // Containers become clusters, devices and switches nodes.
+    // Containers become clusters, devices and switches nodes. Children listed once, not looked up per item and link.
+    std::vector<std::vector<int>> children(d.items.size());
+    for (std::size_t i = 0; i < d.items.size(); ++i)
+        if (d.items[i].parent >= 0) children[static_cast<std::size_t>(d.items[i].parent)].push_back(int(i));
+    auto open = [&](int i) { return d.items[static_cast<std::size_t>(i)].container() && !children[static_cast<std::size_t>(i)].empty(); };
     std::function<void(int, int)> writeItem = [&](int i, int depth) {
         const DiagramItem& it = d.items[static_cast<std::size_t>(i)];
         const QByteArray indent(2 * depth, ' ');
         const ItemStyle s = itemStyle(it.kind);
         const QString& hl = highlightOf[static_cast<std::size_t>(i)];
-        if (it.container() && !d.children(i).empty()) {
+        if (open(i)) {
             out += indent + "subgraph " + dotId(QStringLiteral("cluster_") + it.id).toUtf8() + " {\n" + indent + "  label=" +
                    dotId(it.label).toUtf8() + "; style=\"rounded,filled\"; fillcolor=\"" + s.fill.name().toUtf8() + "\"; color=\"" +
                    (hl.isEmpty() ? s.border.name() : hl).toUtf8() + "\";\n";
-            for (int c : d.children(i)) writeItem(c, depth + 1);
+            for (int c : children[static_cast<std::size_t>(i)]) writeItem(c, depth + 1);
             out += indent + "}\n";
             return;
         }
@@ -81,10 +85,7 @@ QByteArray diagramToDot(const Diagram& d, const PaintOptions& o) {
     for (const DiagramLink& l : d.links) {
         const DiagramItem &a = d.items[static_cast<std::size_t>(l.a)], &b = d.items[static_cast<std::size_t>(l.b)];
         auto end = [&](const DiagramItem& it) { return dotId(it.id).toUtf8(); };
-        if (a.container() || b.container()) { // Graphviz joins nodes only; a cable to a closed server ends at it
-            if (a.container() && !d.children(l.a).empty()) continue;
-            if (b.container() && !d.children(l.b).empty()) continue;
-        }
+        if (open(l.a) || open(l.b)) continue; // Graphviz joins nodes only; a cable to a closed server ends at it
         out += "  " + end(a) + " -> " + end(b) + " [color=\"" + railColour(l.rail).name().toUtf8() + "\"" +
                (l.kind == LinkKind::NvLink ? ", style=dotted, constraint=false" : "") +
                (l.label.isEmpty() ? QByteArray() : ", label=" + dotId(l.label).toUtf8() + ", fontsize=7") + "];\n";
