@@ -3,6 +3,7 @@
 #include "export_command.h"
 #include "fabric_command.h"
 #include "inspect_command.h"
+#include "load_command.h"
 #include "nccl_command.h"
 #include "nccl_tests_command.h"
 #include "rackscope_version.h"
@@ -30,6 +31,8 @@ const char kUsage[] =
     "                                       nccl-tests output (text or -J JSON): ranks, rows, bus bandwidth, NICs, GPUDirect\n"
     "  results [list [DIR] | show FILE [--json|--csv] | compare A B]\n"
     "                                       saved runs: reopen, export, compare size by size\n"
+    "  load --url URL --model M [--concurrency N] [--rate R --burstiness B] [--requests N] [--hosts LIST] [--json]\n"
+    "                                       inference load (OpenAI-compatible streaming): TTFT, TPOT, ITL, goodput; --open DIR\n"
     "  export INPUT... -o FILE [--format svg|png|pdf|dot] [--hosts LIST] [--highlight LIST]\n"
     "                                       the topology diagram, with a title block and the legend\n"
     "\n"
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("parse-nccl-tests")) return rackscope::cli::runParseNcclTests(args);
     if (command == QLatin1String("nccl")) return rackscope::cli::runNccl(args);
     if (command == QLatin1String("results")) return rackscope::cli::runResults(args);
+    if (command == QLatin1String("load")) return rackscope::cli::runLoad(args);
     if (command == QLatin1String("export")) return rackscope::cli::runExport(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);

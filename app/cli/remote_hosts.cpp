@@ -36,28 +36,22 @@ std::optional<QString> askOnTerminal(const QString& prompt) {
 
 } // namespace
 
-RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method, const QJsonObject& params) {
-    QStringList hosts;
+FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptions& o, int timeoutS, int concurrency) {
+    FleetTarget t;
     if (parser.isSet(o.hosts)) {
         const HostlistResult r = expandHostlist(parser.value(o.hosts));
-        if (!r.error.isEmpty()) return {{}, QStringLiteral("--hosts: ") + r.error};
-        hosts = r.hosts;
+        if (!r.error.isEmpty()) return t.error = QStringLiteral("--hosts: ") + r.error, t;
+        t.hosts = r.hosts;
     }
     if (parser.isSet(o.hostsFile)) {
         QFile f(parser.value(o.hostsFile));
-        if (!f.open(QIODevice::ReadOnly)) return {{}, QStringLiteral("--hosts-file: cannot open %1").arg(f.fileName())};
+        if (!f.open(QIODevice::ReadOnly)) return t.error = QStringLiteral("--hosts-file: cannot open %1").arg(f.fileName()), t;
         const HostlistResult r = parseHostsFile(QString::fromUtf8(f.read(16 << 20)));
-        if (!r.error.isEmpty()) return {{}, QStringLiteral("--hosts-file %1: %2").arg(f.fileName(), r.error)};
+        if (!r.error.isEmpty()) return t.error = QStringLiteral("--hosts-file %1: %2").arg(f.fileName(), r.error), t;
         for (const QString& h : r.hosts)
-            if (!hosts.contains(h)) hosts << h;
+            if (!t.hosts.contains(h)) t.hosts << h;
     }
-    bool ok = false;
-    const int timeoutS = parser.value(o.timeout).toInt(&ok);
-    if (!ok || timeoutS <= 0) return {{}, QStringLiteral("--timeout takes a number of seconds")};
-    const int concurrency = parser.value(o.concurrency).toInt(&ok);
-    if (!ok || concurrency <= 0) return {{}, QStringLiteral("--concurrency takes a positive number")};
-
-    FleetOptions fo;
+    FleetOptions& fo = t.options;
     const QString config = parser.isSet(o.sshConfig) ? parser.value(o.sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
     fo.config = SshConfig::fromFile(config);
     fo.ssh.sshConfigPath = parser.isSet(o.sshConfig) ? config : QString();
@@ -67,10 +61,21 @@ RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o,
     fo.ssh.connectTimeoutMs = fo.ssh.authTimeoutMs = fo.requestTimeoutMs = timeoutS * 1000;
     fo.deploy.timeoutMs = timeoutS * 1000;
     fo.concurrency = concurrency;
-    QString error;
-    const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &error);
-    if (!agent) return {{}, error};
-    fo.agent = *agent;
+    const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &t.error);
+    if (agent) fo.agent = *agent;
+    return t;
+}
+
+RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method, const QJsonObject& params) {
+    bool ok = false;
+    const int timeoutS = parser.value(o.timeout).toInt(&ok);
+    if (!ok || timeoutS <= 0) return {{}, QStringLiteral("--timeout takes a number of seconds")};
+    const int concurrency = parser.value(o.concurrency).toInt(&ok);
+    if (!ok || concurrency <= 0) return {{}, QStringLiteral("--concurrency takes a positive number")};
+    FleetTarget target = fleetFromOptions(parser, o, timeoutS, concurrency);
+    if (!target.error.isEmpty()) return {{}, target.error};
+    const QStringList hosts = target.hosts;
+    FleetOptions fo = std::move(target.options);
 
     Fleet fleet(std::move(fo));
     std::map<QString, HostResult> byHost;

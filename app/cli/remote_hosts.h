@@ -23,6 +23,15 @@ struct RemoteOptions {
     bool wanted(const QCommandLineParser& parser) const { return parser.isSet(hosts) || parser.isSet(hostsFile); }
 };
 
+// The hosts and the SSH options the flags name (every RemoteOptions flag but --timeout and
+// --concurrency, given here), with the agent to deploy; `error` when they are wrong.
+struct FleetTarget {
+    QStringList hosts;
+    FleetOptions options;
+    QString error;
+};
+FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptions& o, int timeoutS, int concurrency);
+
 // Each host's answer to `method`, or its error; an empty list and `error` when the options are wrong.
 struct RemoteAnswers {
     std::vector<HostResult> results;

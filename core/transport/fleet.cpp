@@ -50,7 +50,10 @@ void Fleet::cancel() { cancel_ = true; }
 
 bool Fleet::waitForDone(int timeoutMs) { return pool_.waitForDone(timeoutMs); }
 
-void Fleet::request(const QStringList& hosts, const QString& method, const QJsonObject& params) {
+void Fleet::request(const QStringList& hosts, const QString& method, const QJsonObject& params) { start(hosts, method, params, false); }
+void Fleet::stream(const QStringList& hosts, const QString& method, const QJsonObject& params) { start(hosts, method, params, true); }
+
+void Fleet::start(const QStringList& hosts, const QString& method, const QJsonObject& params, bool streaming) {
     cancel_ = false;
     if (hosts.isEmpty()) {
         QMetaObject::invokeMethod(this, &Fleet::finished, Qt::QueuedConnection);
@@ -58,8 +61,8 @@ void Fleet::request(const QStringList& hosts, const QString& method, const QJson
     }
     pending_ += int(hosts.size());
     for (const QString& host : hosts)
-        pool_.start([this, host, method, params] {
-            const HostResult r = run(host, method, params);
+        pool_.start([this, host, method, params, streaming] {
+            const HostResult r = run(host, method, params, streaming);
             QMetaObject::invokeMethod(this, [this, r] {
                 emit hostFinished(r);
                 if (--pending_ == 0) emit finished();
@@ -112,7 +115,7 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
     }
 }
 
-HostResult Fleet::run(const QString& host, const QString& method, const QJsonObject& params) {
+HostResult Fleet::run(const QString& host, const QString& method, const QJsonObject& params, bool streaming) {
     QElapsedTimer clock;
     clock.start();
     HostResult r;
@@ -150,7 +153,8 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
                 if (m.kind == AgentMessage::Kind::Invalid) r.error = SshError{SshStage::Request, m.problem};
                 else if (m.id != id) continue; // answers to other requests
                 else if (m.kind == AgentMessage::Kind::Event) {
-                    if (r.events.size() < kMaxEvents) r.events.push_back(m.object.value("data").toObject());
+                    if (streaming) emit hostEvent(host, m.object.value("event").toString(), m.object.value("data").toObject());
+                    else if (r.events.size() < kMaxEvents) r.events.push_back(m.object.value("data").toObject());
                 } else if (m.kind == AgentMessage::Kind::Result) r.result = m.object.value("result").toObject();
                 else if (m.kind == AgentMessage::Kind::Error) {
                     const QJsonObject e = m.object.value("error").toObject();
@@ -177,7 +181,7 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
         link->agent.reset();
         link->ssh.close();
         r.error = dropped;
-        if (!r.reused) break;
+        if (!r.reused || streaming) break; // a streamed run is never sent twice: its events are out already
         r.error.reset();
     }
     r.seconds = double(clock.nsecsElapsed()) / 1e9;

@@ -45,17 +45,22 @@ public:
 
     // Sends `method` to every host's agent; hostFinished for each, then finished.
     void request(const QStringList& hosts, const QString& method, const QJsonObject& params = {});
+    // The same, for a long method whose events matter as they come (a load run): each is emitted as
+    // hostEvent when it arrives and not kept, and a dropped connection is not retried.
+    void stream(const QStringList& hosts, const QString& method, const QJsonObject& params);
     void cancel();
     bool waitForDone(int timeoutMs = -1);
 
 signals:
     void hostStage(const QString& host, rackscope::SshStage stage);
+    void hostEvent(const QString& host, const QString& name, const QJsonObject& data); // stream() only
     void hostFinished(const rackscope::HostResult& result);
     void finished();
 
 private:
     struct Link;
-    HostResult run(const QString& host, const QString& method, const QJsonObject& params);
+    void start(const QStringList& hosts, const QString& method, const QJsonObject& params, bool streaming);
+    HostResult run(const QString& host, const QString& method, const QJsonObject& params, bool streaming);
     std::optional<SshError> ensureAgent(Link& link, const QString& host, HostResult* r);
 
     FleetOptions options_;

@@ -5,7 +5,7 @@
 namespace rsagent::protocol {
 
 constexpr int kVersion = 1;
-constexpr size_t kMaxRequestLine = 1 << 20;   // bytes, agent side
+constexpr size_t kMaxRequestLine = 16u << 20; // bytes, agent side: a load run's prompts travel inline
 constexpr int kMinIntervalMs = 50;
 constexpr int kMaxIntervalMs = 3600 * 1000;
 constexpr int kMaxSampleCount = 1000000;
@@ -19,6 +19,8 @@ inline constexpr char kBadParams[] = "bad-params";
 inline constexpr char kUnsupportedProtocol[] = "unsupported-protocol";
 inline constexpr char kDuplicateId[] = "duplicate-id";
 inline constexpr char kNotFound[] = "not-found";
+inline constexpr char kBusy[] = "busy";
+inline constexpr char kLoadFailed[] = "load-failed";
 } // namespace error
 
 } // namespace rsagent::protocol

@@ -17,7 +17,7 @@ Json Server::hello() const {
                 {"protocol", protocol::kVersion},
                 {"agent", RACKSCOPE_VERSION},
                 {"host", hostName()},
-                {"capabilities", Json::array({"collect", "sample"})}};
+                {"capabilities", Json::array({"collect", "sample", "load"})}};
 }
 
 void Server::send(const Json& message) {
@@ -44,14 +44,16 @@ int Server::run() {
     send(hello());
     char buf[65536];
     for (;;) {
-        pollfd p{in_, POLLIN, 0};
-        const int ready = ::poll(&p, 1, msUntilNextSample(Clock::now()));
+        pollfd p[2] = {{in_, POLLIN, 0}, {load_ ? load_->notifyFd() : -1, POLLIN, 0}};
+        const int ready = ::poll(p, 2, msUntilNextSample(Clock::now()));
         if (ready < 0 && errno != EINTR) return 1;
-        if (ready > 0) {
+        if (ready > 0 && p[1].revents) forwardLoad();
+        if (ready > 0 && p[0].revents) {
             const ssize_t n = ::read(in_, buf, sizeof buf);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {
-                // EOF: a partial request line is dropped, and so are running samples.
+                // EOF: a partial request line is dropped, running samples too, and a load run is cancelled.
+                load_.reset();
                 return 0;
             }
             for (const LineReader::Item& item : reader_.feed(buf, size_t(n))) {
@@ -111,7 +113,9 @@ void Server::handleRequest(const Json& id, const std::string& method, const Json
         if (jobs_.count(key)) return sendError(id, protocol::error::kDuplicateId, "a sample with this id is running");
         return startSample(key, params);
     }
+    if (method == "load") return startLoad(id, params);
     if (method == "cancel") {
+        if (load_ && load_->id() == key) return load_->cancel(); // its result follows when the engine has stopped
         const auto it = jobs_.find(key);
         if (it == jobs_.end()) return sendError(id, protocol::error::kNotFound, "nothing running with this id");
         send(Json{{"id", id}, {"result", Json{{"samples", it->second.sent}, {"cancelled", true}}}});
@@ -119,6 +123,22 @@ void Server::handleRequest(const Json& id, const std::string& method, const Json
         return;
     }
     sendError(id, protocol::error::kUnknownMethod, "unknown method \"" + method.substr(0, 64) + "\"");
+}
+
+void Server::startLoad(const Json& id, const Json& params) {
+    if (load_) return sendError(id, protocol::error::kBusy, "a load run is already running (id " + std::to_string(load_->id()) + ")");
+    if (jobs_.count(id.get<int64_t>())) return sendError(id, protocol::error::kDuplicateId, "a sample with this id is running");
+    std::string why;
+    std::optional<rsload::LoadSpec> spec = rsload::loadSpecFromJson(params, &why);
+    if (!spec) return sendError(id, protocol::error::kBadParams, why);
+    if (spec->client.empty()) spec->client = hostName();
+    load_ = std::make_unique<LoadJob>(id.get<int64_t>(), std::move(*spec));
+}
+
+void Server::forwardLoad() {
+    bool finished = false;
+    for (const Json& m : load_->take(&finished)) send(m);
+    if (finished) load_.reset();
 }
 
 void Server::startSample(int64_t id, const Json& params) {

@@ -1,10 +1,11 @@
 #pragma once
 // The agent's side of the protocol: newline-delimited JSON on two file
 // descriptors, one request at a time plus any number of streaming samples,
-// in one thread driven by poll().
+// in one thread driven by poll(); a load run's engine has a thread of its own.
 #include "collect/counters.h"
 #include "collect/snapshot.h"
 #include "line_reader.h"
+#include "load_job.h"
 
 #include <chrono>
 #include <map>
@@ -34,6 +35,8 @@ private:
     void handleRequest(const Json& id, const std::string& method, const Json& params);
     void startSample(int64_t id, const Json& params);
     void tick(Clock::time_point now);
+    void startLoad(const Json& id, const Json& params);
+    void forwardLoad();
     int msUntilNextSample(Clock::time_point now) const;
 
     void send(const Json& message);
@@ -43,6 +46,7 @@ private:
     CollectOptions options_;
     LineReader reader_;
     std::map<int64_t, SampleJob> jobs_;
+    std::unique_ptr<LoadJob> load_; // one load run at a time
     bool outputBroken_ = false;
 };
 

@@ -1,0 +1,179 @@
+#include "load_results.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QTextStream>
+
+namespace rackscope {
+namespace {
+
+bool writeWhole(const QString& path, const rsload::Json& j) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    const std::string text = j.dump(2) + "\n";
+    return f.write(text.data(), qint64(text.size())) == qint64(text.size());
+}
+
+std::optional<rsload::Json> readJsonFile(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    const QByteArray bytes = f.readAll();
+    rsload::Json j = rsload::Json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        *error = QStringLiteral("%1 is not a JSON object").arg(path);
+        return std::nullopt;
+    }
+    return j;
+}
+
+QString figure(const rsload::Json& summary, const char* key, int decimals = 2) {
+    auto it = summary.find(key);
+    if (it == summary.end() || !it->is_number()) return QStringLiteral("-");
+    return QString::number(it->get<double>(), 'f', decimals);
+}
+
+QString csvField(const QString& s) {
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))) return s;
+    return QLatin1Char('"') + QString(s).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+}
+
+template <class T> QString opt(const std::optional<T>& v) { return v ? QString::number(*v) : QString(); }
+
+} // namespace
+
+QString defaultLoadResultsDirectory() {
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/rackscope/load");
+}
+
+std::vector<std::pair<std::string, std::string>> redactedHeaders(const std::vector<std::pair<std::string, std::string>>& headers) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, value] : headers) {
+        const QString n = QString::fromStdString(name).toLower();
+        const bool secret = n == QLatin1String("authorization") || n.contains(QLatin1String("key")) || n.contains(QLatin1String("token")) ||
+                            n.contains(QLatin1String("secret")) || n.contains(QLatin1String("auth"));
+        out.emplace_back(name, secret ? std::string("(redacted)") : value);
+    }
+    return out;
+}
+
+QString LoadResultsWriter::open(const QString& directory, const rsload::LoadSpec& spec, const rsload::Json& extra) {
+    directory_ = directory;
+    if (!QDir().mkpath(directory)) return QStringLiteral("cannot make %1").arg(directory);
+    rsload::LoadSpec saved = spec;
+    saved.headers = redactedHeaders(spec.headers);
+    rsload::Json j = rsload::toJson(saved);
+    j.erase("prompts"); // a dataset's text is the user's file, not the result's; its count is kept
+    j["prompt_count"] = spec.prompts.size();
+    for (const auto& [key, value] : extra.items()) j[key] = value;
+    if (!writeWhole(directory + QStringLiteral("/spec.json"), j)) return QStringLiteral("cannot write %1/spec.json").arg(directory);
+    records_.setFileName(directory + QStringLiteral("/requests.jsonl"));
+    if (!records_.open(QIODevice::WriteOnly | QIODevice::Append)) return QStringLiteral("cannot write %1: %2").arg(records_.fileName(), records_.errorString());
+    return {};
+}
+
+void LoadResultsWriter::record(const rsload::RequestRecord& r) {
+    if (!records_.isOpen()) return;
+    const std::string line = rsload::toJson(r).dump() + "\n";
+    records_.write(line.data(), qint64(line.size()));
+    records_.flush();
+}
+
+void LoadResultsWriter::summary(const rsload::Json& summary) {
+    records_.close();
+    writeWhole(directory_ + QStringLiteral("/summary.json"), summary);
+}
+
+std::optional<LoadResults> readLoadResults(const QString& directory, QString* error) {
+    LoadResults r;
+    r.directory = directory;
+    auto spec = readJsonFile(directory + QStringLiteral("/spec.json"), error);
+    if (!spec) return std::nullopt;
+    r.spec = *spec;
+    QString ignored;
+    if (QFile::exists(directory + QStringLiteral("/summary.json"))) {
+        auto s = readJsonFile(directory + QStringLiteral("/summary.json"), &ignored);
+        if (s) r.summary = *s;
+        else r.problems << ignored;
+    }
+    QFile f(directory + QStringLiteral("/requests.jsonl"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
+        return std::nullopt;
+    }
+    int lineNo = 0;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine();
+        ++lineNo;
+        if (line.trimmed().isEmpty()) continue;
+        if (!line.endsWith('\n') && f.atEnd()) { // the last line was being written when the run stopped
+            r.problems << QStringLiteral("line %1 is cut short (the run ended while writing it)").arg(lineNo);
+            break;
+        }
+        const rsload::Json j = rsload::Json::parse(line.begin(), line.end(), nullptr, false);
+        std::string why = "not JSON";
+        std::optional<rsload::RequestRecord> rec = j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
+        if (rec) r.records.push_back(std::move(*rec));
+        else r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));
+    }
+    return r;
+}
+
+rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos, const std::vector<double>& percentiles) {
+    std::string why;
+    rsload::Json spec = r.spec;
+    spec.erase("prompt_count");
+    rsload::LoadSpec s = rsload::loadSpecFromJson(spec, &why).value_or(rsload::LoadSpec{});
+    return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos, r.summary.value("date", ""));
+}
+
+QString compareLoadResults(const std::vector<LoadResults>& runs) {
+    QString out;
+    QTextStream t(&out);
+    const char* header[] = {"run", "model", "conc", "rate", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "ITL p99", "late"};
+    const int widths[] = {28, 18, 5, 6, 6, 6, 8, 10, 9, 9, 9, 9, 8, 5};
+    for (size_t i = 0; i < std::size(header); ++i) t << QString::fromLatin1(header[i]).leftJustified(widths[i]) << ' ';
+    t << '\n';
+    for (const LoadResults& r : runs) {
+        const rsload::Json& s = r.summary;
+        const QString cells[] = {QDir(r.directory).dirName(),
+                                 QString::fromStdString(s.value("model_id", "")),
+                                 s.value("max_concurrency", rsload::Json()).is_number() ? QString::number(s["max_concurrency"].get<int>()) : QStringLiteral("-"),
+                                 s.value("request_rate", rsload::Json()).is_number() ? figure(s, "request_rate", 1) : QStringLiteral("inf"),
+                                 figure(s, "completed", 0),
+                                 figure(s, "failed", 0),
+                                 figure(s, "request_throughput"),
+                                 figure(s, "output_throughput", 1),
+                                 figure(s, "median_ttft_ms"),
+                                 figure(s, "p99_ttft_ms"),
+                                 figure(s, "median_tpot_ms"),
+                                 figure(s, "p99_tpot_ms"),
+                                 figure(s, "p99_itl_ms"),
+                                 figure(s, "late_requests", 0)};
+        for (size_t i = 0; i < std::size(cells); ++i) t << cells[i].leftJustified(widths[i]) << ' ';
+        t << '\n';
+    }
+    return out;
+}
+
+QString loadRecordsCsv(const std::vector<rsload::RequestRecord>& records) {
+    QString out = QStringLiteral("index,client,warmup,scheduled_s,sent_s,queue_ms,client_delay_ms,status,error,http_status,ttft_ms,tpot_ms,e2el_ms,"
+                                 "chunks,input_tokens,input_tokens_source,output_tokens,output_tokens_source,max_tokens,connect_ms,finish_reason\n");
+    for (const rsload::RequestRecord& r : records) {
+        const QStringList f = {QString::number(r.index), QString::fromStdString(r.client), r.warmup ? QStringLiteral("1") : QStringLiteral("0"),
+                               QString::number(r.scheduledS, 'f', 6), QString::number(r.sentS, 'f', 6), QString::number(r.queueMs, 'f', 3),
+                               QString::number(r.clientDelayMs, 'f', 3), QString::fromLatin1(rsload::failureName(r.failure)), QString::fromStdString(r.error),
+                               opt(r.httpStatus), opt(r.ttftMs), opt(r.tpotMs()), opt(r.e2elMs), QString::number(r.chunks), opt(r.inputTokens),
+                               QString::fromStdString(r.inputTokens ? r.inputTokensSource : std::string()), opt(r.outputTokens),
+                               QString::fromStdString(r.outputTokens ? r.outputTokensSource : std::string()), QString::number(r.maxTokens), opt(r.connectMs),
+                               QString::fromStdString(r.finishReason.value_or(""))};
+        QStringList quoted;
+        for (const QString& s : f) quoted << csvField(s);
+        out += quoted.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+} // namespace rackscope

@@ -1,0 +1,53 @@
+#pragma once
+// A load run's results folder, written as the run goes: spec.json (what was
+// asked, API keys left out), requests.jsonl (each request's record, flushed as
+// it arrives, so a crash or a dropped agent loses nothing received), and
+// summary.json at each step's end (vLLM's --save-result field names). A sweep
+// keeps one such folder per step under its own, with sweep.json.
+#include "load/load_summary.h"
+
+#include <QFile>
+#include <QString>
+#include <QStringList>
+
+namespace rackscope {
+
+QString defaultLoadResultsDirectory();
+
+// The headers as saved: a value that authenticates (Authorization, or a name with key, token,
+// secret or auth in it) is replaced by "(redacted)".
+std::vector<std::pair<std::string, std::string>> redactedHeaders(const std::vector<std::pair<std::string, std::string>>& headers);
+
+class LoadResultsWriter {
+public:
+    // Makes `directory` and writes spec.json; the error, or empty.
+    QString open(const QString& directory, const rsload::LoadSpec& spec, const rsload::Json& extra = rsload::Json::object());
+    void record(const rsload::RequestRecord& r);
+    void summary(const rsload::Json& summary);
+    QString directory() const { return directory_; }
+    bool isOpen() const { return records_.isOpen(); }
+
+private:
+    QString directory_;
+    QFile records_;
+};
+
+struct LoadResults {
+    QString directory;
+    rsload::Json spec;                          // as saved
+    rsload::Json summary;                       // null when the run ended before writing one
+    std::vector<rsload::RequestRecord> records;
+    QStringList problems;                       // lines that could not be read, with their number
+};
+
+// A folder cut anywhere gives every whole record before the cut.
+std::optional<LoadResults> readLoadResults(const QString& directory, QString* error);
+
+// The summary again from the records: what a run cut short never wrote, and what a reader can check.
+rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos, const std::vector<double>& percentiles);
+
+// One row per run, the main figures side by side; and every request as CSV.
+QString compareLoadResults(const std::vector<LoadResults>& runs);
+QString loadRecordsCsv(const std::vector<rsload::RequestRecord>& records);
+
+} // namespace rackscope

@@ -1,0 +1,87 @@
+#pragma once
+// A load run from the console's side, for the CLI and the GUI alike: the load
+// asked for is shared among the clients (this machine's agent, or one agent
+// per host over SSH), each runs it with the load engine, and their records
+// come back as they happen, are saved, merged, and summarised per step and
+// per client. A sweep runs one step per concurrency or rate and stops at the
+// first step whose SLO attainment falls short.
+#include "load_results.h"
+#include "transport/fleet.h"
+
+#include <QObject>
+#include <QProcess>
+#include <memory>
+
+namespace rackscope {
+
+class AgentClient;
+
+struct LoadRequest {
+    rsload::LoadSpec spec;                  // the total load
+    QStringList hosts;                      // empty: this machine, through its own agent
+    FleetOptions fleet;                     // with hosts
+    QString agentPath;                      // without: the local agent (findLocalAgent() when empty)
+    QString resultsDirectory;               // empty: nothing saved
+    std::vector<rsload::Slo> slos;
+    std::vector<double> percentiles{50, 90, 95, 99};
+    enum class Sweep { None, Concurrency, Rate } sweep = Sweep::None;
+    std::vector<double> sweepValues;
+    double sloAttainment = 0.9;             // a sweep step meets its SLO when this share of requests does
+};
+
+// Client i of n's share of the load: requests, rate and concurrency divided (the remainder to the
+// first clients), its own seed, its own name.
+rsload::LoadSpec shareOf(const rsload::LoadSpec& total, int i, int n, const std::string& client);
+
+struct LoadStepResult {
+    int step = 0;                           // 1-based
+    double value = 0;                       // the sweep's concurrency or rate; 0 without a sweep
+    rsload::LoadSummary summary;
+    rsload::Json summaryJson;
+    std::map<std::string, rsload::LoadSummary> perClient;
+    QString directory;                      // where it was saved
+    QStringList clientErrors;               // "host: why", for clients that failed or broke
+    bool sloMet = true;
+};
+
+class LoadRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadRunner(QObject* parent = nullptr);
+    ~LoadRunner() override;
+
+    void start(LoadRequest request);
+    void cancel();
+    bool isRunning() const { return running_; }
+    const std::vector<LoadStepResult>& steps() const { return results_; }
+
+signals:
+    void stepStarted(int step, double value);
+    void requestFinished(const rsload::RequestRecord& record);
+    void progress(const QString& client, double elapsedS, qint64 sent, qint64 completed, qint64 failed, qint64 inFlight);
+    void clientFailed(const QString& client, const QString& error);
+    void stepFinished(const rackscope::LoadStepResult& result);
+    void finished(bool ok, const QString& error);
+
+private:
+    void startStep();
+    void onEvent(const QString& client, const QString& name, const QJsonObject& data);
+    void onClientDone(const QString& client, const QString& error);
+    void endStep();
+
+    LoadRequest request_;
+    bool running_ = false, cancelled_ = false;
+    int step_ = 0;
+    rsload::LoadSpec stepSpec_;
+    std::vector<rsload::RequestRecord> records_;
+    QStringList clientErrors_;
+    int clientsLeft_ = 0;
+    LoadResultsWriter writer_;
+    std::vector<LoadStepResult> results_;
+    std::unique_ptr<Fleet> fleet_;
+    std::unique_ptr<QProcess> process_;
+    std::unique_ptr<AgentClient> agent_;
+    qint64 agentRequest_ = -1;
+};
+
+} // namespace rackscope

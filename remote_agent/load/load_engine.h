@@ -1,0 +1,51 @@
+#pragma once
+// The load generator: one thread, one epoll loop driving libcurl's multi
+// interface (curl_multi_socket_action), any number of HTTP/1.1 keep-alive
+// streams with no connection cap, each response's server-sent events parsed
+// as they arrive and timed on arrival. It runs inside rackscope-agent (the
+// "load" method) and in-process in tests and benchmarks.
+#include "request_record.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace rsload {
+
+struct LoadProgress {
+    double elapsedS = 0;
+    int64_t sent = 0, completed = 0, failed = 0;
+    int64_t inFlight = 0;
+    bool warmup = false;
+};
+
+struct LoadCallbacks {
+    std::function<void(const RequestRecord&)> onRecord;  // every request, as it ends
+    std::function<void(const LoadProgress&)> onProgress; // every progressIntervalS, and at the end
+    double progressIntervalS = 0.25;
+};
+
+struct LoadOutcome {
+    std::string error;      // the run could not start, or broke: why
+    bool cancelled = false;
+    int64_t records = 0;    // records handed out (warm-up included)
+    std::string curlVersion;
+    int fdLimit = 0;        // the open-file limit the run had: a concurrency above it cannot be reached
+};
+
+class LoadEngine {
+public:
+    LoadEngine(LoadSpec spec, LoadCallbacks callbacks);
+    ~LoadEngine();
+    LoadEngine(const LoadEngine&) = delete;
+    LoadEngine& operator=(const LoadEngine&) = delete;
+
+    LoadOutcome run(); // blocks until the run ends
+    void cancel();     // from any thread; in-flight requests end as "cancelled"
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace rsload

@@ -1,0 +1,72 @@
+#pragma once
+// What one load run does: where it sends, what it asks for, how the requests
+// arrive and when it stops. The same value drives the engine in-process and
+// travels to an agent as the "load" method's params (docs/protocol.md).
+#include "openai_stream.h"
+
+#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rsload {
+
+using Json = nlohmann::ordered_json;
+
+// A length in tokens: fixed, uniform in [low, high], or normal(mean, stddev) clamped to >= 1.
+struct LengthDist {
+    enum class Kind { Fixed, Uniform, Normal } kind = Kind::Fixed;
+    double a = 0; // fixed value, low, or mean
+    double b = 0; // high, or stddev
+};
+// "128", "uniform:64-256", "normal:128,32"; nullopt with *why on anything else.
+std::optional<LengthDist> parseLengthDist(const std::string& text, std::string* why);
+std::string formatLengthDist(const LengthDist& d);
+
+// One prompt from a dataset file; outputLen 0 means "use the spec's output length".
+struct Prompt {
+    std::string text;                 // for /v1/completions, and a chat prompt's single user message
+    Json messages;                    // a chat conversation as given, when the file had one
+    int64_t outputLen = 0;
+};
+
+struct LoadSpec {
+    std::string url;                  // the API's base, e.g. http://node3:8000/v1
+    Endpoint endpoint = Endpoint::ChatCompletions;
+    std::string model;
+    std::optional<double> temperature;
+    bool ignoreEos = false;           // vLLM, SGLang, TensorRT-LLM extension: generate exactly max_tokens
+    bool stream = true;               // false: plain request/response (the wrk comparison)
+    bool continuousUsage = false;     // vLLM's stream_options.continuous_usage_stats: tokens per chunk
+    std::vector<std::pair<std::string, std::string>> headers; // custom ones, an API key's among them
+
+    int concurrency = 1;              // most requests in flight; 0 = no limit (with a rate)
+    double rate = 0;                  // requests per second; 0 = send as fast as the concurrency allows
+    double burstiness = 1.0;          // gamma shape: 1 = Poisson arrivals, < 1 burstier, > 1 steadier
+    int64_t warmup = 0;               // requests sent first and left out of the results
+    int64_t requests = 0;             // measured requests to send; 0 = until the duration
+    double durationS = 0;             // stop sending after this long; 0 = until the request count
+    double timeoutS = 0;              // per request; 0 = none
+    double connectTimeoutS = 10;
+
+    LengthDist inputLen{LengthDist::Kind::Fixed, 1024, 0};
+    LengthDist outputLen{LengthDist::Kind::Fixed, 128, 0};
+    uint64_t seed = 0;                // the caller draws a fresh one per run unless told
+    std::vector<Prompt> prompts;      // from a file; empty: synthetic prompts
+    std::string client;               // this load's source, named in its records (the host)
+};
+
+// Every problem with the spec, as sentences; empty when it can run.
+std::vector<std::string> validate(const LoadSpec& spec);
+
+Json toJson(const LoadSpec& spec);
+// Refuses what is not a valid spec, with the reason; the JSON comes from the other side of a pipe.
+std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why);
+
+// The request path under the base: "/chat/completions" or "/completions".
+std::string endpointPath(Endpoint e);
+const char* endpointName(Endpoint e); // vLLM's backend names: "openai-chat", "openai"
+
+} // namespace rsload

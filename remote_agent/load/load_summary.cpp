@@ -1,0 +1,290 @@
+#include "load_summary.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace rsload {
+namespace {
+
+constexpr const char* kMetrics[] = {"ttft", "tpot", "itl", "e2el"};
+
+bool knownMetric(const std::string& m) {
+    return std::find_if(std::begin(kMetrics), std::end(kMetrics), [&](const char* k) { return m == k; }) != std::end(kMetrics);
+}
+
+std::optional<double> metricOf(const RequestRecord& r, const std::string& metric) {
+    if (metric == "ttft") return r.ttftMs;
+    if (metric == "tpot") return r.tpotMs();
+    if (metric == "e2el") return r.e2elMs;
+    return std::nullopt;
+}
+
+std::string percentileKey(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", p);
+    return std::string("p") + buf;
+}
+
+std::string sourceOf(const std::vector<std::string>& seen) {
+    if (seen.empty()) return "";
+    return std::all_of(seen.begin(), seen.end(), [&](const std::string& s) { return s == seen.front(); }) ? seen.front() : "mixed";
+}
+
+void addMetricFields(Json& j, const std::string& name, const MetricStats& m) {
+    j["mean_" + name + "_ms"] = m.mean;
+    j["median_" + name + "_ms"] = m.median;
+    j["std_" + name + "_ms"] = m.stddev;
+    for (const auto& [p, v] : m.percentiles) j[percentileKey(p) + "_" + name + "_ms"] = v;
+}
+
+std::string line(const char* label, const std::string& value) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%-40s %s\n", label, value.c_str());
+    return buf;
+}
+std::string num(double v, int decimals = 2) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+std::string banner(const std::string& title, char fill) {
+    const size_t width = 50;
+    if (title.size() + 2 >= width) return title + "\n";
+    const size_t left = (width - title.size()) / 2, right = width - title.size() - left;
+    return std::string(left, fill) + title + std::string(right, fill) + "\n";
+}
+
+} // namespace
+
+std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* why) {
+    std::vector<Slo> out;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        size_t end = text.find(',', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string item = text.substr(pos, end - pos);
+        pos = end + 1;
+        if (item.empty()) {
+            if (end == text.size()) break;
+            continue;
+        }
+        size_t op = item.find("<=");
+        size_t opLen = 2;
+        if (op == std::string::npos) {
+            op = item.find(':');
+            opLen = 1;
+        }
+        Slo slo;
+        std::string value = op == std::string::npos ? "" : item.substr(op + opLen);
+        slo.metric = item.substr(0, op);
+        if (value.size() > 2 && value.compare(value.size() - 2, 2, "ms") == 0) value.resize(value.size() - 2);
+        double ms = 0;
+        auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+        if (op == std::string::npos || !knownMetric(slo.metric) || value.empty() || ec != std::errc() || p != value.data() + value.size() || !(ms > 0)) {
+            *why = "'" + item + "' is not an SLO: give METRIC<=Nms with METRIC one of ttft, tpot, itl, e2el (e.g. ttft<=200ms,tpot<=50ms)";
+            return std::nullopt;
+        }
+        slo.ms = ms;
+        out.push_back(slo);
+        if (end == text.size()) break;
+    }
+    if (out.empty()) {
+        *why = "no SLO given";
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::string formatSlos(const std::vector<Slo>& slos) {
+    std::string out;
+    for (const Slo& s : slos) out += (out.empty() ? "" : ",") + s.metric + "<=" + num(s.ms, s.ms == std::floor(s.ms) ? 0 : 3) + "ms";
+    return out;
+}
+
+bool meetsSlos(const RequestRecord& r, const std::vector<Slo>& slos) {
+    if (!r.ok()) return false;
+    for (const Slo& s : slos) {
+        if (s.metric == "itl") { // every gap within the bound, as vLLM's goodput treats ITL
+            if (std::any_of(r.itlMs.begin(), r.itlMs.end(), [&](double v) { return v > s.ms; })) return false;
+            continue;
+        }
+        const std::optional<double> v = metricOf(r, s.metric);
+        if (s.metric == "tpot" && !v) continue; // one-token outputs have no TPOT to break
+        if (!v || *v > s.ms) return false;
+    }
+    return true;
+}
+
+double percentileOf(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0;
+    const double rank = p / 100.0 * double(sorted.size() - 1);
+    const size_t lo = size_t(std::floor(rank));
+    const size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - double(lo));
+}
+
+MetricStats statsOf(std::vector<double> values, const std::vector<double>& percentiles) {
+    MetricStats m;
+    m.count = values.size();
+    if (values.empty()) return m;
+    std::sort(values.begin(), values.end());
+    m.min = values.front();
+    m.max = values.back();
+    m.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    double sq = 0;
+    for (double v : values) sq += (v - m.mean) * (v - m.mean);
+    m.stddev = std::sqrt(sq / double(values.size())); // numpy's std: the population's
+    m.median = percentileOf(values, 50);
+    for (double p : percentiles) m.percentiles.emplace_back(p, percentileOf(values, p));
+    return m;
+}
+
+LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos, const std::vector<double>& percentiles) {
+    LoadSummary s;
+    std::map<std::string, std::vector<double>> values;
+    std::vector<double> perToken;
+    bool perTokenKnown = false;
+    std::vector<std::string> inSources, outSources;
+    double start = 0, end = 0;
+    bool any = false;
+    double queueSum = 0;
+    size_t measured = 0;
+    for (const RequestRecord& r : records) {
+        if (r.warmup) {
+            ++s.warmupExcluded;
+            continue;
+        }
+        ++measured;
+        queueSum += r.queueMs;
+        const double finish = r.sentS + r.e2elMs.value_or(0) / 1000.0;
+        start = any ? std::min(start, r.sentS) : r.sentS;
+        end = any ? std::max(end, finish) : finish;
+        any = true;
+        if (r.clientDelayMs > kLateThresholdMs) ++s.lateRequests;
+        s.maxClientDelayMs = std::max(s.maxClientDelayMs, r.clientDelayMs);
+        if (!r.ok()) {
+            ++s.failed;
+            const std::string kind = failureName(r.failure);
+            ++s.failuresByKind[kind];
+            if (!s.exampleErrors.count(kind)) s.exampleErrors[kind] = r.error;
+            continue;
+        }
+        ++s.completed;
+        if (r.inputTokens) {
+            s.totalInputTokens += *r.inputTokens;
+            inSources.push_back(r.inputTokensSource);
+        }
+        if (r.outputTokens) {
+            s.totalOutputTokens += *r.outputTokens;
+            outSources.push_back(r.outputTokensSource);
+        }
+        for (const char* m : {"ttft", "tpot", "e2el"})
+            if (auto v = metricOf(r, m)) values[m].push_back(*v);
+        values["itl"].insert(values["itl"].end(), r.itlMs.begin(), r.itlMs.end());
+        // A chunk that carried k tokens stands for k gaps of a k-th of its own.
+        if (!r.chunkTokens.empty() && r.chunkTokens.size() == size_t(r.chunks)) {
+            perTokenKnown = true;
+            for (size_t i = 0; i < r.itlMs.size(); ++i) {
+                const int k = std::max(1, r.chunkTokens[i + 1]);
+                for (int t = 0; t < k; ++t) perToken.push_back(r.itlMs[i] / k);
+            }
+        }
+        if (!slos.empty() && meetsSlos(r, slos)) ++s.goodRequests;
+    }
+    s.durationS = any ? end - start : 0;
+    s.meanQueueMs = measured ? queueSum / double(measured) : 0;
+    s.inputTokensSource = sourceOf(inSources);
+    s.outputTokensSource = sourceOf(outSources);
+    for (const char* m : kMetrics) s.metrics[m] = statsOf(values[m], percentiles);
+    if (perTokenKnown) s.itlPerToken = statsOf(perToken, percentiles);
+    if (s.durationS > 0) {
+        s.requestThroughput = double(s.completed) / s.durationS;
+        s.outputThroughput = double(s.totalOutputTokens) / s.durationS;
+        s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.durationS;
+        if (!slos.empty()) s.requestGoodput = double(s.goodRequests) / s.durationS;
+    }
+    return s;
+}
+
+Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos, const std::string& date) {
+    Json j{{"date", date},
+           {"backend", endpointName(spec.endpoint)},
+           {"base_url", spec.url},
+           {"model_id", spec.model},
+           {"num_prompts", spec.requests},
+           {"request_rate", spec.rate > 0 ? Json(spec.rate) : Json("inf")},
+           {"burstiness", spec.burstiness},
+           {"max_concurrency", spec.concurrency > 0 ? Json(spec.concurrency) : Json()},
+           {"duration", s.durationS},
+           {"completed", s.completed},
+           {"failed", s.failed},
+           {"total_input_tokens", s.totalInputTokens},
+           {"total_output_tokens", s.totalOutputTokens},
+           {"request_throughput", s.requestThroughput},
+           {"request_goodput", s.requestGoodput ? Json(*s.requestGoodput) : Json()},
+           {"output_throughput", s.outputThroughput},
+           {"total_token_throughput", s.totalTokenThroughput}};
+    for (const char* m : kMetrics) addMetricFields(j, m, s.metrics.at(m));
+    // rackscope's additions
+    j["input_tokens_source"] = s.inputTokensSource.empty() ? Json() : Json(s.inputTokensSource);
+    j["output_tokens_source"] = s.outputTokensSource.empty() ? Json() : Json(s.outputTokensSource);
+    if (s.itlPerToken) {
+        Json t = Json::object();
+        addMetricFields(t, "itl_per_token", *s.itlPerToken);
+        j.update(t);
+    }
+    j["goodput_slo"] = slos.empty() ? Json() : Json(formatSlos(slos));
+    j["good_requests"] = s.goodRequests;
+    Json failures = Json::object();
+    for (const auto& [kind, n] : s.failuresByKind) failures[kind] = {{"count", n}, {"example", s.exampleErrors.at(kind)}};
+    j["failures"] = failures;
+    j["warmup_requests"] = s.warmupExcluded;
+    j["late_requests"] = s.lateRequests;
+    j["late_threshold_ms"] = kLateThresholdMs;
+    j["max_client_delay_ms"] = s.maxClientDelayMs;
+    j["mean_queue_ms"] = s.meanQueueMs;
+    j["input_len"] = spec.prompts.empty() ? Json(formatLengthDist(spec.inputLen)) : Json("dataset");
+    j["output_len"] = formatLengthDist(spec.outputLen);
+    j["seed"] = spec.seed;
+    return j;
+}
+
+std::string summaryText(const LoadSummary& s, const std::string& title) {
+    std::string t = banner(" " + title + " ", '=');
+    t += line("Successful requests:", std::to_string(s.completed));
+    t += line("Failed requests:", std::to_string(s.failed));
+    for (const auto& [kind, n] : s.failuresByKind) t += line(("  " + kind + ":").c_str(), std::to_string(n) + "  (" + s.exampleErrors.at(kind) + ")");
+    t += line("Benchmark duration (s):", num(s.durationS));
+    const auto withSource = [](int64_t n, const std::string& src) { return std::to_string(n) + (src.empty() || src == "usage" ? "" : "  (" + src + ")"); };
+    t += line("Total input tokens:", withSource(s.totalInputTokens, s.inputTokensSource));
+    t += line("Total generated tokens:", withSource(s.totalOutputTokens, s.outputTokensSource));
+    t += line("Request throughput (req/s):", num(s.requestThroughput));
+    if (s.requestGoodput) t += line("Request goodput (req/s):", num(*s.requestGoodput));
+    t += line("Output token throughput (tok/s):", num(s.outputThroughput));
+    t += line("Total token throughput (tok/s):", num(s.totalTokenThroughput));
+    const std::pair<const char*, const char*> sections[] = {{"ttft", "Time to First Token"},
+                                                            {"tpot", "Time per Output Token (excl. 1st token)"},
+                                                            {"itl", "Inter-token Latency"},
+                                                            {"e2el", "End-to-end Latency"}};
+    for (const auto& [key, heading] : sections) {
+        const MetricStats& m = s.metrics.at(key);
+        std::string upper = key;
+        for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+        t += banner(heading, '-');
+        t += line(("Mean " + upper + " (ms):").c_str(), num(m.mean));
+        t += line(("Median " + upper + " (ms):").c_str(), num(m.median));
+        for (const auto& [p, v] : m.percentiles)
+            if (p != 50) t += line(("P" + percentileKey(p).substr(1) + " " + upper + " (ms):").c_str(), num(v));
+    }
+    t += banner("Client", '-');
+    t += line("Late sends (> 1 ms past schedule):", std::to_string(s.lateRequests) + "  (max " + num(s.maxClientDelayMs, 3) + " ms)");
+    t += line("Mean queue time (ms):", num(s.meanQueueMs));
+    t += std::string(50, '=') + "\n";
+    return t;
+}
+
+} // namespace rsload

@@ -1,0 +1,451 @@
+// rackscope-test-openai-server: an OpenAI-compatible streaming server of the
+// project's own, for tests and benchmarks. It answers /v1/completions and
+// /v1/chat/completions the way vLLM does (chunked transfer, server-sent
+// events, a role-only first chat chunk, a usage chunk, data: [DONE]) on a
+// script: when the first token comes, the time per token, tokens per chunk,
+// and faults. The script comes from the command line and, per request, from
+// an X-Test-Script header ("ttft=50;tpot=10;chunk=2;fault=drop@3").
+// One thread, one epoll loop, timers to the nanosecond (epoll_pwait2).
+//
+// Faults: split (each event in pieces, 2 ms apart), batch (all of a
+// request's events in one write), comments (": keep-alive" between events),
+// empty (an empty-content chunk before each token), error@N (an error event
+// after N tokens, in an HTTP 200 stream), drop@N (the connection closed
+// after N tokens), http-500, http-429-flat (an error body in the older flat
+// shape), garbage@N (a non-JSON event after N tokens), no-done (the stream
+// ends without data: [DONE]).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::json;
+
+struct Script {
+    double ttftMs = 20, tpotMs = 10, splitGapMs = 2;
+    int tokensPerChunk = 1;
+    bool split = false, batch = false, comments = false, empty = false, noDone = false;
+    std::string fault; // error, drop, garbage, http-500, http-429-flat
+    int faultAfter = 0;
+    bool continuousUsage = false;
+};
+
+bool applyScript(Script& s, const std::string& text) {
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find(';', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string item = text.substr(pos, end - pos);
+        pos = end + 1;
+        if (item.empty()) continue;
+        const size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "1" : item.substr(eq + 1);
+        try {
+            if (key == "ttft") s.ttftMs = std::stod(value);
+            else if (key == "tpot") s.tpotMs = std::stod(value);
+            else if (key == "chunk") s.tokensPerChunk = std::max(1, std::stoi(value));
+            else if (key == "split") s.split = value != "0";
+            else if (key == "batch") s.batch = value != "0";
+            else if (key == "comments") s.comments = value != "0";
+            else if (key == "empty") s.empty = value != "0";
+            else if (key == "no-done") s.noDone = value != "0";
+            else if (key == "fault") {
+                const size_t at = value.find('@');
+                s.fault = value.substr(0, at);
+                s.faultAfter = at == std::string::npos ? 0 : std::stoi(value.substr(at + 1));
+            } else return false;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int64_t countWords(const std::string& s) {
+    int64_t n = 0;
+    bool in = false;
+    for (char c : s) {
+        const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+        if (!space && !in) ++n;
+        in = !space;
+    }
+    return n;
+}
+
+struct Connection;
+
+struct Write {
+    Clock::time_point at;
+    uint64_t seq;
+    int fd;
+    uint64_t generation;
+    std::string bytes;    // an HTTP chunk's payload (framed when sent), or raw bytes
+    bool raw = false;
+    bool close = false;   // close the connection after this one
+    bool endOfResponse = false;
+    bool operator>(const Write& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+
+struct Connection {
+    int fd = -1;
+    uint64_t generation = 0; // a reused fd number is another connection
+    std::string in, out;
+    bool busy = false;       // a response is being streamed
+    bool closeAfterFlush = false;
+};
+
+class Server {
+public:
+    Server(Script defaults, double acceptDelayMs) : defaults_(defaults), acceptDelayMs_(acceptDelayMs) {}
+
+    int listenOn(const char* address, int port) {
+        listen_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        const int one = 1;
+        ::setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(uint16_t(port));
+        ::inet_pton(AF_INET, address, &a.sin_addr);
+        if (::bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_, 4096) != 0) return -1;
+        socklen_t len = sizeof a;
+        ::getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &len);
+        epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
+        watch(listen_, EPOLLIN);
+        return ntohs(a.sin_port);
+    }
+
+    void run() {
+        std::vector<epoll_event> events(1024);
+        for (;;) {
+            Clock::time_point wakeAt = Clock::now() + std::chrono::seconds(1);
+            if (!writes_.empty()) wakeAt = std::min(wakeAt, writes_.top().at);
+            if (acceptAt_) wakeAt = std::min(wakeAt, *acceptAt_);
+            const auto ns = std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::nanoseconds>(wakeAt - Clock::now()).count());
+            timespec ts{time_t(ns / 1000000000), long(ns % 1000000000)};
+            const int n = ::epoll_pwait2(epoll_, events.data(), int(events.size()), &ts, nullptr);
+            for (int i = 0; i < n; ++i) {
+                const int fd = events[size_t(i)].data.fd;
+                if (fd == listen_) {
+                    if (acceptDelayMs_ > 0) { // slow accept: the connection waits in the backlog
+                        ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listen_, nullptr);
+                        acceptAt_ = Clock::now() + std::chrono::microseconds(int64_t(acceptDelayMs_ * 1000));
+                    } else acceptAll();
+                    continue;
+                }
+                if (events[size_t(i)].events & EPOLLOUT) flush(fd);
+                if (events[size_t(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) readFrom(fd);
+            }
+            if (acceptAt_ && Clock::now() >= *acceptAt_) {
+                acceptAt_.reset();
+                acceptAll();
+                watch(listen_, EPOLLIN);
+            }
+            const Clock::time_point now = Clock::now();
+            while (!writes_.empty() && writes_.top().at <= now) {
+                Write w = writes_.top();
+                writes_.pop();
+                deliver(w);
+            }
+        }
+    }
+
+private:
+    void watch(int fd, uint32_t events) {
+        epoll_event ev{};
+        ev.events = events;
+        ev.data.fd = fd;
+        if (::epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev) != 0) ::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+    }
+
+    void acceptAll() {
+        for (;;) {
+            const int fd = ::accept4(listen_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd < 0) return;
+            const int one = 1;
+            ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            auto c = std::make_unique<Connection>();
+            c->fd = fd;
+            c->generation = ++generations_;
+            connections_[fd] = std::move(c);
+            watch(fd, EPOLLIN);
+        }
+    }
+
+    void closeConnection(int fd) {
+        ::epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
+        ::close(fd);
+        connections_.erase(fd);
+    }
+
+    void readFrom(int fd) {
+        auto it = connections_.find(fd);
+        if (it == connections_.end()) return;
+        Connection& c = *it->second;
+        char buf[65536];
+        for (;;) {
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n > 0) {
+                c.in.append(buf, size_t(n));
+                continue;
+            }
+            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return closeConnection(fd);
+            break;
+        }
+        while (!c.busy) {
+            const size_t headerEnd = c.in.find("\r\n\r\n");
+            if (headerEnd == std::string::npos) return;
+            const std::string head = c.in.substr(0, headerEnd);
+            size_t length = 0;
+            std::string script;
+            for (size_t pos = head.find("\r\n"); pos != std::string::npos; pos = head.find("\r\n", pos + 2)) {
+                const size_t lineEnd = head.find("\r\n", pos + 2);
+                std::string line = head.substr(pos + 2, (lineEnd == std::string::npos ? head.size() : lineEnd) - pos - 2);
+                const size_t colon = line.find(':');
+                if (colon == std::string::npos) continue;
+                std::string name = line.substr(0, colon);
+                for (char& ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+                std::string value = line.substr(colon + 1);
+                value.erase(0, value.find_first_not_of(' '));
+                if (name == "content-length") length = size_t(std::stoul(value));
+                else if (name == "x-test-script") script = value;
+            }
+            if (c.in.size() < headerEnd + 4 + length) return;
+            const std::string requestLine = head.substr(0, head.find("\r\n"));
+            const std::string body = c.in.substr(headerEnd + 4, length);
+            c.in.erase(0, headerEnd + 4 + length);
+            respond(c, requestLine, script, body);
+        }
+    }
+
+    void schedule(Connection& c, Clock::time_point at, std::string bytes, bool raw = false, bool close = false, bool end = false) {
+        writes_.push(Write{at, ++seq_, c.fd, c.generation, std::move(bytes), raw, close, end});
+    }
+
+    static std::string httpResponse(int status, const char* reason, const std::string& body) {
+        return "HTTP/1.1 " + std::to_string(status) + " " + reason + "\r\nContent-Type: application/json\r\nContent-Length: " +
+               std::to_string(body.size()) + "\r\n\r\n" + body;
+    }
+
+    void respond(Connection& c, const std::string& requestLine, const std::string& scriptText, const std::string& body) {
+        const Clock::time_point start = Clock::now();
+        Script s = defaults_;
+        const bool chat = requestLine.rfind("POST /v1/chat/completions ", 0) == 0;
+        const bool completions = requestLine.rfind("POST /v1/completions ", 0) == 0;
+        if (!chat && !completions) {
+            c.busy = true;
+            schedule(c, start, httpResponse(404, "Not Found", R"({"error":{"message":"no such route","type":"NotFoundError","code":404}})"), true, false, true);
+            return;
+        }
+        const Json req = Json::parse(body, nullptr, false);
+        if (!applyScript(s, scriptText) || req.is_discarded() || !req.is_object()) {
+            c.busy = true;
+            schedule(c, start, httpResponse(400, "Bad Request", R"({"error":{"message":"bad request or script","type":"BadRequestError","code":400}})"), true, false, true);
+            return;
+        }
+        const int64_t maxTokens = req.value("max_tokens", int64_t(16));
+        const bool stream = req.value("stream", false);
+        const bool usage = stream && req.contains("stream_options") && req["stream_options"].value("include_usage", false);
+        s.continuousUsage = stream && req.contains("stream_options") && req["stream_options"].value("continuous_usage_stats", false);
+        int64_t promptTokens = 0;
+        if (chat)
+            for (const Json& m : req.value("messages", Json::array())) promptTokens += m.is_object() && m.value("content", Json()).is_string() ? countWords(m["content"]) : 0;
+        else if (req.value("prompt", Json()).is_string()) promptTokens = countWords(req["prompt"]);
+        c.busy = true;
+        const auto at = [&](double ms) { return start + std::chrono::microseconds(int64_t(ms * 1000)); };
+
+        if (s.fault == "http-500") return schedule(c, at(s.ttftMs), httpResponse(500, "Internal Server Error", R"({"error":{"message":"scripted failure","type":"InternalServerError","param":null,"code":500}})"), true, false, true);
+        if (s.fault == "http-429-flat") return schedule(c, at(s.ttftMs), httpResponse(429, "Too Many Requests", R"({"object":"error","message":"scripted overload","type":"TooManyRequests","param":null,"code":429})"), true, false, true);
+
+        const std::string id = "cmpl-" + std::to_string(seq_);
+        auto chunkJson = [&](const std::string& text, const Json& finish, int64_t soFar) {
+            Json choice = chat ? Json{{"index", 0}, {"delta", {{"content", text}}}, {"logprobs", nullptr}, {"finish_reason", finish}}
+                               : Json{{"index", 0}, {"text", text}, {"logprobs", nullptr}, {"finish_reason", finish}};
+            Json j{{"id", id}, {"object", chat ? "chat.completion.chunk" : "text_completion"}, {"created", 0}, {"model", req.value("model", "")}, {"choices", Json::array({choice})}};
+            if (s.continuousUsage) j["usage"] = {{"prompt_tokens", promptTokens}, {"completion_tokens", soFar}, {"total_tokens", promptTokens + soFar}};
+            return "data: " + j.dump() + "\n\n";
+        };
+        if (!stream) {
+            std::string text;
+            for (int64_t i = 0; i < maxTokens; ++i) text += " tok";
+            Json choice = chat ? Json{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "length"}}
+                               : Json{{"index", 0}, {"text", text}, {"finish_reason", "length"}};
+            Json j{{"id", id}, {"object", chat ? "chat.completion" : "text_completion"}, {"model", req.value("model", "")}, {"choices", Json::array({choice})},
+                   {"usage", {{"prompt_tokens", promptTokens}, {"completion_tokens", maxTokens}, {"total_tokens", promptTokens + maxTokens}}}};
+            return schedule(c, at(s.ttftMs + s.tpotMs * double(std::max<int64_t>(0, maxTokens - 1))), httpResponse(200, "OK", j.dump()), true, false, true);
+        }
+        // The stream's events and when each is due; then each is written as an HTTP chunk (or in pieces).
+        std::vector<std::pair<double, std::string>> events;
+        schedule(c, start, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n", true);
+        if (chat) {
+            Json role{{"id", id}, {"object", "chat.completion.chunk"}, {"created", 0}, {"model", req.value("model", "")},
+                      {"choices", Json::array({Json{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", ""}}}, {"logprobs", nullptr}, {"finish_reason", nullptr}}})}};
+            events.emplace_back(0.0, "data: " + role.dump() + "\n\n");
+        }
+        int64_t sent = 0;
+        double t = s.ttftMs;
+        bool cut = false;
+        while (sent < maxTokens) {
+            if (!s.fault.empty() && sent >= s.faultAfter) {
+                if (s.fault == "error") {
+                    events.emplace_back(t, R"(data: {"error":{"object":"error","message":"scripted failure in the stream","type":"InternalServerError","param":null,"code":500}})" "\n\n");
+                    break;
+                }
+                if (s.fault == "garbage") {
+                    events.emplace_back(t, "data: {this is not json\n\n");
+                    break;
+                }
+                if (s.fault == "drop") {
+                    cut = true;
+                    break;
+                }
+            }
+            const int64_t k = std::min<int64_t>(s.tokensPerChunk, maxTokens - sent);
+            std::string text;
+            for (int64_t i = 0; i < k; ++i) text += " tok";
+            sent += k;
+            if (s.comments) events.emplace_back(t, ": keep-alive\n\n");
+            if (s.empty) events.emplace_back(t, chunkJson("", nullptr, sent - k));
+            events.emplace_back(t, chunkJson(text, sent == maxTokens ? Json("length") : Json(nullptr), sent));
+            t += s.tpotMs * double(k);
+        }
+        if (!cut) {
+            if (usage && s.fault.empty()) {
+                Json u{{"id", id}, {"object", chat ? "chat.completion.chunk" : "text_completion"}, {"created", 0}, {"model", req.value("model", "")}, {"choices", Json::array()},
+                       {"usage", {{"prompt_tokens", promptTokens}, {"completion_tokens", sent}, {"total_tokens", promptTokens + sent}}}};
+                events.emplace_back(events.empty() ? t : events.back().first, "data: " + u.dump() + "\n\n");
+            }
+            if (!s.noDone) events.emplace_back(events.empty() ? t : events.back().first, "data: [DONE]\n\n");
+        }
+        if (s.batch) { // everything in one write, when the last is due
+            std::string all;
+            for (auto& e : events) all += e.second;
+            const double last = events.empty() ? 0 : events.back().first;
+            events.assign(1, {last, all});
+        }
+        double lastAt = 0; // pieces of one event never interleave with the next one's
+        for (auto& [when, bytes] : events) {
+            lastAt = std::max(lastAt, when);
+            if (s.split && bytes.size() > 4) { // three pieces, one of them cutting "\n\n" in two
+                const size_t a = bytes.size() / 3, b = bytes.size() - 1;
+                schedule(c, at(lastAt), bytes.substr(0, a));
+                schedule(c, at(lastAt += s.splitGapMs), bytes.substr(a, b - a));
+                schedule(c, at(lastAt += s.splitGapMs), bytes.substr(b));
+            } else {
+                schedule(c, at(lastAt), bytes);
+            }
+        }
+        const double endAt = std::max(lastAt, events.empty() ? t : 0.0);
+        if (cut) schedule(c, at(endAt), "", true, true, true); // closed without the terminating chunk
+        else schedule(c, at(endAt), "0\r\n\r\n", true, false, true);
+    }
+
+    void deliver(const Write& w) {
+        auto it = connections_.find(w.fd);
+        if (it == connections_.end() || it->second->generation != w.generation) return; // that connection is gone
+        Connection& c = *it->second;
+        if (w.raw) c.out += w.bytes;
+        else {
+            char size[32];
+            std::snprintf(size, sizeof size, "%zx\r\n", w.bytes.size());
+            c.out += size + w.bytes + "\r\n";
+        }
+        if (w.close) c.closeAfterFlush = true;
+        flush(c.fd);
+        if (w.endOfResponse && connections_.count(w.fd)) {
+            c.busy = false;
+            if (!c.in.empty()) readFrom(c.fd); // a pipelined next request
+        }
+    }
+
+    void flush(int fd) {
+        auto it = connections_.find(fd);
+        if (it == connections_.end()) return;
+        Connection& c = *it->second;
+        while (!c.out.empty()) {
+            const ssize_t n = ::send(fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+            if (n > 0) {
+                c.out.erase(0, size_t(n));
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                watch(fd, EPOLLIN | EPOLLOUT);
+                return;
+            }
+            return closeConnection(fd);
+        }
+        watch(fd, EPOLLIN);
+        if (c.closeAfterFlush) closeConnection(fd);
+    }
+
+    Script defaults_;
+    double acceptDelayMs_;
+    int listen_ = -1, epoll_ = -1;
+    std::optional<Clock::time_point> acceptAt_;
+    std::map<int, std::unique_ptr<Connection>> connections_;
+    std::priority_queue<Write, std::vector<Write>, std::greater<Write>> writes_;
+    uint64_t seq_ = 0, generations_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Script defaults;
+    std::string address = "127.0.0.1", script;
+    int port = 0;
+    double acceptDelayMs = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--port") port = std::stoi(next());
+        else if (a == "--address") address = next();
+        else if (a == "--script") script = next();
+        else if (a == "--accept-delay-ms") acceptDelayMs = std::stod(next());
+        else {
+            std::fprintf(stderr, "usage: %s [--address A] [--port N] [--script 'ttft=20;tpot=10;...'] [--accept-delay-ms N]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!applyScript(defaults, script)) {
+        std::fprintf(stderr, "bad --script '%s'\n", script.c_str());
+        return 2;
+    }
+    ::signal(SIGPIPE, SIG_IGN);
+    rlimit files{}; // each stream is a socket: up to the hard limit
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+    Server server(defaults, acceptDelayMs);
+    const int bound = server.listenOn(address.c_str(), port);
+    if (bound < 0) {
+        std::fprintf(stderr, "cannot listen on %s:%d: %s\n", address.c_str(), port, std::strerror(errno));
+        return 1;
+    }
+    std::printf("listening on %s:%d\n", address.c_str(), bound);
+    std::fflush(stdout);
+    server.run();
+}

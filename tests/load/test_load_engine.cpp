@@ -1,0 +1,276 @@
+// The load engine against the project's own OpenAI-compatible server, over
+// real sockets: every scripted fault is reported as what it is, nothing is
+// counted twice, the load shapes keep their schedule and their caps, warm-up
+// stays out, a cancel loses nothing. (The timing error bounds at 1000
+// streams are measured in tests/bench/bench_load.cpp, not asserted here.)
+#include "load/load_engine.h"
+#include "load/load_summary.h"
+#include "load_test_server.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <thread>
+
+using namespace rsload;
+using rackscope::test::LoadTestServer;
+
+namespace {
+
+LoadSpec specFor(const LoadTestServer& server, const std::string& script, int64_t requests = 8, int concurrency = 4) {
+    LoadSpec s;
+    s.url = server.url();
+    s.model = "test-model";
+    s.requests = requests;
+    s.concurrency = concurrency;
+    s.inputLen = {LengthDist::Kind::Fixed, 50, 0};
+    s.outputLen = {LengthDist::Kind::Fixed, 8, 0};
+    s.ignoreEos = true;
+    s.seed = 42;
+    s.client = "test";
+    if (!script.empty()) s.headers = {{"X-Test-Script", script}};
+    return s;
+}
+
+struct Run {
+    std::vector<RequestRecord> records;
+    LoadOutcome outcome;
+    std::vector<LoadProgress> progress;
+};
+
+Run runLoad(LoadSpec spec, std::function<void(LoadEngine&)> during = {}) {
+    Run r;
+    LoadEngine engine(std::move(spec), {[&](const RequestRecord& rec) { r.records.push_back(rec); }, [&](const LoadProgress& p) { r.progress.push_back(p); }, 0.05});
+    std::thread side;
+    if (during) side = std::thread([&] { during(engine); });
+    r.outcome = engine.run();
+    if (side.joinable()) side.join();
+    return r;
+}
+
+void expectAll(const Run& run, Failure want, size_t count) {
+    QVERIFY2(run.outcome.error.empty(), run.outcome.error.c_str());
+    QCOMPARE(run.records.size(), count);
+    for (const RequestRecord& r : run.records) QVERIFY2(r.failure == want, (std::string(failureName(r.failure)) + ": " + r.error).c_str());
+}
+
+} // namespace
+
+class TestLoadEngine : public QObject {
+    Q_OBJECT
+    LoadTestServer server_;
+
+private slots:
+    void initTestCase() { QVERIFY(server_.ok()); }
+
+    void aCleanStreamIsMeasuredAndCountedOnce() {
+        for (Endpoint e : {Endpoint::ChatCompletions, Endpoint::Completions}) {
+            LoadSpec spec = specFor(server_, "ttft=30;tpot=5");
+            spec.endpoint = e;
+            const Run run = runLoad(spec);
+            expectAll(run, Failure::Ok, 8);
+            for (const RequestRecord& r : run.records) {
+                QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
+                QCOMPARE(r.outputTokensSource, std::string("usage"));
+                QCOMPARE(r.inputTokens.value_or(-1), int64_t(50)); // the server counted our 50 words
+                QCOMPARE(r.inputTokensSource, std::string("usage"));
+                QCOMPARE(r.chunks, int64_t(8)); // the role-only chunk is not a token
+                QCOMPARE(r.itlMs.size(), size_t(7));
+                QVERIFY2(*r.ttftMs >= 30 && *r.ttftMs < 30 + 50, std::to_string(*r.ttftMs).c_str());
+                QVERIFY(*r.tpotMs() >= 4 && *r.tpotMs() < 5 + 20);
+                QCOMPARE(r.finishReason.value_or(""), std::string("length"));
+                QCOMPARE(r.httpStatus.value_or(0), 200);
+            }
+            // four streams, then their connections again: keep-alive
+            const auto fresh = std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.connectMs.has_value(); });
+            QCOMPARE(fresh, 4);
+            QCOMPARE(run.progress.back().completed, int64_t(8));
+            QCOMPARE(run.progress.back().inFlight, int64_t(0));
+        }
+    }
+
+    void oddButValidStreamsParseTheSame() {
+        // events split across reads, several in one read, keep-alive comments, empty chunks
+        for (const char* script : {"ttft=5;tpot=2;split", "ttft=5;tpot=2;batch", "ttft=5;tpot=2;comments", "ttft=5;tpot=2;empty", "ttft=5;tpot=2;split;comments;empty"}) {
+            const Run run = runLoad(specFor(server_, script, 4, 2));
+            expectAll(run, Failure::Ok, 4);
+            for (const RequestRecord& r : run.records) {
+                QCOMPARE(r.chunks, int64_t(8));
+                QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
+            }
+        }
+    }
+
+    void multiTokenChunksAreTimedPerToken() {
+        LoadSpec spec = specFor(server_, "ttft=5;tpot=3;chunk=4");
+        spec.outputLen = {LengthDist::Kind::Fixed, 16, 0};
+        spec.continuousUsage = true;
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 8);
+        for (const RequestRecord& r : run.records) {
+            QCOMPARE(r.chunks, int64_t(4));
+            QCOMPARE(r.chunkTokens, (std::vector<int>{4, 4, 4, 4}));
+            QCOMPARE(r.outputTokens.value_or(-1), int64_t(16)); // the cumulative count, never a sum of counts
+        }
+        const LoadSummary s = summarize(run.records, {}, {50});
+        QVERIFY(s.itlPerToken);
+        QCOMPARE(s.itlPerToken->count, size_t(8 * 12));
+        QVERIFY(s.itlPerToken->median >= 2.5 && s.itlPerToken->median < 3 + 10);
+        QVERIFY(s.metrics.at("itl").median >= 11); // a chunk's gap holds four tokens' time
+    }
+
+    void everyFaultIsReportedAsWhatItIs() {
+        struct Case {
+            const char* script;
+            Failure failure;
+            const char* says;
+        };
+        const Case cases[] = {
+            {"ttft=5;tpot=2;fault=error@3", Failure::StreamError, "scripted failure in the stream (InternalServerError, 500)"},
+            {"ttft=5;tpot=2;fault=drop@3", Failure::Dropped, ""},
+            {"ttft=5;tpot=2;fault=garbage@2", Failure::Protocol, "not JSON"},
+            {"ttft=5;fault=http-500", Failure::Http, "HTTP 500: scripted failure (InternalServerError, 500)"},
+            {"ttft=5;fault=http-429-flat", Failure::Http, "HTTP 429: scripted overload (TooManyRequests, 429)"},
+            {"ttft=5;tpot=2;fault=drop@0", Failure::Dropped, ""},
+        };
+        for (const Case& c : cases) {
+            const Run run = runLoad(specFor(server_, c.script, 4, 2));
+            expectAll(run, c.failure, 4);
+            for (const RequestRecord& r : run.records) QVERIFY2(QString::fromStdString(r.error).contains(c.says), r.error.c_str());
+            if (c.failure == Failure::StreamError || std::string(c.script).find("drop@3") != std::string::npos) {
+                // what arrived before the fault is kept
+                for (const RequestRecord& r : run.records) QCOMPARE(r.chunks, int64_t(3));
+            }
+            const LoadSummary s = summarize(run.records, {}, {99});
+            QCOMPARE(s.failed, size_t(4));
+            QCOMPARE(s.failuresByKind.at(failureName(c.failure)), size_t(4));
+            QCOMPARE(s.metrics.at("ttft").count, size_t(0)); // failed requests are not in the latencies
+        }
+        // a stream without [DONE] that finished its choice is whole; one cut before is not
+        expectAll(runLoad(specFor(server_, "ttft=5;tpot=2;no-done", 2, 1)), Failure::Ok, 2);
+    }
+
+    void aRefusedConnectionAndATimeout() {
+        LoadSpec refused = specFor(server_, "", 2, 1);
+        refused.url = "http://127.0.0.1:1/v1";
+        expectAll(runLoad(refused), Failure::Connect, 2);
+        LoadSpec slow = specFor(server_, "ttft=3000", 2, 2);
+        slow.timeoutS = 0.2;
+        const Run run = runLoad(slow);
+        expectAll(run, Failure::Timeout, 2);
+    }
+
+    void aSlowAcceptShowsInTheTimeToFirstToken() {
+        LoadTestServer slow({"--accept-delay-ms", "300", "--script", "ttft=10;tpot=1"});
+        QVERIFY(slow.ok());
+        const Run run = runLoad(specFor(slow, "", 2, 2));
+        expectAll(run, Failure::Ok, 2);
+        for (const RequestRecord& r : run.records) QVERIFY2(*r.ttftMs >= 300, std::to_string(*r.ttftMs).c_str());
+        LoadSpec impatient = specFor(slow, "", 2, 2);
+        impatient.timeoutS = 0.15;
+        expectAll(runLoad(impatient), Failure::Timeout, 2);
+    }
+
+    void anUnknownModelRouteIsAnHttpError() {
+        LoadSpec spec = specFor(server_, "", 1, 1);
+        spec.url = server_.url() + "/nope";
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Http, 1);
+        QCOMPARE(run.records[0].httpStatus.value_or(0), 404);
+    }
+
+    void theConcurrencyCapHoldsAndIsReached() {
+        const Run run = runLoad(specFor(server_, "ttft=20;tpot=2", 40, 6));
+        expectAll(run, Failure::Ok, 40);
+        // the most requests in flight at once, from the records' own times
+        std::vector<std::pair<double, int>> edges;
+        for (const RequestRecord& r : run.records) {
+            edges.emplace_back(r.sentS, 1);
+            edges.emplace_back(r.sentS + *r.e2elMs / 1000.0, -1);
+        }
+        std::sort(edges.begin(), edges.end(), [](auto a, auto b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+        int inFlight = 0, most = 0;
+        for (auto [t, d] : edges) most = std::max(most, inFlight += d);
+        QVERIFY2(most <= 6, std::to_string(most).c_str());
+        QCOMPARE(std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.connectMs.has_value(); }), 6);
+        for (const RequestRecord& r : run.records) QCOMPARE(r.queueMs, r.clientDelayMs); // a closed loop: scheduled when a slot frees
+    }
+
+    void arrivalsFollowTheRateAndTheBurstiness() {
+        auto gaps = [&](double burstiness) {
+            LoadSpec spec = specFor(server_, "ttft=1;tpot=0", 600, 0);
+            spec.rate = 1000;
+            spec.burstiness = burstiness;
+            spec.outputLen = {LengthDist::Kind::Fixed, 1, 0};
+            const Run run = runLoad(spec);
+            expectAll(run, Failure::Ok, 600);
+            std::vector<double> scheduled;
+            for (const RequestRecord& r : run.records) scheduled.push_back(r.scheduledS);
+            std::sort(scheduled.begin(), scheduled.end());
+            std::vector<double> g;
+            for (size_t i = 1; i < scheduled.size(); ++i) g.push_back(scheduled[i] - scheduled[i - 1]);
+            const MetricStats m = statsOf(g, {});
+            return std::pair(m.mean, m.stddev / m.mean);
+        };
+        const auto [poissonMean, poissonCv] = gaps(1.0);
+        QVERIFY2(poissonMean > 0.0009 && poissonMean < 0.0011, std::to_string(poissonMean).c_str());
+        QVERIFY2(poissonCv > 0.85 && poissonCv < 1.15, std::to_string(poissonCv).c_str()); // exponential gaps: CV 1
+        const auto [burstyMean, burstyCv] = gaps(0.25);
+        QVERIFY(burstyMean > 0.0008 && burstyMean < 0.0012);
+        QVERIFY2(burstyCv > 1.6, std::to_string(burstyCv).c_str()); // gamma(0.25): CV 2
+    }
+
+    void warmupStaysOutAndTheDurationStopsSending() {
+        LoadSpec spec = specFor(server_, "ttft=5;tpot=1", 6, 3);
+        spec.warmup = 4;
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 10);
+        QCOMPARE(std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.warmup; }), 4);
+        for (const RequestRecord& r : run.records)
+            if (!r.warmup) QVERIFY(r.sentS >= 0);
+        QCOMPARE(summarize(run.records, {}, {50}).completed, size_t(6));
+
+        LoadSpec timed = specFor(server_, "ttft=5;tpot=1", 0, 2);
+        timed.durationS = 0.3;
+        const Run t = runLoad(timed);
+        QVERIFY(t.records.size() >= 4);
+        for (const RequestRecord& r : t.records) QVERIFY(r.sentS < 0.3);
+    }
+
+    void aCancelLosesNothing() {
+        LoadSpec spec = specFor(server_, "ttft=5;tpot=50", 0, 5);
+        spec.durationS = 30;
+        const Run run = runLoad(spec, [](LoadEngine& e) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            e.cancel();
+        });
+        QVERIFY(run.outcome.cancelled);
+        QCOMPARE(int64_t(run.records.size()), run.progress.back().sent); // every request sent has its record
+        const auto cancelled = std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.failure == Failure::Cancelled; });
+        QCOMPARE(cancelled, 5);
+        for (const RequestRecord& r : run.records)
+            if (r.failure == Failure::Cancelled) QVERIFY(r.chunks > 0); // what arrived is kept
+    }
+
+    void withoutAStreamTheWholeResponseCounts() {
+        LoadSpec spec = specFor(server_, "ttft=10;tpot=1", 6, 3);
+        spec.stream = false;
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 6);
+        for (const RequestRecord& r : run.records) {
+            QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
+            QCOMPARE(*r.ttftMs, *r.e2elMs);
+        }
+    }
+
+    void aBadSpecIsRefusedBeforeAnythingIsSent() {
+        LoadSpec spec = specFor(server_, "", 1, 1);
+        spec.model.clear();
+        const Run run = runLoad(spec);
+        QVERIFY(QString::fromStdString(run.outcome.error).contains("model"));
+        QVERIFY(run.records.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadEngine)
+#include "test_load_engine.moc"
