@@ -126,7 +126,7 @@ rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& s
     rsload::Json spec = r.spec;
     spec.erase("prompt_count");
     rsload::LoadSpec s = rsload::loadSpecFromJson(spec, &why).value_or(rsload::LoadSpec{});
-    return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos, r.summary.value("date", ""));
+    return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos, r.summary.is_object() ? r.summary.value("date", "") : "");
 }
 
 QString compareLoadResults(const std::vector<LoadResults>& runs) {

@@ -149,9 +149,10 @@ void LoadRunner::endStep() {
     for (const auto& [name, recs] : byClient) {
         r.perClient[name] = rsload::summarize(recs, request_.slos, request_.percentiles);
         const rsload::Json one = rsload::summaryJson(r.perClient[name], shareOf(stepSpec_, 0, 1, name), request_.slos, "");
-        clients[name] = rsload::Json{{"completed", one["completed"]}, {"failed", one["failed"]}, {"request_throughput", one["request_throughput"]},
-                                      {"output_throughput", one["output_throughput"]}, {"median_ttft_ms", one["median_ttft_ms"]},
-                                      {"p99_ttft_ms", one["p99_ttft_ms"]}, {"median_tpot_ms", one["median_tpot_ms"]}, {"late_requests", one["late_requests"]}};
+        rsload::Json brief = rsload::Json::object();
+        for (const char* key : {"completed", "failed", "request_throughput", "output_throughput", "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "late_requests"})
+            brief[key] = one.value(key, rsload::Json());
+        clients[name] = brief;
     }
     r.summaryJson["clients"] = clients;
     rsload::Json errors = rsload::Json::array();

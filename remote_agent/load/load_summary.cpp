@@ -35,10 +35,11 @@ std::string sourceOf(const std::vector<std::string>& seen) {
 }
 
 void addMetricFields(Json& j, const std::string& name, const MetricStats& m) {
-    j["mean_" + name + "_ms"] = m.mean;
-    j["median_" + name + "_ms"] = m.median;
-    j["std_" + name + "_ms"] = m.stddev;
-    for (const auto& [p, v] : m.percentiles) j[percentileKey(p) + "_" + name + "_ms"] = v;
+    const auto known = [&](double v) { return m.count ? Json(v) : Json(); }; // no request measured it: unknown, not 0
+    j["mean_" + name + "_ms"] = known(m.mean);
+    j["median_" + name + "_ms"] = known(m.median);
+    j["std_" + name + "_ms"] = known(m.stddev);
+    for (const auto& [p, v] : m.percentiles) j[percentileKey(p) + "_" + name + "_ms"] = known(v);
 }
 
 std::string line(const char* label, const std::string& value) {
@@ -130,7 +131,10 @@ double percentileOf(const std::vector<double>& sorted, double p) {
 MetricStats statsOf(std::vector<double> values, const std::vector<double>& percentiles) {
     MetricStats m;
     m.count = values.size();
-    if (values.empty()) return m;
+    if (values.empty()) { // no value: the percentiles are named, and left unknown by whoever prints them
+        for (double p : percentiles) m.percentiles.emplace_back(p, 0.0);
+        return m;
+    }
     std::sort(values.begin(), values.end());
     m.min = values.front();
     m.max = values.back();

@@ -1,0 +1,230 @@
+// Load runs through the real agent and the real CLI: the agent's "load"
+// method (bad params refused, records and progress streamed, one run at a
+// time, a cancel answered with what was done), and `rackscope-cli load`
+// saving as it goes, never saving an API key, reading its results back
+// (a cut file too), comparing runs, exporting CSV, and refusing bad options.
+#include "load/load_spec.h"
+#include "load_test_server.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using rackscope::test::LoadTestServer;
+
+namespace {
+
+struct Cli {
+    int status = -1;
+    QString out, err;
+};
+
+Cli cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{QStringLiteral("load")} + args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+class Agent {
+public:
+    Agent() {
+        p_.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--stdio")});
+        p_.waitForStarted();
+    }
+    ~Agent() {
+        p_.closeWriteChannel();
+        if (!p_.waitForFinished(10000)) p_.kill();
+    }
+    void send(const QByteArray& line) { p_.write(line + '\n'); }
+    QJsonObject next(int timeoutMs = 30000) {
+        while (!p_.canReadLine())
+            if (!p_.waitForReadyRead(timeoutMs)) return {};
+        return QJsonDocument::fromJson(p_.readLine()).object();
+    }
+    // Everything for `id` up to its result or error.
+    std::vector<QJsonObject> until(int id) {
+        std::vector<QJsonObject> out;
+        for (QJsonObject m = next(); !m.isEmpty(); m = next()) {
+            if (m.value("id").toInt(-1) != id) continue;
+            out.push_back(m);
+            if (m.contains("result") || m.contains("error")) break;
+        }
+        return out;
+    }
+
+private:
+    QProcess p_;
+};
+
+QByteArray loadRequest(int id, const rsload::LoadSpec& spec) {
+    return QByteArray::fromStdString(rsload::Json{{"id", id}, {"method", "load"}, {"params", rsload::toJson(spec)}}.dump());
+}
+
+rsload::LoadSpec spec(const LoadTestServer& s, int64_t requests) {
+    rsload::LoadSpec x;
+    x.url = s.url();
+    x.model = "m";
+    x.requests = requests;
+    x.concurrency = 4;
+    x.inputLen = {rsload::LengthDist::Kind::Fixed, 20, 0};
+    x.outputLen = {rsload::LengthDist::Kind::Fixed, 4, 0};
+    return x;
+}
+
+} // namespace
+
+class TestLoadCli : public QObject {
+    Q_OBJECT
+    LoadTestServer server_{{QStringLiteral("--script"), QStringLiteral("ttft=10;tpot=2")}};
+
+private slots:
+    void initTestCase() { QVERIFY(server_.ok()); }
+
+    void theAgentRunsALoadAndStreamsEveryRecord() {
+        Agent agent;
+        const QJsonObject hello = agent.next();
+        QVERIFY(hello.value("capabilities").toArray().contains(QStringLiteral("load")));
+        agent.send("{\"id\":1,\"method\":\"load\",\"params\":{\"url\":\"gopher://x\",\"model\":\"m\",\"requests\":1}}");
+        QCOMPARE(agent.until(1).back().value("error").toObject().value("code").toString(), QStringLiteral("bad-params"));
+        agent.send("{\"id\":2,\"method\":\"load\",\"params\":{\"model\":7}}");
+        QCOMPARE(agent.until(2).back().value("error").toObject().value("code").toString(), QStringLiteral("bad-params"));
+
+        agent.send(loadRequest(3, spec(server_, 12)));
+        agent.send(loadRequest(4, spec(server_, 1))); // one run at a time
+        int records = 0, progress = 0;
+        bool busy = false;
+        QJsonObject result;
+        for (QJsonObject m = agent.next(); !m.isEmpty(); m = agent.next()) {
+            if (m.value("id").toInt() == 4) busy = m.value("error").toObject().value("code").toString() == QLatin1String("busy");
+            if (m.value("id").toInt() != 3) continue;
+            if (m.value("event").toString() == QLatin1String("request")) {
+                ++records;
+                QCOMPARE(m.value("data").toObject().value("status").toString(), QStringLiteral("ok"));
+            }
+            if (m.value("event").toString() == QLatin1String("progress")) ++progress;
+            if (m.contains("result")) {
+                result = m.value("result").toObject();
+                break;
+            }
+        }
+        QVERIFY(busy);
+        QCOMPARE(records, 12);
+        QVERIFY(progress >= 1);
+        QCOMPARE(result.value("records").toInt(), 12);
+        QVERIFY(result.value("curl").toString().startsWith(QLatin1String("libcurl/")));
+    }
+
+    void aCancelledRunAnswersWithWhatItDid() {
+        Agent agent;
+        agent.next();
+        rsload::LoadSpec s = spec(server_, 0);
+        s.durationS = 60;
+        s.headers = {{"X-Test-Script", "ttft=10;tpot=100"}};
+        s.outputLen = {rsload::LengthDist::Kind::Fixed, 50, 0};
+        agent.send(loadRequest(5, s));
+        QTest::qWait(400);
+        agent.send("{\"id\":5,\"method\":\"cancel\"}");
+        const std::vector<QJsonObject> all = agent.until(5);
+        const QJsonObject result = all.back().value("result").toObject();
+        QVERIFY(result.value("cancelled").toBool());
+        const auto records = std::count_if(all.begin(), all.end(), [](const QJsonObject& m) { return m.value("event").toString() == QLatin1String("request"); });
+        QCOMPARE(qint64(records), qint64(result.value("records").toInt()));
+        QVERIFY(records >= 4); // the four in flight, each with what it had received
+    }
+
+    void theCliSavesAsItGoesAndNeverAKey() {
+        QTemporaryDir dir;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("RS_TEST_KEY"), QStringLiteral("sk-very-secret"));
+        const QString results = dir.filePath(QStringLiteral("run1"));
+        const Cli c = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
+                           QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("20"),
+                           QStringLiteral("--input-len"), QStringLiteral("uniform:10-30"), QStringLiteral("--output-len"), QStringLiteral("6"),
+                           QStringLiteral("--api-key-env"), QStringLiteral("RS_TEST_KEY"), QStringLiteral("--slo"), QStringLiteral("ttft<=500ms"),
+                           QStringLiteral("--results"), results, QStringLiteral("--json")},
+                          env);
+        QVERIFY2(c.status == 0, qPrintable(c.err));
+        const QJsonObject summary = QJsonDocument::fromJson(c.out.toUtf8()).object();
+        QCOMPARE(summary.value("completed").toInt(), 20);
+        QCOMPARE(summary.value("total_output_tokens").toInt(), 120);
+        QCOMPARE(summary.value("goodput_slo").toString(), QStringLiteral("ttft<=500ms"));
+        QVERIFY(summary.value("clients").toObject().size() == 1);
+        for (const char* f : {"spec.json", "requests.jsonl", "summary.json"}) QVERIFY2(QFile::exists(results + QLatin1Char('/') + QLatin1String(f)), f);
+        for (const char* f : {"spec.json", "requests.jsonl", "summary.json"}) {
+            QFile file(results + QLatin1Char('/') + QLatin1String(f));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(!file.readAll().contains("sk-very-secret"), f);
+        }
+        QFile specFile(results + QStringLiteral("/spec.json"));
+        QVERIFY(specFile.open(QIODevice::ReadOnly));
+        QVERIFY(specFile.readAll().contains("(redacted)"));
+
+        // reopened; then cut mid-line with its summary gone: every whole record is still read
+        const Cli open = cli({QStringLiteral("--open"), results});
+        QVERIFY2(open.status == 0, qPrintable(open.err));
+        QVERIFY(open.out.contains(QStringLiteral("Successful requests:                     20")));
+        QFile records(results + QStringLiteral("/requests.jsonl"));
+        QVERIFY(records.open(QIODevice::ReadWrite));
+        const qint64 size = records.size();
+        records.resize(size - 40);
+        records.close();
+        QFile::remove(results + QStringLiteral("/summary.json"));
+        const Cli cut = cli({QStringLiteral("--open"), results, QStringLiteral("--json")});
+        QVERIFY2(cut.status == 0, qPrintable(cut.err));
+        QVERIFY(cut.err.contains(QStringLiteral("cut short")));
+        QCOMPARE(QJsonDocument::fromJson(cut.out.toUtf8()).object().value("completed").toInt(), 19);
+        const Cli csv = cli({QStringLiteral("--open"), results, QStringLiteral("--csv"), QStringLiteral("-")});
+        QCOMPARE(csv.out.count(QLatin1Char('\n')), 20); // the header and 19 requests
+        const Cli both = cli({QStringLiteral("--open"), results, QStringLiteral("--open"), results});
+        QCOMPARE(both.out.count(QLatin1Char('\n')), 3);
+    }
+
+    void aSweepStopsWhenTheSloBreaks() {
+        QTemporaryDir dir;
+        // TTFT is 10 ms at any concurrency here; an SLO of 1 ms breaks at the first step
+        const Cli c = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
+                           QStringLiteral("--requests"), QStringLiteral("8"), QStringLiteral("--output-len"), QStringLiteral("2"),
+                           QStringLiteral("--sweep-concurrency"), QStringLiteral("1,2,4"), QStringLiteral("--slo"), QStringLiteral("ttft<=1ms"),
+                           QStringLiteral("--results"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(c.status, 0);
+        const QJsonDocument d = QJsonDocument::fromJson(c.out.toUtf8());
+        QVERIFY(d.isObject()); // one step only
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("step-01/summary.json"))));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("step-02"))));
+        const Cli all = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
+                             QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
+                             QStringLiteral("--sweep-concurrency"), QStringLiteral("1,2"), QStringLiteral("--slo"), QStringLiteral("ttft<=5000ms"),
+                             QStringLiteral("--no-save"), QStringLiteral("--json")});
+        QCOMPARE(QJsonDocument::fromJson(all.out.toUtf8()).array().size(), 2);
+    }
+
+    void badOptionsAreRefusedWithTheReason() {
+        const QString url = QString::fromStdString(server_.url());
+        const QList<QPair<QStringList, QString>> cases = {
+            {{QStringLiteral("--url"), url}, QStringLiteral("model")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--input-len"), QStringLiteral("lots")}, QStringLiteral("--input-len")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--slo"), QStringLiteral("fast")}, QStringLiteral("--slo")},
+            {{QStringLiteral("--url"), QStringLiteral("ftp://x"), QStringLiteral("--model"), QStringLiteral("m")}, QStringLiteral("http://")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--api-key-env"), QStringLiteral("RS_NOT_SET_ANYWHERE")}, QStringLiteral("not set")},
+            {{QStringLiteral("--open"), QStringLiteral("/nonexistent/run")}, QStringLiteral("cannot read")},
+        };
+        for (const auto& [args, says] : cases) {
+            const Cli c = cli(args + QStringList{QStringLiteral("--no-save")});
+            QVERIFY2(c.status != 0, qPrintable(args.join(' ')));
+            QVERIFY2(c.err.contains(says), qPrintable(c.err));
+        }
+        // every request failing is a failed run
+        const Cli refused = cli({QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:1/v1"), QStringLiteral("--model"), QStringLiteral("m"),
+                                 QStringLiteral("--requests"), QStringLiteral("2"), QStringLiteral("--no-save")});
+        QCOMPARE(refused.status, 1);
+        QVERIFY(refused.out.contains(QStringLiteral("connect:")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadCli)
+#include "test_load_cli.moc"
