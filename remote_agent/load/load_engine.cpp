@@ -71,6 +71,7 @@ struct LoadEngine::Impl {
         std::optional<Failure> failure;
         std::string failureDetail;
         Clock::time_point now; // the arrival time of the bytes being parsed
+        std::optional<Clock::time_point> ready; // when it could have been sent
         bool aborted = false;  // the write callback stops the transfer
 
         void fail(Failure f, std::string detail) {
@@ -79,6 +80,7 @@ struct LoadEngine::Impl {
             failureDetail = std::move(detail);
         }
         void onEvent(const SseEvent& ev);
+        void stamp(Clock::time_point at);
         void readWholeResponse(Clock::time_point end);
         void takeUsage(const StreamChunk& c);
     };
@@ -153,6 +155,13 @@ struct LoadEngine::Impl {
         if (timeoutMs < 0) self->curlDeadline.reset();
         else self->curlDeadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
         return 0;
+    }
+
+    // The request is about to go out on its connection: its clock starts here, not when it was queued
+    // in libcurl, so a burst of sends does not lengthen the later ones' TTFT (the wait shows as client delay).
+    static int onPrereq(void* user, char*, char*, int, int) {
+        static_cast<Transfer*>(user)->stamp(Clock::now());
+        return CURL_PREREQFUNC_OK;
     }
 
     static size_t onWrite(char* data, size_t size, size_t n, void* user) {
@@ -252,11 +261,11 @@ struct LoadEngine::Impl {
         set(easy, CURLOPT_CONNECTTIMEOUT_MS, long(spec.connectTimeoutS * 1000));
         Transfer* raw = t.get();
         raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
-        raw->sent = Clock::now();
-        r.sentS = secondsBetween(origin, raw->sent);
         r.scheduledS = scheduledS;
-        r.queueMs = std::max(0.0, (r.sentS - scheduledS) * 1000.0);
-        r.clientDelayMs = ready ? std::max(0.0, secondsBetween(*ready, raw->sent) * 1000.0) : 0.0;
+        raw->ready = ready;
+        raw->stamp(Clock::now()); // again when libcurl sends it, where libcurl can say (7.80 and later)
+        set(easy, CURLOPT_PREREQFUNCTION, &Impl::onPrereq);
+        set(easy, CURLOPT_PREREQDATA, raw);
         if (curl->multiAddHandle(multi, easy) != CURLM_OK) {
             curl->easyCleanup(easy);
             return false;
@@ -413,6 +422,13 @@ void LoadEngine::Impl::Transfer::takeUsage(const StreamChunk& c) {
         record.inputTokensSource = "usage";
     }
     if (c.finishReason) record.finishReason = c.finishReason;
+}
+
+void LoadEngine::Impl::Transfer::stamp(Clock::time_point at) {
+    sent = at;
+    record.sentS = secondsBetween(engine->origin, at);
+    record.queueMs = std::max(0.0, (record.sentS - record.scheduledS) * 1000.0);
+    record.clientDelayMs = ready ? std::max(0.0, secondsBetween(*ready, at) * 1000.0) : 0.0;
 }
 
 void LoadEngine::Impl::Transfer::onEvent(const SseEvent& ev) {
