@@ -1,7 +1,5 @@
 #include "curl_api.h"
 
-#include <mutex>
-
 namespace rsload {
 namespace {
 

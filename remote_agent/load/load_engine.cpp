@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <random>
 #include <unordered_set>
 

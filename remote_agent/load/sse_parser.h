@@ -23,8 +23,8 @@ public:
 
     // Returns false, with error() set, once the stream is unusable; later calls are ignored.
     bool feed(const char* bytes, size_t size);
-    // The stream ended: an event not closed by a blank line is dispatched, as browsers do not; it is
-    // returned as pending() instead, so a cut stream is not taken for a whole one.
+    // True when the bytes so far end inside an event (no closing blank line yet). At the end of a
+    // stream such an event is never dispatched, as the format says; the caller takes it for a cut.
     bool pending() const { return !line_.empty() || hasData_; }
 
     size_t comments() const { return comments_; }

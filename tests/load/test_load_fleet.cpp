@@ -1,0 +1,74 @@
+// A load shared among several servers' agents, reached over real SSH (sshd
+// in network namespaces): each deployed agent drives its share against the
+// test server on the bridge, and the console merges their records into one
+// summary with a per-client breakdown, nothing counted twice.
+#include "load_test_server.h"
+#include "transport/ssh_test_hosts.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using namespace rackscope::test;
+
+class TestLoadFleet : public QObject {
+    Q_OBJECT
+private slots:
+    void aLoadSharedAmongTwoAgentsIsMergedOnce() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QFAIL(qPrintable(why));
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("l1")));
+        QVERIFY(hosts.add(QStringLiteral("l2")));
+        const QString bridgeAddress = QStringLiteral("10.213.%1.1").arg(hosts.subnet());
+        LoadTestServer server({QStringLiteral("--address"), bridgeAddress, QStringLiteral("--script"), QStringLiteral("ttft=10;tpot=2")});
+        QVERIFY(server.ok());
+        QProcess p;
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("l1,l2"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
+                 QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("l1"), QStringLiteral("l2")}), QStringLiteral("--url"),
+                 QStringLiteral("http://%1:%2/v1").arg(bridgeAddress).arg(server.port()), QStringLiteral("--model"), QStringLiteral("m"),
+                 QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("21"), QStringLiteral("--output-len"),
+                 QStringLiteral("4"), QStringLiteral("--input-len"), QStringLiteral("8"), QStringLiteral("--no-save"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(180000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        const QJsonObject s = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(s.value("completed").toInt(), 21);
+        QCOMPARE(s.value("failed").toInt(), 0);
+        QCOMPARE(s.value("total_output_tokens").toInt(), 84);
+        const QJsonObject clients = s.value("clients").toObject();
+        QCOMPARE(clients.size(), 2);
+        QCOMPARE(clients.value("l1").toObject().value("completed").toInt(), 11); // the remainder to the first
+        QCOMPARE(clients.value("l2").toObject().value("completed").toInt(), 10);
+    }
+
+    void anUnreachableClientIsNamedAndTheOthersCount() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QFAIL(qPrintable(why));
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("m1")));
+        const QString bridgeAddress = QStringLiteral("10.213.%1.1").arg(hosts.subnet());
+        LoadTestServer server({QStringLiteral("--address"), bridgeAddress});
+        QVERIFY(server.ok());
+        QProcess p;
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("m1,nosuchhost.invalid"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
+                 QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("m1")}), QStringLiteral("--ssh-timeout"), QStringLiteral("5"),
+                 QStringLiteral("--url"), QStringLiteral("http://%1:%2/v1").arg(bridgeAddress).arg(server.port()), QStringLiteral("--model"),
+                 QStringLiteral("m"), QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
+                 QStringLiteral("--no-save"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(180000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1); // a client failed: the run says so
+        QVERIFY2(err.contains(QStringLiteral("nosuchhost.invalid")), qPrintable(err));
+        const QJsonObject s = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(s.value("completed").toInt(), 2); // m1's share, measured and kept
+        QCOMPARE(s.value("client_errors").toArray().size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadFleet)
+#include "test_load_fleet.moc"
