@@ -132,8 +132,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/diagram/diagram_builder.cpp" line="221"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="271"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="301"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="518"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="428"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="511"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -230,32 +230,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="428"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="428"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="436"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="429"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="437"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="430"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="438"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="519"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="512"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
@@ -374,509 +374,810 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
 </context>
 <context>
+    <name>rackscope::gui::LoadChart</name>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="13"/>
+        <source>No inference load run yet.</source>
+        <translation>还没有推理压测。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="23"/>
+        <source>Over time</source>
+        <translation>随时间</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="24"/>
+        <source>TTFT histogram</source>
+        <translation>TTFT 分布</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="25"/>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="28"/>
+        <source>TTFT p50</source>
+        <translation>TTFT p50</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="28"/>
+        <source>TTFT p99</source>
+        <translation>TTFT p99</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="29"/>
+        <source>TPOT p50</source>
+        <translation>TPOT p50</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="29"/>
+        <source>TPOT p99</source>
+        <translation>TPOT p99</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="35"/>
+        <location filename="../app/gui/load_chart.cpp" line="48"/>
+        <source>time (s)</source>
+        <translation>时间（秒）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="36"/>
+        <location filename="../app/gui/load_chart.cpp" line="65"/>
+        <source>latency (ms)</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="39"/>
+        <source>requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="42"/>
+        <source>failures/s</source>
+        <translation>失败/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="45"/>
+        <source>in flight</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="49"/>
+        <source>per second</source>
+        <translation>每秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="50"/>
+        <source>requests in flight</source>
+        <translation>进行中的请求</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="53"/>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="54"/>
+        <source>TTFT (ms)</source>
+        <translation>TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <source>TTFT tail</source>
+        <translation>TTFT 尾部</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="61"/>
+        <source>TPOT tail</source>
+        <translation>TPOT 尾部</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="64"/>
+        <source>throughput (requests/s)</source>
+        <translation>吞吐（请求/秒）</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::LoadRunDialog</name>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="23"/>
+        <source>Inference load run</source>
+        <translation>推理压测</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="28"/>
+        <source>Chat completions</source>
+        <translation>聊天补全（Chat completions）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
+        <source>Completions</source>
+        <translation>文本补全（Completions）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="32"/>
+        <source>no cap</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="34"/>
+        <source>as fast as the concurrency allows</source>
+        <translation>按并发允许的最快速度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="41"/>
+        <source>empty: from this machine</source>
+        <translation>留空：从本机发起</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="42"/>
+        <source>environment variable holding the API key (never saved)</source>
+        <translation>存放 API 密钥的环境变量（从不保存）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="44"/>
+        <source>Endpoint URL</source>
+        <translation>端点 URL</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
+        <source>Concurrency</source>
+        <translation>并发数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="48"/>
+        <source>Request rate (per s)</source>
+        <translation>请求速率（每秒）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="49"/>
+        <source>Burstiness (1 = Poisson)</source>
+        <translation>突发度（1 = 泊松）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <source>Warm-up requests</source>
+        <translation>预热请求数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <source>Input length (tokens)</source>
+        <translation>输入长度（token）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <source>Output length (tokens)</source>
+        <translation>输出长度（token）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <source>Goodput SLO</source>
+        <translation>有效吞吐 SLO</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <source>Load from servers</source>
+        <translation>从这些服务器发压</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <source>API key variable</source>
+        <translation>API 密钥变量</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="99"/>
+        <source>Input length: %1</source>
+        <translation>输入长度：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="101"/>
+        <source>Output length: %1</source>
+        <translation>输出长度：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="106"/>
+        <source>SLO: %1</source>
+        <translation>SLO：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="111"/>
+        <source>%1 is not set in this session&apos;s environment</source>
+        <translation>本会话的环境中没有设置 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="116"/>
+        <source>Servers: %1</source>
+        <translation>服务器：%1</translation>
+    </message>
+</context>
+<context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="49"/>
+        <location filename="../app/gui/main_window.cpp" line="53"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="119"/>
+        <location filename="../app/gui/main_window.cpp" line="122"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="121"/>
+        <location filename="../app/gui/main_window.cpp" line="124"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="123"/>
+        <location filename="../app/gui/main_window.cpp" line="126"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <location filename="../app/gui/main_window.cpp" line="127"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="141"/>
+        <location filename="../app/gui/main_window.cpp" line="144"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="218"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="219"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window.cpp" line="225"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="226"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="73"/>
+        <location filename="../app/gui/main_window.cpp" line="77"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="48"/>
+        <location filename="../app/gui/main_window.cpp" line="52"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="58"/>
+        <location filename="../app/gui/main_window.cpp" line="62"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="73"/>
+        <location filename="../app/gui/main_window.cpp" line="77"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="73"/>
+        <location filename="../app/gui/main_window.cpp" line="77"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="83"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="80"/>
+        <location filename="../app/gui/main_window.cpp" line="84"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="80"/>
+        <location filename="../app/gui/main_window.cpp" line="84"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="84"/>
+        <location filename="../app/gui/main_window.cpp" line="88"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="89"/>
+        <location filename="../app/gui/main_window.cpp" line="93"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="100"/>
+        <location filename="../app/gui/main_window.cpp" line="101"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="104"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="120"/>
+        <location filename="../app/gui/main_window.cpp" line="111"/>
+        <source>Inference load</source>
+        <translation>推理压测</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="123"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="122"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="132"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="130"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="130"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="136"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="137"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="137"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="139"/>
+        <location filename="../app/gui/main_window.cpp" line="142"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="143"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="144"/>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="145"/>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window.cpp" line="149"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="151"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="152"/>
+        <location filename="../app/gui/main_window.cpp" line="155"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="165"/>
+        <location filename="../app/gui/main_window.cpp" line="168"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="166"/>
+        <location filename="../app/gui/main_window.cpp" line="169"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="167"/>
+        <location filename="../app/gui/main_window.cpp" line="170"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="178"/>
+        <location filename="../app/gui/main_window.cpp" line="181"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="180"/>
+        <location filename="../app/gui/main_window.cpp" line="183"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="183"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="191"/>
+        <location filename="../app/gui/main_window.cpp" line="194"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="197"/>
+        <location filename="../app/gui/main_window.cpp" line="200"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="199"/>
+        <location filename="../app/gui/main_window.cpp" line="202"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="202"/>
+        <location filename="../app/gui/main_window.cpp" line="205"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="210"/>
+        <location filename="../app/gui/main_window.cpp" line="213"/>
         <source>The language changes the next time rackscope starts.</source>
         <translation>语言将在下次启动 rackscope 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="213"/>
+        <location filename="../app/gui/main_window.cpp" line="216"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="244"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <source>&amp;Inference load run…</source>
+        <translation>推理压测(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <source>Stop the inference load run</source>
+        <translation>停止推理压测</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="249"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="249"/>
+        <location filename="../app/gui/main_window.cpp" line="254"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="261"/>
+        <location filename="../app/gui/main_window.cpp" line="266"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="267"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="272"/>
+        <location filename="../app/gui/main_window.cpp" line="277"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="298"/>
+        <location filename="../app/gui/main_window.cpp" line="301"/>
+        <source>An inference load run is already running.</source>
+        <translation>已有推理压测在运行。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="308"/>
+        <source>Cannot reach the servers: %1</source>
+        <translation>无法连接服务器：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="320"/>
+        <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
+        <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="326"/>
+        <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4 ms, TPOT p50 %5 ms; saved in %6</source>
+        <translation>成功 %1，失败 %2，%3 请求/秒，TTFT p50 %4 毫秒，TPOT p50 %5 毫秒；已保存到 %6</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="329"/>
+        <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
+        <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <source>inference load run finished</source>
+        <translation>推理压测完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <source>inference load run ended: %1</source>
+        <translation>推理压测结束：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <source>inference load run against %1 (%2) from %3</source>
+        <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="351"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="320"/>
-        <location filename="../app/gui/main_window.cpp" line="323"/>
+        <location filename="../app/gui/main_window.cpp" line="373"/>
+        <location filename="../app/gui/main_window.cpp" line="376"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="367"/>
+        <location filename="../app/gui/main_window.cpp" line="418"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="368"/>
+        <location filename="../app/gui/main_window.cpp" line="419"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="387"/>
+        <location filename="../app/gui/main_window.cpp" line="438"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="394"/>
+        <location filename="../app/gui/main_window.cpp" line="445"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="394"/>
+        <location filename="../app/gui/main_window.cpp" line="445"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="395"/>
+        <location filename="../app/gui/main_window.cpp" line="446"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="413"/>
+        <location filename="../app/gui/main_window.cpp" line="464"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="424"/>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <location filename="../app/gui/main_window.cpp" line="475"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="425"/>
+        <location filename="../app/gui/main_window.cpp" line="476"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="437"/>
+        <location filename="../app/gui/main_window.cpp" line="488"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="439"/>
+        <location filename="../app/gui/main_window.cpp" line="490"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="457"/>
+        <location filename="../app/gui/main_window.cpp" line="508"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="458"/>
+        <location filename="../app/gui/main_window.cpp" line="509"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="463"/>
+        <location filename="../app/gui/main_window.cpp" line="514"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="489"/>
+        <location filename="../app/gui/main_window.cpp" line="540"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="492"/>
+        <location filename="../app/gui/main_window.cpp" line="543"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="497"/>
+        <location filename="../app/gui/main_window.cpp" line="548"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="502"/>
+        <location filename="../app/gui/main_window.cpp" line="553"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="503"/>
+        <location filename="../app/gui/main_window.cpp" line="554"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="545"/>
+        <location filename="../app/gui/main_window.cpp" line="596"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="546"/>
+        <location filename="../app/gui/main_window.cpp" line="597"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="557"/>
+        <location filename="../app/gui/main_window.cpp" line="608"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="557"/>
+        <location filename="../app/gui/main_window.cpp" line="608"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="558"/>
+        <location filename="../app/gui/main_window.cpp" line="609"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="558"/>
-        <location filename="../app/gui/main_window.cpp" line="559"/>
+        <location filename="../app/gui/main_window.cpp" line="609"/>
+        <location filename="../app/gui/main_window.cpp" line="610"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="559"/>
+        <location filename="../app/gui/main_window.cpp" line="610"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="559"/>
+        <location filename="../app/gui/main_window.cpp" line="610"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="596"/>
+        <location filename="../app/gui/main_window.cpp" line="647"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="597"/>
+        <location filename="../app/gui/main_window.cpp" line="648"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="605"/>
+        <location filename="../app/gui/main_window.cpp" line="656"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="613"/>
+        <location filename="../app/gui/main_window.cpp" line="664"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="616"/>
+        <location filename="../app/gui/main_window.cpp" line="667"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="630"/>
+        <location filename="../app/gui/main_window.cpp" line="682"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="244"/>
-        <location filename="../app/gui/main_window.cpp" line="298"/>
-        <location filename="../app/gui/main_window.cpp" line="416"/>
-        <location filename="../app/gui/main_window.cpp" line="439"/>
-        <location filename="../app/gui/main_window.cpp" line="489"/>
-        <location filename="../app/gui/main_window.cpp" line="605"/>
-        <location filename="../app/gui/main_window.cpp" line="613"/>
+        <location filename="../app/gui/main_window.cpp" line="249"/>
+        <location filename="../app/gui/main_window.cpp" line="301"/>
+        <location filename="../app/gui/main_window.cpp" line="308"/>
+        <location filename="../app/gui/main_window.cpp" line="351"/>
+        <location filename="../app/gui/main_window.cpp" line="467"/>
+        <location filename="../app/gui/main_window.cpp" line="490"/>
+        <location filename="../app/gui/main_window.cpp" line="540"/>
+        <location filename="../app/gui/main_window.cpp" line="656"/>
+        <location filename="../app/gui/main_window.cpp" line="664"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="48"/>
+        <location filename="../app/gui/main_window.cpp" line="52"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="416"/>
+        <location filename="../app/gui/main_window.cpp" line="467"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>

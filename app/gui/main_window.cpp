@@ -1,5 +1,9 @@
 #include "main_window.h"
 
+#include "load_chart.h"
+#include "load_run_dialog.h"
+#include "runs/load_results.h"
+
 #include "diagram/diagram_sources.h"
 #include "diagram/session_file.h"
 #include "import/agent_snapshot_importer.h"
@@ -45,7 +49,7 @@ namespace rackscope::gui {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), report_(new QPlainTextEdit(this)), canvas_(new TopologyCanvas(this)), servers_(new QTreeWidget(this)),
       inspector_(new QTreeWidget(this)), findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)),
-      runsDock_(new QDockWidget(tr("Load runs"), this)), demoOffer_(new QPushButton(tr("Open the demo cluster"), this)) {
+      runsDock_(new QDockWidget(tr("Load runs"), this)), loadRunner_(new LoadRunner(this)), loadChart_(new LoadChart(this)), demoOffer_(new QPushButton(tr("Open the demo cluster"), this)) {
     setWindowTitle(tr("rackscope %1").arg(QStringLiteral(RACKSCOPE_VERSION)));
     setCentralWidget(canvas_);
     buildDocks();
@@ -104,6 +108,8 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
     tabifyDockWidget(findingsDock, consoleDock);
     tabifyDockWidget(consoleDock, runsDock_);
+    loadDock_ = dock(tr("Inference load"), "loadDock", loadChart_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(runsDock_, loadDock_);
     findingsDock->raise();
     // The canvas gets most of the window.
     QTimer::singleShot(0, this, [=, this] { // once the window has its size
@@ -214,6 +220,8 @@ void MainWindow::buildMenus() {
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
+    run->addAction(tr("&Inference load run…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, &MainWindow::chooseLoadRun);
+    run->addAction(tr("Stop the inference load run"), loadRunner_, &LoadRunner::cancel);
     run->addAction(tr("&Stop the run"), this, [this] { runs_->stop(); });
     run->addAction(tr("&Open saved run…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), defaultResultsDirectory(), tr("Runs (*.rsrun)"));
@@ -279,6 +287,54 @@ FleetOptions MainWindow::fleetOptions(QString* error) {
 void MainWindow::chooseRun() {
     NcclRunDialog dialog(compressHostlist(serverNames_), this);
     if (dialog.exec() == QDialog::Accepted) startRun(dialog.choice());
+}
+
+void MainWindow::chooseLoadRun() {
+    LoadRunDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString problem;
+    if (auto request = dialog.request(&problem)) startLoadRun(std::move(*request));
+}
+
+void MainWindow::startLoadRun(LoadRequest request) {
+    if (loadRunner_->isRunning()) {
+        QMessageBox::information(this, tr("rackscope"), tr("An inference load run is already running."));
+        return;
+    }
+    if (!request.hosts.isEmpty()) {
+        QString error;
+        request.fleet = fleetOptions(&error);
+        if (!error.isEmpty()) {
+            QMessageBox::warning(this, tr("rackscope"), tr("Cannot reach the servers: %1").arg(error));
+            return;
+        }
+    }
+    request.resultsDirectory = defaultLoadResultsDirectory() + QLatin1Char('/') + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
+                               QStringLiteral("-") + QString::fromStdString(request.spec.model).section(QLatin1Char('/'), -1);
+    const QString model = QString::fromStdString(request.spec.model), url = QString::fromStdString(request.spec.url);
+    loadChart_->timeline().clear();
+    loadRunner_->disconnect(this);
+    connect(loadRunner_, &LoadRunner::requestFinished, this, [this](const rsload::RequestRecord& r) { loadChart_->timeline().add(r); });
+    connect(loadRunner_, &LoadRunner::progress, this, [this](const QString& client, double t, qint64 sent, qint64 done, qint64 failed, qint64 inFlight) {
+        loadChart_->timeline().progress(client.toStdString(), t, inFlight);
+        loadChart_->setStatus(tr("%1 s: %2 sent, %3 done, %4 failed, %5 in flight").arg(t, 0, 'f', 1).arg(sent).arg(done).arg(failed).arg(inFlight));
+    });
+    connect(loadRunner_, &LoadRunner::clientFailed, this, [this](const QString& client, const QString& error) { log(client, error); });
+    connect(loadRunner_, &LoadRunner::stepFinished, this, [this](const LoadStepResult& r) {
+        loadChart_->timeline().addStep(r.value, r.summary);
+        const rsload::LoadSummary& s = r.summary;
+        loadChart_->setStatus(tr("%1 ok, %2 failed, %3 req/s, TTFT p50 %4 ms, TPOT p50 %5 ms; saved in %6")
+                                  .arg(s.completed).arg(s.failed).arg(s.requestThroughput, 0, 'f', 2).arg(s.metrics.at("ttft").median, 0, 'f', 2)
+                                  .arg(s.metrics.at("tpot").median, 0, 'f', 2).arg(r.directory));
+        log({}, tr("inference load step %1 ended: %2 requests ok, %3 failed").arg(r.step).arg(s.completed).arg(s.failed));
+    });
+    connect(loadRunner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
+        log({}, ok ? tr("inference load run finished") : tr("inference load run ended: %1").arg(error));
+    });
+    log({}, tr("inference load run against %1 (%2) from %3").arg(url, model, request.hosts.isEmpty() ? tr("this machine") : request.hosts.join(QLatin1Char(','))));
+    loadDock_->show();
+    loadDock_->raise();
+    loadRunner_->start(std::move(request));
 }
 
 void MainWindow::startRun(const RunChoice& choice) {

@@ -3,6 +3,7 @@
 #include "diagram/diagram.h"
 #include "diagram/raw_source.h"
 #include "nccl_run_dialog.h"
+#include "runs/load_runner.h"
 #include "report/inspect_report.h"
 #include "transport/fleet.h"
 
@@ -18,6 +19,7 @@ class QTreeWidgetItem;
 namespace rackscope::gui {
 
 class RunsPanel;
+class LoadChart;
 class TopologyCanvas;
 
 // The main window: the topology canvas in the centre; docks for the servers
@@ -58,6 +60,10 @@ public:
     void showRunFindings(const std::vector<Finding>& findings);
     // Starts what the run dialog chose, reaching hosts the way the last connection did.
     void startRun(const RunChoice& choice);
+    // An inference load run: the Inference load dock charts it as it goes; saved under the load results folder.
+    void startLoadRun(LoadRequest request);
+    LoadChart* loadChart() const { return loadChart_; }
+    LoadRunner* loadRunner() const { return loadRunner_; }
 
 signals:
     void serversDone();
@@ -69,6 +75,7 @@ private:
     QTreeWidgetItem* serverItem(const QString& host);
     void onHostFinished(const HostResult& r);
     void chooseRun();
+    void chooseLoadRun();
     FleetOptions fleetOptions(QString* error);
     void buildMenus();
     void buildDocks();
@@ -98,6 +105,9 @@ private:
     ConnectRequest connection_;
     RunsPanel* runs_;
     QDockWidget* runsDock_;
+    LoadRunner* loadRunner_;
+    LoadChart* loadChart_;
+    QDockWidget* loadDock_ = nullptr;
     QPushButton* demoOffer_;
 };
 

@@ -1,0 +1,123 @@
+#include "load_run_dialog.h"
+
+#include "transport/hostlist.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+
+namespace rackscope::gui {
+
+LoadRunDialog::LoadRunDialog(QWidget* parent)
+    : QDialog(parent), url_(new QLineEdit(this)), model_(new QLineEdit(this)), inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
+      outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)), hosts_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
+      endpoint_(new QComboBox(this)), concurrency_(new QSpinBox(this)), requests_(new QSpinBox(this)), warmup_(new QSpinBox(this)),
+      rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)), problem_(new QLabel(this)) {
+    setWindowTitle(tr("Inference load run"));
+    QSettings settings;
+    url_->setPlaceholderText(QStringLiteral("http://node3:8000/v1"));
+    url_->setText(settings.value(QStringLiteral("load/url")).toString());
+    model_->setText(settings.value(QStringLiteral("load/model")).toString());
+    endpoint_->addItem(tr("Chat completions"), QStringLiteral("chat"));
+    endpoint_->addItem(tr("Completions"), QStringLiteral("completions"));
+    concurrency_->setRange(0, 100000);
+    concurrency_->setValue(64);
+    concurrency_->setSpecialValueText(tr("no cap"));
+    rate_->setRange(0, 1e6);
+    rate_->setSpecialValueText(tr("as fast as the concurrency allows"));
+    burstiness_->setRange(0.01, 100);
+    burstiness_->setValue(1);
+    requests_->setRange(1, 10000000);
+    requests_->setValue(500);
+    warmup_->setRange(0, 100000);
+    slo_->setPlaceholderText(QStringLiteral("ttft<=200ms,tpot<=50ms"));
+    hosts_->setPlaceholderText(tr("empty: from this machine"));
+    apiKeyEnv_->setPlaceholderText(tr("environment variable holding the API key (never saved)"));
+    auto* form = new QFormLayout;
+    form->addRow(tr("Endpoint URL"), url_);
+    form->addRow(tr("Model"), model_);
+    form->addRow(tr("API"), endpoint_);
+    form->addRow(tr("Concurrency"), concurrency_);
+    form->addRow(tr("Request rate (per s)"), rate_);
+    form->addRow(tr("Burstiness (1 = Poisson)"), burstiness_);
+    form->addRow(tr("Requests"), requests_);
+    form->addRow(tr("Warm-up requests"), warmup_);
+    form->addRow(tr("Input length (tokens)"), inputLen_);
+    form->addRow(tr("Output length (tokens)"), outputLen_);
+    form->addRow(tr("Goodput SLO"), slo_);
+    form->addRow(tr("Load from servers"), hosts_);
+    form->addRow(tr("API key variable"), apiKeyEnv_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        QSettings s;
+        s.setValue(QStringLiteral("load/url"), url_->text());
+        s.setValue(QStringLiteral("load/model"), model_->text());
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    problem_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(problem_);
+    layout->addWidget(buttons);
+    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, apiKeyEnv_}) connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
+    for (QSpinBox* b : {concurrency_, requests_, warmup_}) connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
+    connect(rate_, &QDoubleSpinBox::valueChanged, this, &LoadRunDialog::check);
+    check();
+}
+
+void LoadRunDialog::check() {
+    QString why;
+    const bool ok = request(&why).has_value();
+    problem_->setText(ok ? QString() : why);
+    if (auto* box = findChild<QDialogButtonBox*>()) box->button(QDialogButtonBox::Ok)->setEnabled(ok);
+}
+
+std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
+    LoadRequest r;
+    rsload::LoadSpec& s = r.spec;
+    s.url = url_->text().trimmed().toStdString();
+    while (!s.url.empty() && s.url.back() == '/') s.url.pop_back();
+    s.model = model_->text().trimmed().toStdString();
+    s.endpoint = endpoint_->currentData().toString() == QLatin1String("completions") ? rsload::Endpoint::Completions : rsload::Endpoint::ChatCompletions;
+    s.concurrency = concurrency_->value();
+    s.rate = rate_->value();
+    s.burstiness = burstiness_->value();
+    s.requests = requests_->value();
+    s.warmup = warmup_->value();
+    s.seed = uint64_t(QDateTime::currentMSecsSinceEpoch()); // a fresh one each run
+    std::string why;
+    const auto in = rsload::parseLengthDist(inputLen_->text().trimmed().toStdString(), &why);
+    if (!in) return *problem = tr("Input length: %1").arg(QString::fromStdString(why)), std::nullopt;
+    const auto out = rsload::parseLengthDist(outputLen_->text().trimmed().toStdString(), &why);
+    if (!out) return *problem = tr("Output length: %1").arg(QString::fromStdString(why)), std::nullopt;
+    s.inputLen = *in;
+    s.outputLen = *out;
+    if (!slo_->text().trimmed().isEmpty()) {
+        const auto slos = rsload::parseSlos(slo_->text().trimmed().toStdString(), &why);
+        if (!slos) return *problem = tr("SLO: %1").arg(QString::fromStdString(why)), std::nullopt;
+        r.slos = *slos;
+    }
+    if (!apiKeyEnv_->text().trimmed().isEmpty()) {
+        const QString key = qEnvironmentVariable(qPrintable(apiKeyEnv_->text().trimmed()));
+        if (key.isEmpty()) return *problem = tr("%1 is not set in this session's environment").arg(apiKeyEnv_->text().trimmed()), std::nullopt;
+        s.headers.emplace_back("Authorization", "Bearer " + key.toStdString());
+    }
+    if (!hosts_->text().trimmed().isEmpty()) {
+        const HostlistResult list = expandHostlist(hosts_->text().trimmed());
+        if (!list.error.isEmpty()) return *problem = tr("Servers: %1").arg(list.error), std::nullopt;
+        r.hosts = list.hosts;
+    }
+    if (const auto problems = rsload::validate(s); !problems.empty()) return *problem = QString::fromStdString(problems.front()), std::nullopt;
+    return r;
+}
+
+} // namespace rackscope::gui

@@ -1,0 +1,38 @@
+#pragma once
+// Run → Inference load run…: the endpoint, the model, the load's shape and
+// its lengths, SLOs, and where the load comes from (this machine's agent, or
+// the agents of the servers named). It answers a LoadRequest, or says what
+// is wrong with the form.
+#include "runs/load_runner.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace rackscope::gui {
+
+class LoadRunDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit LoadRunDialog(QWidget* parent = nullptr);
+    // The request the form describes (hosts as a hostlist, the fleet left to the caller), or the problem.
+    std::optional<LoadRequest> request(QString* problem) const;
+    QLineEdit* urlEdit() const { return url_; }
+    QLineEdit* modelEdit() const { return model_; }
+    QLineEdit* hostsEdit() const { return hosts_; }
+    QSpinBox* requestsBox() const { return requests_; }
+
+private:
+    void check();
+    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *apiKeyEnv_;
+    QComboBox* endpoint_;
+    QSpinBox *concurrency_, *requests_, *warmup_;
+    QDoubleSpinBox *rate_, *burstiness_;
+    QLabel* problem_;
+};
+
+} // namespace rackscope::gui

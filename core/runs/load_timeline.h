@@ -1,0 +1,52 @@
+#pragma once
+// What the live load charts draw, from the records as they arrive: per
+// window of time (by each request's end) its TTFT and TPOT percentiles,
+// request and token throughput and failures; in-flight requests from the
+// progress events; a latency histogram; and for a sweep, throughput against
+// latency per step. No widgets: the GUI draws it, a test reads it.
+#include "load/load_summary.h"
+
+#include <QtGlobal>
+#include <cstdint>
+#include <map>
+
+namespace rackscope {
+
+struct LoadWindow {
+    double startS = 0;
+    size_t completed = 0, failed = 0;
+    int64_t outputTokens = 0;
+    std::vector<double> ttft, tpot;
+};
+
+class LoadTimeline {
+public:
+    explicit LoadTimeline(double windowS = 1.0) : windowS_(windowS) {}
+    void clear();
+    void add(const rsload::RequestRecord& r);
+    void progress(const std::string& client, double elapsedS, int64_t inFlight);
+    void addStep(double value, const rsload::LoadSummary& s);
+
+    double windowS() const { return windowS_; }
+    const std::map<int64_t, LoadWindow>& windows() const { return windows_; }
+    // In-flight requests summed over the clients, at each progress report.
+    const std::vector<std::pair<double, int64_t>>& inFlight() const { return inFlight_; }
+    // Counts of `metric` ("ttft", "tpot", "e2el") in `bins` equal bins from 0 to its largest value.
+    std::vector<std::pair<double, size_t>> histogram(const std::string& metric, int bins) const;
+    struct Step {
+        double value, requestThroughput, outputThroughput, ttftTail, tpotTail; // the tails: the highest percentile asked for
+    };
+    const std::vector<Step>& steps() const { return steps_; }
+    quint64 revision() const { return revision_; } // changes whenever something was added
+
+private:
+    double windowS_;
+    std::map<int64_t, LoadWindow> windows_;
+    std::vector<double> ttft_, tpot_, e2el_;
+    std::map<std::string, int64_t> clientsInFlight_;
+    std::vector<std::pair<double, int64_t>> inFlight_;
+    std::vector<Step> steps_;
+    quint64 revision_ = 0;
+};
+
+} // namespace rackscope
