@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
+#include <QTimer>
 #include <unistd.h>
 #include <csignal>
 #include <cstdio>
@@ -36,10 +37,10 @@ std::optional<std::vector<double>> numbers(const QString& text) {
     return out;
 }
 
-LoadRunner* activeRunner = nullptr;
-void onInterrupt(int) {
-    if (activeRunner) QMetaObject::invokeMethod(activeRunner, &LoadRunner::cancel, Qt::QueuedConnection);
-}
+// Ctrl+C cancels the run (the requests in flight end as "cancelled" and are saved); the handler only
+// sets a flag, which the event loop polls: nothing else is safe in a signal handler.
+volatile std::sig_atomic_t interrupted = 0;
+void onInterrupt(int) { interrupted = 1; }
 
 int openSaved(const QStringList& dirs, bool json, const QString& csvPath) {
     std::vector<LoadResults> runs;
@@ -275,11 +276,18 @@ int runLoad(const QStringList& args) {
         }
         loop.quit();
     });
-    activeRunner = &runner;
+    interrupted = 0;
     std::signal(SIGINT, onInterrupt);
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, &loop, [&] {
+        if (interrupted) {
+            interrupted = 0;
+            runner.cancel();
+        }
+    });
+    interruptPoll.start(100);
     runner.start(std::move(request));
     if (runner.isRunning()) loop.exec();
-    activeRunner = nullptr;
     std::signal(SIGINT, SIG_DFL);
     if (quiet) printf("%s\n", (summaries.size() == 1 ? summaries[0] : summaries).dump(2).c_str());
     // a run whose every request failed is a failed run
