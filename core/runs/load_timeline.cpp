@@ -18,8 +18,9 @@ void LoadTimeline::clear() {
 void LoadTimeline::add(const rsload::RequestRecord& r) {
     if (r.warmup) return;
     const double end = r.sentS + r.e2elMs.value_or(0) / 1000.0;
-    LoadWindow& w = windows_[int64_t(std::floor(end / windowS_))];
-    w.startS = std::floor(end / windowS_) * windowS_;
+    const double index = std::floor(end / windowS_);
+    LoadWindow& w = windows_[int64_t(index)];
+    w.startS = index * windowS_;
     ++revision_;
     if (!r.ok()) {
         ++w.failed;

@@ -128,6 +128,8 @@ struct LoadEngine::Impl {
         if (wake >= 0) ::close(wake);
     }
 
+    int64_t inFlightCount() const { return int64_t(inFlight.size()); }
+
     int limit() const {
         const int c = inWarmup ? std::max(1, spec.concurrency) : spec.concurrency;
         return c > 0 ? c : std::numeric_limits<int>::max();
@@ -271,7 +273,6 @@ struct LoadEngine::Impl {
         }
         inFlight.insert(t.release());
         ++progress.sent;
-        ++progress.inFlight;
         return true;
     }
 
@@ -314,7 +315,6 @@ struct LoadEngine::Impl {
         }
         if (r.ok()) ++progress.completed;
         else ++progress.failed;
-        --progress.inFlight;
         curl->multiRemoveHandle(multi, t->easy);
         curl->easySetopt(t->easy, CURLOPT_WRITEDATA, nullptr);
         idleHandles.push_back(t->easy);
@@ -351,11 +351,11 @@ struct LoadEngine::Impl {
     // Sends every request that is due now; returns when the next one is due (if scheduled).
     std::optional<Clock::time_point> sendDue() {
         if (inWarmup) {
-            while (warmupSent < spec.warmup && progress.inFlight < limit()) {
+            while (warmupSent < spec.warmup && inFlightCount() < limit()) {
                 if (!send(0, std::nullopt)) return std::nullopt;
                 ++warmupSent;
             }
-            if (warmupSent == spec.warmup && progress.inFlight == 0) { // the warm-up is over: the clock starts
+            if (warmupSent == spec.warmup && inFlight.empty()) { // the warm-up is over: the clock starts
                 inWarmup = false;
                 origin = Clock::now();
                 slotFreedAt.reset();
@@ -368,13 +368,13 @@ struct LoadEngine::Impl {
             if (spec.rate > 0) {
                 if (!measuredQuotaLeft(nextArrivalS)) break;
                 if (nextArrivalS > nowS) return origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(nextArrivalS));
-                if (progress.inFlight >= limit()) return std::nullopt; // waits for a slot; the queue time shows it
+                if (inFlightCount() >= limit()) return std::nullopt; // waits for a slot; the queue time shows it
                 const Clock::time_point due = origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(nextArrivalS));
                 const Clock::time_point ready = slotFreedAt && *slotFreedAt > due ? *slotFreedAt : due;
                 if (!send(nextArrivalS, ready)) break;
                 nextArrivalS += nextGap();
             } else {
-                if (!measuredQuotaLeft(nowS) || progress.inFlight >= limit()) {
+                if (!measuredQuotaLeft(nowS) || inFlightCount() >= limit()) {
                     if (!measuredQuotaLeft(nowS)) sendingDone = true;
                     return std::nullopt;
                 }
@@ -391,6 +391,7 @@ struct LoadEngine::Impl {
     void reportProgress(Clock::time_point now) {
         progress.elapsedS = secondsBetween(origin, now);
         progress.warmup = inWarmup;
+        progress.inFlight = inFlightCount();
         if (cb.onProgress) cb.onProgress(progress);
         nextProgress = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cb.progressIntervalS));
     }
