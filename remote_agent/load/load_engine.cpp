@@ -2,6 +2,7 @@
 
 #include "curl_api.h"
 #include "prompts.h"
+#include "request_body.h"
 #include "sse_parser.h"
 
 #include <sys/epoll.h>
@@ -101,6 +102,7 @@ struct LoadEngine::Impl {
     std::vector<CURL*> idleHandles;
     std::unordered_set<Transfer*> inFlight;
     std::mt19937_64 rng;
+    std::optional<RequestBody> bodies; // made when the run starts
 
     // The schedule
     Clock::time_point origin;  // t = 0 of the measured phase
@@ -196,26 +198,6 @@ struct LoadEngine::Impl {
     }
 
     // --- one request ----------------------------------------------------------------------------
-    std::string requestBody(const Prompt* prompt, int64_t inputLen, int64_t maxTokens) {
-        Json b{{"model", spec.model}};
-        if (spec.endpoint == Endpoint::ChatCompletions) {
-            if (prompt && !prompt->messages.is_null()) b["messages"] = prompt->messages;
-            else b["messages"] = Json::array({Json{{"role", "user"}, {"content", prompt ? prompt->text : syntheticPrompt(inputLen, rng)}}});
-        } else {
-            b["prompt"] = prompt ? prompt->text : syntheticPrompt(inputLen, rng);
-        }
-        b["max_tokens"] = maxTokens;
-        if (spec.temperature) b["temperature"] = *spec.temperature;
-        if (spec.ignoreEos) b["ignore_eos"] = true;
-        b["stream"] = spec.stream;
-        if (spec.stream) {
-            Json so{{"include_usage", true}};
-            if (spec.continuousUsage) so["continuous_usage_stats"] = true;
-            b["stream_options"] = so;
-        }
-        return b.dump();
-    }
-
     CURL* takeHandle() {
         if (!idleHandles.empty()) {
             CURL* e = idleHandles.back();
@@ -239,7 +221,7 @@ struct LoadEngine::Impl {
             r.inputTokens = inputLen;
             r.inputTokensSource = "requested";
         }
-        t->body = requestBody(prompt, inputLen, r.maxTokens);
+        t->body = bodies->make(prompt, prompt ? std::string() : syntheticPrompt(inputLen, rng), r.maxTokens);
         CURL* easy = takeHandle();
         if (!easy) {
             outcome.error = "libcurl could not make a request handle";
@@ -529,6 +511,7 @@ LoadOutcome LoadEngine::Impl::run() {
     for (const auto& [name, value] : spec.headers) headers = curl->slistAppend(headers, (name + ": " + value).c_str());
 
     rng.seed(spec.seed);
+    bodies.emplace(spec);
     inWarmup = spec.warmup > 0;
     origin = Clock::now();
     nextProgress = origin;

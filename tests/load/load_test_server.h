@@ -5,6 +5,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+
 namespace rackscope::test {
 
 class LoadTestServer {
@@ -25,6 +32,35 @@ public:
     bool ok() const { return port_ > 0; }
     int port() const { return port_; }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+    // The body of GET path (the server's own /test/ routes); empty if it did not answer in time.
+    std::string get(const char* path) const {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) return {};
+        const timeval wait{5, 0};
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(uint16_t(port_));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        std::string all, body;
+        const std::string request = std::string("GET ") + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 && ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0) {
+            char buf[4096];
+            for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) {
+                all.append(buf, size_t(n));
+                const size_t end = all.find("\r\n\r\n"), at = all.find("Content-Length: ");
+                if (end == std::string::npos || at == std::string::npos) continue;
+                const size_t length = std::stoul(all.substr(at + 16));
+                if (all.size() >= end + 4 + length) {
+                    body = all.substr(end + 4, length);
+                    break;
+                }
+            }
+        }
+        ::close(fd);
+        return body;
+    }
 
 private:
     QProcess process_;

@@ -5,7 +5,11 @@
 // script: when the first token comes, the time per token, tokens per chunk,
 // and faults. The script comes from the command line and, per request, from
 // an X-Test-Script header ("ttft=50;tpot=10;chunk=2;fault=drop@3").
-// One thread, one epoll loop, timers to the nanosecond (epoll_pwait2).
+// One thread, one epoll loop, timers to the nanosecond (epoll_pwait2). A
+// request's script runs from when its bytes were read, not from when the
+// loop got round to it, so a burst of requests does not shift the later
+// ones' schedule. GET /test/lateness says how late the server itself wrote
+// (p50, p99, max since the last call), to tell its delays from the client's.
 //
 // Faults: split (each event in pieces, 2 ms apart), batch (all of a
 // request's events in one write), comments (": keep-alive" between events),
@@ -25,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -108,7 +113,9 @@ struct Connection {
     int fd = -1;
     uint64_t generation = 0; // a reused fd number is another connection
     std::string in, out;
-    bool busy = false;       // a response is being streamed
+    Clock::time_point received; // when the bytes in `in` were last read
+    uint32_t events = 0;        // what epoll watches for on it
+    bool busy = false;          // a response is being streamed
     bool closeAfterFlush = false;
 };
 
@@ -141,6 +148,7 @@ public:
             const auto ns = std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::nanoseconds>(wakeAt - Clock::now()).count());
             timespec ts{time_t(ns / 1000000000), long(ns % 1000000000)};
             const int n = ::epoll_pwait2(epoll_, events.data(), int(events.size()), &ts, nullptr);
+            std::vector<int> readable; // read everything first and parse after, so each read's time is its own
             for (int i = 0; i < n; ++i) {
                 const int fd = events[size_t(i)].data.fd;
                 if (fd == listen_) {
@@ -151,8 +159,9 @@ public:
                     continue;
                 }
                 if (events[size_t(i)].events & EPOLLOUT) flush(fd);
-                if (events[size_t(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) readFrom(fd);
+                if (events[size_t(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR) && receive(fd)) readable.push_back(fd);
             }
+            for (int fd : readable) takeRequests(fd);
             if (acceptAt_ && Clock::now() >= *acceptAt_) {
                 acceptAt_.reset();
                 acceptAll();
@@ -175,6 +184,12 @@ private:
         if (::epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev) != 0) ::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
     }
 
+    void watch(Connection& c, uint32_t events) { // a system call only when it changes
+        if (c.events == events) return;
+        c.events = events;
+        watch(c.fd, events);
+    }
+
     void acceptAll() {
         for (;;) {
             const int fd = ::accept4(listen_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -184,8 +199,8 @@ private:
             auto c = std::make_unique<Connection>();
             c->fd = fd;
             c->generation = ++generations_;
+            watch(*c, EPOLLIN);
             connections_[fd] = std::move(c);
-            watch(fd, EPOLLIN);
         }
     }
 
@@ -195,20 +210,32 @@ private:
         connections_.erase(fd);
     }
 
-    void readFrom(int fd) {
+    // Reads what the connection has; false when it closed.
+    bool receive(int fd) {
         auto it = connections_.find(fd);
-        if (it == connections_.end()) return;
+        if (it == connections_.end()) return false;
         Connection& c = *it->second;
         char buf[65536];
         for (;;) {
             const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
             if (n > 0) {
                 c.in.append(buf, size_t(n));
+                c.received = Clock::now();
                 continue;
             }
-            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return closeConnection(fd);
-            break;
+            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+                closeConnection(fd);
+                return false;
+            }
+            return true;
         }
+    }
+
+    // Answers the complete requests read on the connection, one at a time.
+    void takeRequests(int fd) {
+        auto it = connections_.find(fd);
+        if (it == connections_.end()) return;
+        Connection& c = *it->second;
         while (!c.busy) {
             const size_t headerEnd = c.in.find("\r\n\r\n");
             if (headerEnd == std::string::npos) return;
@@ -231,7 +258,7 @@ private:
             const std::string requestLine = head.substr(0, head.find("\r\n"));
             const std::string body = c.in.substr(headerEnd + 4, length);
             c.in.erase(0, headerEnd + 4 + length);
-            respond(c, requestLine, script, body);
+            respond(c, requestLine, script, body, c.received);
         }
     }
 
@@ -244,11 +271,22 @@ private:
                std::to_string(body.size()) + "\r\n\r\n" + body;
     }
 
-    void respond(Connection& c, const std::string& requestLine, const std::string& scriptText, const std::string& body) {
-        const Clock::time_point start = Clock::now();
+    std::string latenessReport() {
+        std::sort(lateMs_.begin(), lateMs_.end());
+        const auto at = [&](double q) { return lateMs_.empty() ? 0.0 : lateMs_[size_t(q * double(lateMs_.size() - 1))]; };
+        const Json j{{"writes", lateMs_.size()}, {"p50_ms", at(0.5)}, {"p99_ms", at(0.99)}, {"max_ms", lateMs_.empty() ? 0.0 : lateMs_.back()}};
+        lateMs_.clear();
+        return j.dump();
+    }
+
+    void respond(Connection& c, const std::string& requestLine, const std::string& scriptText, const std::string& body, Clock::time_point start) {
         Script s = defaults_;
         const bool chat = requestLine.rfind("POST /v1/chat/completions ", 0) == 0;
         const bool completions = requestLine.rfind("POST /v1/completions ", 0) == 0;
+        if (requestLine.rfind("GET /test/lateness ", 0) == 0) {
+            c.busy = true;
+            return schedule(c, start, httpResponse(200, "OK", latenessReport()), true, false, true);
+        }
         if (!chat && !completions) {
             c.busy = true;
             schedule(c, start, httpResponse(404, "Not Found", R"({"error":{"message":"no such route","type":"NotFoundError","code":404}})"), true, false, true);
@@ -275,12 +313,16 @@ private:
         if (s.fault == "http-429-flat") return schedule(c, at(s.ttftMs), httpResponse(429, "Too Many Requests", R"({"object":"error","message":"scripted overload","type":"TooManyRequests","param":null,"code":429})"), true, false, true);
 
         const std::string id = "cmpl-" + std::to_string(seq_);
+        std::map<std::pair<std::string, bool>, std::string> made; // without continuous usage a chunk is its text and whether it ends
         auto chunkJson = [&](const std::string& text, const Json& finish, int64_t soFar) {
+            const auto key = std::make_pair(text, finish.is_null());
+            if (!s.continuousUsage)
+                if (auto it = made.find(key); it != made.end()) return it->second;
             Json choice = chat ? Json{{"index", 0}, {"delta", {{"content", text}}}, {"logprobs", nullptr}, {"finish_reason", finish}}
                                : Json{{"index", 0}, {"text", text}, {"logprobs", nullptr}, {"finish_reason", finish}};
             Json j{{"id", id}, {"object", chat ? "chat.completion.chunk" : "text_completion"}, {"created", 0}, {"model", req.value("model", "")}, {"choices", Json::array({choice})}};
             if (s.continuousUsage) j["usage"] = {{"prompt_tokens", promptTokens}, {"completion_tokens", soFar}, {"total_tokens", promptTokens + soFar}};
-            return "data: " + j.dump() + "\n\n";
+            return made[key] = "data: " + j.dump() + "\n\n";
         };
         if (!stream) {
             std::string text;
@@ -360,6 +402,7 @@ private:
     void deliver(const Write& w) {
         auto it = connections_.find(w.fd);
         if (it == connections_.end() || it->second->generation != w.generation) return; // that connection is gone
+        if (lateMs_.size() < kMaxLatenessSamples) lateMs_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - w.at).count());
         Connection& c = *it->second;
         if (w.raw) c.out += w.bytes;
         else {
@@ -371,7 +414,7 @@ private:
         flush(c.fd);
         if (w.endOfResponse && connections_.count(w.fd)) {
             c.busy = false;
-            if (!c.in.empty()) readFrom(c.fd); // a pipelined next request
+            if (!c.in.empty()) takeRequests(c.fd); // a pipelined next request
         }
     }
 
@@ -386,12 +429,12 @@ private:
                 continue;
             }
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                watch(fd, EPOLLIN | EPOLLOUT);
+                watch(c, EPOLLIN | EPOLLOUT);
                 return;
             }
             return closeConnection(fd);
         }
-        watch(fd, EPOLLIN);
+        watch(c, EPOLLIN);
         if (c.closeAfterFlush) closeConnection(fd);
     }
 
@@ -401,6 +444,8 @@ private:
     std::optional<Clock::time_point> acceptAt_;
     std::map<int, std::unique_ptr<Connection>> connections_;
     std::priority_queue<Write, std::vector<Write>, std::greater<Write>> writes_;
+    static constexpr size_t kMaxLatenessSamples = 50'000'000;
+    std::vector<double> lateMs_; // how late each write went out against its schedule
     uint64_t seq_ = 0, generations_ = 0;
 };
 

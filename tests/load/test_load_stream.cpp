@@ -6,6 +6,7 @@
 #include "load/load_summary.h"
 #include "load/openai_stream.h"
 #include "load/prompts.h"
+#include "load/request_body.h"
 #include "load/sse_parser.h"
 #include "test_support.h"
 
@@ -227,6 +228,49 @@ private slots:
         std::string many;
         for (int i = 0; i < 50; ++i) many += "{\"prompt\":\"p\"}\n";
         QCOMPARE(readPromptFile(many, 10, &skipped, &why).size(), size_t(10));
+    }
+
+    void requestBodiesAreTheJsonTheyAlwaysWere() {
+        LoadSpec spec;
+        spec.model = "m \"quoted\"";
+        spec.endpoint = Endpoint::Completions;
+        spec.temperature = 0.7;
+        spec.ignoreEos = true;
+        const std::string text = "line\nwith \"quotes\", a tab\t and \xe4\xb8\xad\xe6\x96\x87";
+        auto keys = [](const Json& j) {
+            std::vector<std::string> out;
+            for (auto it = j.begin(); it != j.end(); ++it) out.push_back(it.key());
+            return out;
+        };
+        Json b = Json::parse(RequestBody(spec).make(nullptr, text, 128));
+        QCOMPARE(keys(b), (std::vector<std::string>{"model", "prompt", "max_tokens", "temperature", "ignore_eos", "stream", "stream_options"}));
+        QCOMPARE(b["model"].get<std::string>(), spec.model);
+        QCOMPARE(b["prompt"].get<std::string>(), text);
+        QCOMPARE(b["max_tokens"].get<int64_t>(), int64_t(128));
+        QCOMPARE(b["temperature"].get<double>(), 0.7);
+        QCOMPARE(b["stream_options"].dump(), std::string("{\"include_usage\":true}"));
+
+        spec.endpoint = Endpoint::ChatCompletions;
+        spec.temperature.reset();
+        spec.ignoreEos = false;
+        spec.continuousUsage = true;
+        b = Json::parse(RequestBody(spec).make(nullptr, text, 5));
+        QCOMPARE(keys(b), (std::vector<std::string>{"model", "messages", "max_tokens", "stream", "stream_options"}));
+        QCOMPARE(b["messages"].dump(), Json::array({Json{{"role", "user"}, {"content", text}}}).dump());
+        QCOMPARE(b["stream_options"]["continuous_usage_stats"].get<bool>(), true);
+
+        Prompt fromFile;
+        fromFile.text = "ignored where messages are given";
+        fromFile.messages = Json::parse("[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"hi\"}]");
+        b = Json::parse(RequestBody(spec).make(&fromFile, "", 3));
+        QVERIFY(b["messages"] == fromFile.messages);
+
+        spec.stream = false;
+        b = Json::parse(RequestBody(spec).make(nullptr, "x", 1));
+        QCOMPARE(b.contains("stream_options"), false);
+        QCOMPARE(b["stream"].get<bool>(), false);
+        b = Json::parse(RequestBody(spec).make(nullptr, "bad \xff byte", 1)); // not UTF-8: replaced, never thrown
+        QCOMPARE(b["messages"][0]["content"].get<std::string>(), std::string("bad \xef\xbf\xbd byte"));
     }
 
     void statisticsAreNumpys() {
