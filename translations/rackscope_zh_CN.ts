@@ -376,109 +376,114 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadChart</name>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="13"/>
+        <location filename="../app/gui/load_chart.cpp" line="16"/>
         <source>No inference load run yet.</source>
         <translation>还没有推理压测。</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="23"/>
+        <location filename="../app/gui/load_chart.cpp" line="26"/>
         <source>Over time</source>
         <translation>随时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="24"/>
+        <location filename="../app/gui/load_chart.cpp" line="27"/>
         <source>TTFT histogram</source>
         <translation>TTFT 分布</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="25"/>
+        <location filename="../app/gui/load_chart.cpp" line="28"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="28"/>
+        <location filename="../app/gui/load_chart.cpp" line="29"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="35"/>
         <source>TTFT p50</source>
         <translation>TTFT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="28"/>
+        <location filename="../app/gui/load_chart.cpp" line="35"/>
         <source>TTFT p99</source>
         <translation>TTFT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="29"/>
+        <location filename="../app/gui/load_chart.cpp" line="36"/>
         <source>TPOT p50</source>
         <translation>TPOT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="29"/>
+        <location filename="../app/gui/load_chart.cpp" line="36"/>
         <source>TPOT p99</source>
         <translation>TPOT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="35"/>
-        <location filename="../app/gui/load_chart.cpp" line="48"/>
+        <location filename="../app/gui/load_chart.cpp" line="42"/>
+        <location filename="../app/gui/load_chart.cpp" line="55"/>
         <source>time (s)</source>
         <translation>时间（秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="36"/>
-        <location filename="../app/gui/load_chart.cpp" line="65"/>
+        <location filename="../app/gui/load_chart.cpp" line="43"/>
+        <location filename="../app/gui/load_chart.cpp" line="72"/>
         <source>latency (ms)</source>
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="39"/>
+        <location filename="../app/gui/load_chart.cpp" line="46"/>
         <source>requests/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="42"/>
+        <location filename="../app/gui/load_chart.cpp" line="49"/>
         <source>failures/s</source>
         <translation>失败/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="45"/>
+        <location filename="../app/gui/load_chart.cpp" line="52"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="49"/>
+        <location filename="../app/gui/load_chart.cpp" line="56"/>
         <source>per second</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="50"/>
+        <location filename="../app/gui/load_chart.cpp" line="57"/>
         <source>requests in flight</source>
         <translation>进行中的请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="53"/>
+        <location filename="../app/gui/load_chart.cpp" line="60"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="54"/>
+        <location filename="../app/gui/load_chart.cpp" line="61"/>
         <source>TTFT (ms)</source>
         <translation>TTFT（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <location filename="../app/gui/load_chart.cpp" line="62"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <location filename="../app/gui/load_chart.cpp" line="64"/>
         <source>TTFT tail</source>
         <translation>TTFT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="61"/>
+        <location filename="../app/gui/load_chart.cpp" line="68"/>
         <source>TPOT tail</source>
         <translation>TPOT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="64"/>
+        <location filename="../app/gui/load_chart.cpp" line="71"/>
         <source>throughput (requests/s)</source>
         <translation>吞吐（请求/秒）</translation>
     </message>
@@ -664,22 +669,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="225"/>
+        <location filename="../app/gui/main_window.cpp" line="234"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="226"/>
+        <location filename="../app/gui/main_window.cpp" line="235"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <location filename="../app/gui/main_window.cpp" line="236"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <location filename="../app/gui/main_window.cpp" line="236"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
@@ -914,260 +919,317 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="249"/>
+        <location filename="../app/gui/main_window.cpp" line="225"/>
+        <source>Open saved inference load run…</source>
+        <translation>打开已保存的推理负载运行…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="226"/>
+        <source>Open saved inference load run</source>
+        <translation>打开已保存的推理负载运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <source>Export inference load requests as CSV…</source>
+        <translation>将推理负载请求导出为 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="230"/>
+        <source>Export requests as CSV</source>
+        <translation>将请求导出为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="230"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="233"/>
+        <source>Clear the inference load comparison</source>
+        <translation>清空推理负载对比</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="258"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="254"/>
+        <location filename="../app/gui/main_window.cpp" line="263"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="266"/>
+        <location filename="../app/gui/main_window.cpp" line="275"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="267"/>
+        <location filename="../app/gui/main_window.cpp" line="276"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="277"/>
+        <location filename="../app/gui/main_window.cpp" line="286"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="301"/>
+        <location filename="../app/gui/main_window.cpp" line="310"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="308"/>
+        <location filename="../app/gui/main_window.cpp" line="317"/>
         <source>Cannot reach the servers: %1</source>
         <translation>无法连接服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="320"/>
+        <location filename="../app/gui/main_window.cpp" line="329"/>
         <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="326"/>
+        <location filename="../app/gui/main_window.cpp" line="335"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4 ms, TPOT p50 %5 ms; saved in %6</source>
         <translation>成功 %1，失败 %2，%3 请求/秒，TTFT p50 %4 毫秒，TPOT p50 %5 毫秒；已保存到 %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="329"/>
+        <location filename="../app/gui/main_window.cpp" line="338"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="347"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="347"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <location filename="../app/gui/main_window.cpp" line="349"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="351"/>
+        <location filename="../app/gui/main_window.cpp" line="359"/>
+        <source>Cannot open the inference load run: %1</source>
+        <translation>无法打开推理负载运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="369"/>
+        <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
+        <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="373"/>
+        <source>opened the inference load run %1</source>
+        <translation>已打开推理负载运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="390"/>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="393"/>
+        <source>wrote %1 requests to %2</source>
+        <translation>已将 %1 个请求写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="408"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="373"/>
-        <location filename="../app/gui/main_window.cpp" line="376"/>
+        <location filename="../app/gui/main_window.cpp" line="430"/>
+        <location filename="../app/gui/main_window.cpp" line="433"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="418"/>
+        <location filename="../app/gui/main_window.cpp" line="475"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="419"/>
+        <location filename="../app/gui/main_window.cpp" line="476"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="438"/>
+        <location filename="../app/gui/main_window.cpp" line="495"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="445"/>
+        <location filename="../app/gui/main_window.cpp" line="502"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="445"/>
+        <location filename="../app/gui/main_window.cpp" line="502"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="446"/>
+        <location filename="../app/gui/main_window.cpp" line="503"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="464"/>
+        <location filename="../app/gui/main_window.cpp" line="521"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="334"/>
-        <location filename="../app/gui/main_window.cpp" line="475"/>
+        <location filename="../app/gui/main_window.cpp" line="349"/>
+        <location filename="../app/gui/main_window.cpp" line="532"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="476"/>
+        <location filename="../app/gui/main_window.cpp" line="533"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="488"/>
+        <location filename="../app/gui/main_window.cpp" line="545"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="490"/>
+        <location filename="../app/gui/main_window.cpp" line="547"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="508"/>
+        <location filename="../app/gui/main_window.cpp" line="565"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="509"/>
+        <location filename="../app/gui/main_window.cpp" line="566"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="514"/>
+        <location filename="../app/gui/main_window.cpp" line="571"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="540"/>
+        <location filename="../app/gui/main_window.cpp" line="597"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="543"/>
+        <location filename="../app/gui/main_window.cpp" line="600"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="548"/>
+        <location filename="../app/gui/main_window.cpp" line="605"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="553"/>
+        <location filename="../app/gui/main_window.cpp" line="610"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="554"/>
+        <location filename="../app/gui/main_window.cpp" line="611"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="596"/>
+        <location filename="../app/gui/main_window.cpp" line="653"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="597"/>
+        <location filename="../app/gui/main_window.cpp" line="654"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="608"/>
+        <location filename="../app/gui/main_window.cpp" line="665"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="608"/>
+        <location filename="../app/gui/main_window.cpp" line="665"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="609"/>
+        <location filename="../app/gui/main_window.cpp" line="666"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="609"/>
-        <location filename="../app/gui/main_window.cpp" line="610"/>
+        <location filename="../app/gui/main_window.cpp" line="666"/>
+        <location filename="../app/gui/main_window.cpp" line="667"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="610"/>
+        <location filename="../app/gui/main_window.cpp" line="667"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="610"/>
+        <location filename="../app/gui/main_window.cpp" line="667"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="647"/>
+        <location filename="../app/gui/main_window.cpp" line="704"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="648"/>
+        <location filename="../app/gui/main_window.cpp" line="705"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="656"/>
+        <location filename="../app/gui/main_window.cpp" line="713"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="664"/>
+        <location filename="../app/gui/main_window.cpp" line="721"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="667"/>
+        <location filename="../app/gui/main_window.cpp" line="724"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="682"/>
+        <location filename="../app/gui/main_window.cpp" line="739"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="249"/>
-        <location filename="../app/gui/main_window.cpp" line="301"/>
-        <location filename="../app/gui/main_window.cpp" line="308"/>
-        <location filename="../app/gui/main_window.cpp" line="351"/>
-        <location filename="../app/gui/main_window.cpp" line="467"/>
-        <location filename="../app/gui/main_window.cpp" line="490"/>
-        <location filename="../app/gui/main_window.cpp" line="540"/>
-        <location filename="../app/gui/main_window.cpp" line="656"/>
-        <location filename="../app/gui/main_window.cpp" line="664"/>
+        <location filename="../app/gui/main_window.cpp" line="258"/>
+        <location filename="../app/gui/main_window.cpp" line="310"/>
+        <location filename="../app/gui/main_window.cpp" line="317"/>
+        <location filename="../app/gui/main_window.cpp" line="359"/>
+        <location filename="../app/gui/main_window.cpp" line="390"/>
+        <location filename="../app/gui/main_window.cpp" line="408"/>
+        <location filename="../app/gui/main_window.cpp" line="524"/>
+        <location filename="../app/gui/main_window.cpp" line="547"/>
+        <location filename="../app/gui/main_window.cpp" line="597"/>
+        <location filename="../app/gui/main_window.cpp" line="713"/>
+        <location filename="../app/gui/main_window.cpp" line="721"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
@@ -1177,7 +1239,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="467"/>
+        <location filename="../app/gui/main_window.cpp" line="524"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>

@@ -46,17 +46,15 @@ int openSaved(const QStringList& dirs, bool json, const QString& csvPath) {
     std::vector<LoadResults> runs;
     for (const QString& d : dirs) {
         QString error;
-        std::optional<LoadResults> r = readLoadResults(d, &error);
-        if (!r) {
+        std::optional<std::vector<LoadResults>> opened = openLoadResults(d, &error);
+        if (!opened) {
             fprintf(stderr, "rackscope-cli load: %s\n", qPrintable(error));
             return 1;
         }
-        for (const QString& p : r->problems) fprintf(stderr, "rackscope-cli load: %s: %s\n", qPrintable(d), qPrintable(p));
-        if (r->summary.is_null()) { // a run cut short: its summary again from what was saved
-            r->summary = resummarize(*r, {}, {50, 90, 95, 99});
-            fprintf(stderr, "rackscope-cli load: %s has no summary (the run ended early); computed from its %zu records\n", qPrintable(d), r->records.size());
+        for (LoadResults& r : *opened) {
+            for (const QString& p : r.problems) fprintf(stderr, "rackscope-cli load: %s: %s\n", qPrintable(r.directory), qPrintable(p));
+            runs.push_back(std::move(r));
         }
-        runs.push_back(std::move(*r));
     }
     if (!csvPath.isEmpty()) {
         std::vector<rsload::RequestRecord> all;

@@ -1,7 +1,9 @@
 #include "load_chart.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -10,11 +12,12 @@ namespace rackscope::gui {
 
 LoadChart::LoadChart(QWidget* parent)
     : QWidget(parent), latency_(new QCustomPlot(this)), throughput_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
-      sweep_(new QCustomPlot(this)), status_(new QLabel(tr("No inference load run yet."), this)), timer_(new QTimer(this)) {
+      sweep_(new QCustomPlot(this)), compare_(new QTableWidget(this)), tabs_(new QTabWidget(this)),
+      status_(new QLabel(tr("No inference load run yet."), this)), timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(status_);
-    auto* tabs = new QTabWidget(this);
+    auto* tabs = tabs_;
     auto* overTime = new QWidget(tabs);
     auto* overTimeLayout = new QVBoxLayout(overTime);
     overTimeLayout->setContentsMargins(0, 0, 0, 0);
@@ -23,6 +26,10 @@ LoadChart::LoadChart(QWidget* parent)
     tabs->addTab(overTime, tr("Over time"));
     tabs->addTab(histogram_, tr("TTFT histogram"));
     tabs->addTab(sweep_, tr("Sweep"));
+    tabs->addTab(compare_, tr("Compare"));
+    compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    compare_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    compare_->verticalHeader()->setVisible(false);
     layout->addWidget(tabs);
 
     const std::pair<QString, QColor> latencyGraphs[] = {{tr("TTFT p50"), QColor(0x1f, 0x77, 0xb4)}, {tr("TTFT p99"), QColor(0x1f, 0x77, 0xb4)},
@@ -67,6 +74,21 @@ LoadChart::LoadChart(QWidget* parent)
     for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(timer_, &QTimer::timeout, this, &LoadChart::redrawIfChanged);
     timer_->start(250);
+}
+
+void LoadChart::setComparison(const LoadComparison& c) {
+    compare_->clear();
+    compare_->setColumnCount(int(c.header.size()));
+    compare_->setHorizontalHeaderLabels(c.header);
+    compare_->setRowCount(int(c.rows.size()));
+    for (int row = 0; row < int(c.rows.size()); ++row)
+        for (int col = 0; col < int(c.rows[size_t(row)].size()); ++col) {
+            auto* item = new QTableWidgetItem(c.rows[size_t(row)][col]);
+            if (col >= 2) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            compare_->setItem(row, col, item);
+        }
+    compare_->resizeColumnsToContents();
+    if (!c.rows.empty()) tabs_->setCurrentWidget(compare_);
 }
 
 void LoadChart::setStatus(const QString& text) { status_->setText(text); }

@@ -2,14 +2,18 @@
 // The live charts of an inference load run, drawn from a LoadTimeline: TTFT
 // and TPOT percentiles per second, throughput, in-flight requests and
 // failures over time; a TTFT histogram; and for a sweep, throughput against
-// tail latency per step. Redrawn at most four times a second, and only when
-// the data changed, so thousands of requests a second never flood the window.
+// tail latency per step; and saved runs' main figures side by side. Redrawn
+// at most four times a second, and only when the data changed, so thousands
+// of requests a second never flood the window.
+#include "runs/load_results.h"
 #include "runs/load_timeline.h"
 
 #include <QWidget>
 
 class QCustomPlot;
 class QLabel;
+class QTableWidget;
+class QTabWidget;
 class QTimer;
 
 namespace rackscope::gui {
@@ -23,6 +27,9 @@ public:
     QString status() const;
     int redraws() const { return redraws_; }
     QCustomPlot* latencyPlot() const { return latency_; }
+    // The runs compared, one row each, shown on the Compare tab.
+    void setComparison(const LoadComparison& c);
+    QTableWidget* comparisonTable() const { return compare_; }
 
 private:
     void redrawIfChanged();
@@ -31,6 +38,8 @@ private:
     QCustomPlot* throughput_;
     QCustomPlot* histogram_;
     QCustomPlot* sweep_;
+    QTableWidget* compare_;
+    QTabWidget* tabs_;
     QLabel* status_;
     QTimer* timer_;
     quint64 drawn_ = ~quint64(0);

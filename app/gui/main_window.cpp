@@ -222,6 +222,15 @@ void MainWindow::buildMenus() {
     run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
     run->addAction(tr("&Inference load run…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, &MainWindow::chooseLoadRun);
     run->addAction(tr("Stop the inference load run"), loadRunner_, &LoadRunner::cancel);
+    run->addAction(tr("Open saved inference load run…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open saved inference load run"), defaultLoadResultsDirectory());
+        if (!dir.isEmpty()) openLoadResults(dir);
+    });
+    run->addAction(tr("Export inference load requests as CSV…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export requests as CSV"), QString(), tr("CSV (*.csv)"));
+        if (!path.isEmpty()) exportLoadCsv(path);
+    });
+    run->addAction(tr("Clear the inference load comparison"), this, &MainWindow::clearLoadComparison);
     run->addAction(tr("&Stop the run"), this, [this] { runs_->stop(); });
     run->addAction(tr("&Open saved run…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), defaultResultsDirectory(), tr("Runs (*.rsrun)"));
@@ -327,6 +336,12 @@ void MainWindow::startLoadRun(LoadRequest request) {
                                   .arg(s.completed).arg(s.failed).arg(s.requestThroughput, 0, 'f', 2).arg(s.metrics.at("ttft").median, 0, 'f', 2)
                                   .arg(s.metrics.at("tpot").median, 0, 'f', 2).arg(r.directory));
         log({}, tr("inference load step %1 ended: %2 requests ok, %3 failed").arg(r.step).arg(s.completed).arg(s.failed));
+        QString ignored;
+        if (r.directory.isEmpty()) return;
+        if (auto saved = rackscope::openLoadResults(r.directory, &ignored)) { // compared with what was opened before
+            for (LoadResults& one : *saved) comparedLoadRuns_.push_back(std::move(one));
+            loadChart_->setComparison(loadComparison(comparedLoadRuns_));
+        }
     });
     connect(loadRunner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
         log({}, ok ? tr("inference load run finished") : tr("inference load run ended: %1").arg(error));
@@ -335,6 +350,48 @@ void MainWindow::startLoadRun(LoadRequest request) {
     loadDock_->show();
     loadDock_->raise();
     loadRunner_->start(std::move(request));
+}
+
+bool MainWindow::openLoadResults(const QString& directory) {
+    QString error;
+    std::optional<std::vector<LoadResults>> runs = rackscope::openLoadResults(directory, &error);
+    if (!runs) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Cannot open the inference load run: %1").arg(error));
+        return false;
+    }
+    loadChart_->timeline().clear();
+    for (const LoadResults& r : *runs) {
+        for (const QString& p : r.problems) log({}, QStringLiteral("%1: %2").arg(r.directory, p));
+        if (runs->size() == 1) loadChart_->timeline().replay(r.records);
+        if (r.sweepValue) loadChart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));
+    }
+    const rsload::Json& s = runs->back().summary;
+    loadChart_->setStatus(tr("Saved run %1: %2 ok, %3 failed, %4 req/s").arg(QDir(directory).dirName())
+                              .arg(s.value("completed", 0)).arg(s.value("failed", 0)).arg(s.value("request_throughput", 0.0), 0, 'f', 2));
+    for (LoadResults& r : *runs) comparedLoadRuns_.push_back(std::move(r));
+    loadChart_->setComparison(loadComparison(comparedLoadRuns_));
+    log({}, tr("opened the inference load run %1").arg(directory));
+    loadDock_->show();
+    loadDock_->raise();
+    return true;
+}
+
+void MainWindow::clearLoadComparison() {
+    comparedLoadRuns_.clear();
+    loadChart_->setComparison({});
+}
+
+bool MainWindow::exportLoadCsv(const QString& path) {
+    std::vector<rsload::RequestRecord> all;
+    for (const LoadResults& r : comparedLoadRuns_) all.insert(all.end(), r.records.begin(), r.records.end());
+    QFile f(path);
+    const QByteArray csv = loadRecordsCsv(all).toUtf8();
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(csv) != csv.size()) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Could not write %1: %2").arg(path, f.errorString()));
+        return false;
+    }
+    log({}, tr("wrote %1 requests to %2").arg(all.size()).arg(path));
+    return true;
 }
 
 void MainWindow::startRun(const RunChoice& choice) {

@@ -3,6 +3,7 @@
 #include "diagram/diagram.h"
 #include "diagram/raw_source.h"
 #include "nccl_run_dialog.h"
+#include "runs/load_results.h"
 #include "runs/load_runner.h"
 #include "report/inspect_report.h"
 #include "transport/fleet.h"
@@ -64,6 +65,12 @@ public:
     void startLoadRun(LoadRequest request);
     LoadChart* loadChart() const { return loadChart_; }
     LoadRunner* loadRunner() const { return loadRunner_; }
+    // A saved inference load run (its folder, or a sweep's): drawn again in the dock and added to the
+    // comparison; a folder that cannot be read is said in a dialog and changes nothing.
+    bool openLoadResults(const QString& directory);
+    void clearLoadComparison();
+    // Every request of the runs opened or compared, as CSV.
+    bool exportLoadCsv(const QString& path);
 
 signals:
     void serversDone();
@@ -108,6 +115,7 @@ private:
     LoadRunner* loadRunner_;
     LoadChart* loadChart_;
     QDockWidget* loadDock_ = nullptr;
+    std::vector<LoadResults> comparedLoadRuns_;
     QPushButton* demoOffer_;
 };
 

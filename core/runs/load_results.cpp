@@ -129,32 +129,72 @@ rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& s
     return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos, r.summary.is_object() ? r.summary.value("date", "") : "");
 }
 
-QString compareLoadResults(const std::vector<LoadResults>& runs) {
-    QString out;
-    QTextStream t(&out);
-    const char* header[] = {"run", "model", "conc", "rate", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "ITL p99", "late"};
-    const int widths[] = {28, 18, 5, 6, 6, 6, 8, 10, 9, 9, 9, 9, 8, 5};
-    for (size_t i = 0; i < std::size(header); ++i) t << QString::fromLatin1(header[i]).leftJustified(widths[i]) << ' ';
-    t << '\n';
+std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory, QString* error) {
+    std::vector<LoadResults> out;
+    QStringList folders{directory};
+    if (!QFile::exists(directory + QStringLiteral("/spec.json"))) { // a sweep: its steps, in order
+        folders = QDir(directory).entryList({QStringLiteral("step-*")}, QDir::Dirs, QDir::Name);
+        for (QString& f : folders) f = directory + QLatin1Char('/') + f;
+        if (folders.isEmpty()) {
+            *error = QStringLiteral("cannot read %1: it holds no load run (neither spec.json nor step-NN folders)").arg(directory);
+            return std::nullopt;
+        }
+    }
+    for (const QString& folder : folders) {
+        std::optional<LoadResults> r = readLoadResults(folder, error);
+        if (!r) return std::nullopt;
+        if (r->summary.is_null()) {
+            r->summary = resummarize(*r, {}, {50, 90, 95, 99});
+            r->problems << QStringLiteral("no summary (the run ended early): computed from its %1 records").arg(r->records.size());
+        }
+        if (const auto s = r->spec.find("sweep"); s != r->spec.end() && s->is_string()) {
+            r->sweep = s->get<std::string>();
+            const char* key = r->sweep == "rate" ? "rate" : "concurrency";
+            if (r->spec.value(key, rsload::Json()).is_number()) r->sweepValue = r->spec[key].get<double>();
+        }
+        out.push_back(std::move(*r));
+    }
+    return out;
+}
+
+LoadComparison loadComparison(const std::vector<LoadResults>& runs) {
+    LoadComparison c;
+    c.header = {QStringLiteral("run"), QStringLiteral("model"), QStringLiteral("conc"), QStringLiteral("rate"), QStringLiteral("ok"),
+                QStringLiteral("failed"), QStringLiteral("req/s"), QStringLiteral("out tok/s"), QStringLiteral("TTFT p50"), QStringLiteral("TTFT p99"),
+                QStringLiteral("TPOT p50"), QStringLiteral("TPOT p99"), QStringLiteral("ITL p99"), QStringLiteral("late")};
     for (const LoadResults& r : runs) {
         const rsload::Json& s = r.summary;
-        const QString cells[] = {QDir(r.directory).dirName(),
-                                 QString::fromStdString(s.value("model_id", "")),
-                                 s.value("max_concurrency", rsload::Json()).is_number() ? QString::number(s["max_concurrency"].get<int>()) : QStringLiteral("-"),
-                                 s.value("request_rate", rsload::Json()).is_number() ? figure(s, "request_rate", 1) : QStringLiteral("inf"),
-                                 figure(s, "completed", 0),
-                                 figure(s, "failed", 0),
-                                 figure(s, "request_throughput"),
-                                 figure(s, "output_throughput", 1),
-                                 figure(s, "median_ttft_ms"),
-                                 figure(s, "p99_ttft_ms"),
-                                 figure(s, "median_tpot_ms"),
-                                 figure(s, "p99_tpot_ms"),
-                                 figure(s, "p99_itl_ms"),
-                                 figure(s, "late_requests", 0)};
-        for (size_t i = 0; i < std::size(cells); ++i) t << cells[i].leftJustified(widths[i]) << ' ';
-        t << '\n';
+        const QDir dir(r.directory);
+        const bool step = dir.dirName().startsWith(QLatin1String("step-"));
+        c.rows.push_back({step ? QDir(dir.absolutePath() + QStringLiteral("/..")).dirName() + QLatin1Char('/') + dir.dirName() : dir.dirName(),
+                          QString::fromStdString(s.value("model_id", "")),
+                          s.value("max_concurrency", rsload::Json()).is_number() ? QString::number(s["max_concurrency"].get<int>()) : QStringLiteral("-"),
+                          s.value("request_rate", rsload::Json()).is_number() ? figure(s, "request_rate", 1) : QStringLiteral("inf"),
+                          figure(s, "completed", 0),
+                          figure(s, "failed", 0),
+                          figure(s, "request_throughput"),
+                          figure(s, "output_throughput", 1),
+                          figure(s, "median_ttft_ms"),
+                          figure(s, "p99_ttft_ms"),
+                          figure(s, "median_tpot_ms"),
+                          figure(s, "p99_tpot_ms"),
+                          figure(s, "p99_itl_ms"),
+                          figure(s, "late_requests", 0)});
     }
+    return c;
+}
+
+QString compareLoadResults(const std::vector<LoadResults>& runs) {
+    const LoadComparison c = loadComparison(runs);
+    const int widths[] = {28, 18, 5, 6, 6, 6, 8, 10, 9, 9, 9, 9, 8, 5};
+    QString out;
+    QTextStream t(&out);
+    auto line = [&](const QStringList& row) {
+        for (int i = 0; i < row.size(); ++i) t << row[i].leftJustified(widths[i]) << ' ';
+        t << '\n';
+    };
+    line(c.header);
+    for (const QStringList& row : c.rows) line(row);
     return out;
 }
 

@@ -3,7 +3,7 @@
 // asked, API keys left out), requests.jsonl (each request's record, flushed as
 // it arrives, so a crash or a dropped agent loses nothing received), and
 // summary.json at each step's end (vLLM's --save-result field names). A sweep
-// keeps one such folder per step under its own, with sweep.json.
+// keeps one such folder per step (step-01, step-02, ...) under its own.
 #include "load/load_summary.h"
 
 #include <QFile>
@@ -38,6 +38,8 @@ struct LoadResults {
     rsload::Json summary;                       // null when the run ended before writing one
     std::vector<rsload::RequestRecord> records;
     QStringList problems;                       // lines that could not be read, with their number
+    std::optional<double> sweepValue;           // a sweep's step: the concurrency or rate it ran at
+    std::string sweep;                          // "concurrency" or "rate" for a sweep's step
 };
 
 // A folder cut anywhere gives every whole record before the cut.
@@ -46,8 +48,19 @@ std::optional<LoadResults> readLoadResults(const QString& directory, QString* er
 // The summary again from the records: what a run cut short never wrote, and what a reader can check.
 rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos, const std::vector<double>& percentiles);
 
-// One row per run, the main figures side by side; and every request as CSV.
+// A results folder to look at again: a run's folder gives that run, a sweep's folder its steps in
+// order. A run cut short before its summary gets one computed from its records, said in problems.
+std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory, QString* error);
+
+// The main figures of each run side by side, one row per run: for a table, or as text.
+struct LoadComparison {
+    QStringList header;
+    std::vector<QStringList> rows;
+};
+LoadComparison loadComparison(const std::vector<LoadResults>& runs);
 QString compareLoadResults(const std::vector<LoadResults>& runs);
+
+// Every request as CSV.
 QString loadRecordsCsv(const std::vector<rsload::RequestRecord>& records);
 
 } // namespace rackscope

@@ -68,6 +68,7 @@ void LoadRunner::startStep() {
         QString dir = request_.resultsDirectory;
         if (request_.sweep != LoadRequest::Sweep::None) dir += QStringLiteral("/step-%1").arg(step_, 2, 10, QLatin1Char('0'));
         rsload::Json extra{{"hosts", rsload::Json::array()}, {"step", step_}};
+        if (request_.sweep != LoadRequest::Sweep::None) extra["sweep"] = request_.sweep == LoadRequest::Sweep::Concurrency ? "concurrency" : "rate";
         for (const QString& h : request_.hosts) extra["hosts"].push_back(h.toStdString());
         if (const QString e = writer_.open(dir, stepSpec_, extra); !e.isEmpty()) {
             running_ = false;

@@ -12,6 +12,7 @@ void LoadTimeline::clear() {
     e2el_.clear();
     clientsInFlight_.clear();
     inFlight_.clear();
+    steps_.clear();
     ++revision_;
 }
 
@@ -44,6 +45,24 @@ void LoadTimeline::progress(const std::string& client, double elapsedS, int64_t 
     int64_t total = 0;
     for (const auto& [name, n] : clientsInFlight_) total += n;
     inFlight_.emplace_back(elapsedS, total);
+    ++revision_;
+}
+
+void LoadTimeline::replay(const std::vector<rsload::RequestRecord>& records) {
+    std::vector<std::pair<double, int>> changes; // (time, +1 sent / -1 ended), ends before sends at one instant
+    for (const rsload::RequestRecord& r : records) {
+        add(r);
+        if (r.warmup || !r.e2elMs) continue;
+        changes.emplace_back(r.sentS, +1);
+        changes.emplace_back(r.sentS + *r.e2elMs / 1000.0, -1);
+    }
+    std::sort(changes.begin(), changes.end());
+    int64_t open = 0;
+    for (const auto& [at, change] : changes) {
+        open += change;
+        if (!inFlight_.empty() && inFlight_.back().first == at) inFlight_.back().second = open;
+        else inFlight_.emplace_back(at, open);
+    }
     ++revision_;
 }
 

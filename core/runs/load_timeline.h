@@ -26,6 +26,9 @@ public:
     void add(const rsload::RequestRecord& r);
     void progress(const std::string& client, double elapsedS, int64_t inFlight);
     void addStep(double value, const rsload::LoadSummary& s);
+    // A saved run drawn again: its records, and the requests in flight at each moment worked out
+    // from when each was sent and how long it took (a saved run keeps no progress reports).
+    void replay(const std::vector<rsload::RequestRecord>& records);
 
     double windowS() const { return windowS_; }
     const std::map<int64_t, LoadWindow>& windows() const { return windows_; }

@@ -1,14 +1,22 @@
 // The window's inference load run (offscreen): the dialog refuses a bad form
 // with the reason, and a run against the project's test server fills the
 // live charts as it goes (throttled redraws), ends with its summary, and is
-// saved where the load results live.
+// saved where the load results live; a saved run opens again (cut short too)
+// into the charts and the comparison, exports as CSV, and a folder that is
+// not a run gets a dialog and changes nothing.
 #include "load/load_test_server.h"
 #include "load_chart.h"
 #include "load_run_dialog.h"
 #include "main_window.h"
 #include "runs/load_results.h"
 
+#include <QApplication>
+#include <QDir>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -75,6 +83,52 @@ private slots:
         size_t n = 0;
         for (const auto& [x, c] : hist) n += c;
         QCOMPARE(n, size_t(300));
+        QCOMPARE(window.loadChart()->comparisonTable()->rowCount(), 1); // a finished run joins the comparison
+
+        // opened again: the same requests in the charts, in flight worked out from the records
+        QVERIFY(window.openLoadResults(step.directory));
+        size_t reopened = 0;
+        for (const auto& [key, w] : t.windows()) reopened += w.completed;
+        QCOMPARE(reopened, size_t(300));
+        QVERIFY(!t.inFlight().empty());
+        int most = 0;
+        for (const auto& [at, open] : t.inFlight()) most = std::max(most, int(open));
+        QVERIFY2(most >= 2 && most <= 16, qPrintable(QString::number(most))); // the run's concurrency bounds it
+        QCOMPARE(t.inFlight().back().second, int64_t(0));
+        QTableWidget* table = window.loadChart()->comparisonTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(1, 4)->text(), QStringLiteral("300"));
+
+        // cut mid-line with no summary: every whole record, and a summary from them
+        QTemporaryDir copy;
+        for (const char* f : {"spec.json", "requests.jsonl"}) QVERIFY(QFile::copy(step.directory + QLatin1Char('/') + QLatin1String(f), copy.filePath(QLatin1String(f))));
+        QFile cut(copy.filePath(QStringLiteral("requests.jsonl")));
+        QVERIFY(cut.open(QIODevice::ReadWrite));
+        QVERIFY(cut.resize(cut.size() - 30));
+        cut.close();
+        QVERIFY(window.openLoadResults(copy.path()));
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->item(2, 4)->text(), QStringLiteral("299"));
+
+        QTemporaryDir out;
+        QVERIFY(window.exportLoadCsv(out.filePath(QStringLiteral("all.csv"))));
+        QFile csv(out.filePath(QStringLiteral("all.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), qsizetype(1 + 300 + 300 + 299));
+
+        // not a run: a dialog says so, and the comparison is as it was
+        QString said;
+        QTimer::singleShot(100, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                said = box->text();
+                box->accept();
+            }
+        });
+        QVERIFY(!window.openLoadResults(out.path()));
+        QVERIFY2(said.contains(QStringLiteral("no load run")), qPrintable(said));
+        QCOMPARE(table->rowCount(), 3);
+        window.clearLoadComparison();
+        QCOMPARE(table->rowCount(), 0);
     }
 };
 

@@ -5,6 +5,7 @@
 // (a cut file too), comparing runs, exporting CSV, and refusing bad options.
 #include "load/load_spec.h"
 #include "load_test_server.h"
+#include "runs/load_results.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -196,11 +197,25 @@ private slots:
         QVERIFY(d.isObject()); // one step only
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("step-01/summary.json"))));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("step-02"))));
+        QTemporaryDir sweep;
         const Cli all = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
                              QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
                              QStringLiteral("--sweep-concurrency"), QStringLiteral("1,2"), QStringLiteral("--slo"), QStringLiteral("ttft<=5000ms"),
-                             QStringLiteral("--no-save"), QStringLiteral("--json")});
+                             QStringLiteral("--results"), sweep.path(), QStringLiteral("--json")});
         QCOMPARE(QJsonDocument::fromJson(all.out.toUtf8()).array().size(), 2);
+        // the sweep's folder reopened: its steps in order, side by side, each at its concurrency
+        const Cli open = cli({QStringLiteral("--open"), sweep.path()});
+        QVERIFY2(open.status == 0, qPrintable(open.err));
+        const QStringList lines = open.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[1].contains(QStringLiteral("/step-01")) && lines[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("1"));
+        QVERIFY(lines[2].contains(QStringLiteral("/step-02")) && lines[2].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("2"));
+        QString error;
+        const auto steps = rackscope::openLoadResults(sweep.path(), &error);
+        QVERIFY2(steps, qPrintable(error));
+        QCOMPARE(steps->size(), size_t(2));
+        QCOMPARE(steps->at(1).sweep, std::string("concurrency"));
+        QCOMPARE(steps->at(1).sweepValue.value_or(0), 2.0);
     }
 
     void badOptionsAreRefusedWithTheReason() {
