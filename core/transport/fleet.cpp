@@ -143,10 +143,12 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
         QElapsedTimer requestClock;
         requestClock.start();
         std::optional<SshError> dropped;
+        bool cancelSent = false;
+        int waitMs = options_.requestTimeoutMs;
         if (!link->agent->write(agentRequestLine(id, method, params))) dropped = SshError{SshStage::Request, QStringLiteral("the connection dropped")};
         while (!dropped && !r.result && !r.error) {
             QByteArray line;
-            const SshChannel::Read read = link->agent->readLine(&line, AgentClient::kMaxLine, options_.requestTimeoutMs);
+            const SshChannel::Read read = link->agent->readLine(&line, AgentClient::kMaxLine, waitMs);
             if (read == SshChannel::Read::Line) {
                 if (line.trimmed().isEmpty()) continue;
                 const AgentMessage m = parseAgentLine(line, false);
@@ -161,9 +163,18 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
                     r.error = SshError{SshStage::Request, QStringLiteral("the agent refused %1: %2 (%3)").arg(method, e.value("message").toString(), e.value("code").toString())};
                 }
             } else if (read == SshChannel::Read::Timeout) {
-                r.error = SshError{SshStage::Request, QStringLiteral("no answer to %1 within %2 s").arg(method).arg(options_.requestTimeoutMs / 1000.0)};
+                r.error = SshError{SshStage::Request, cancelSent ? QStringLiteral("cancelled; the agent did not end %1 within %2 s").arg(method).arg(waitMs / 1000.0)
+                                                                 : QStringLiteral("no answer to %1 within %2 s").arg(method).arg(options_.requestTimeoutMs / 1000.0)};
             } else if (read == SshChannel::Read::Cancelled) {
-                r.error = SshError{SshStage::Request, QStringLiteral("cancelled")};
+                // A streamed request is asked to stop and read to its end: the agent sends the events of
+                // what it stopped (a load run's requests in flight), then its result. Anything else just stops.
+                if (streaming && link->agent->write(agentRequestLine(id, QStringLiteral("cancel")))) {
+                    cancelSent = true;
+                    link->agent->ignoreCancel();
+                    waitMs = std::min(waitMs, kCancelDrainMs);
+                } else {
+                    r.error = SshError{SshStage::Request, QStringLiteral("cancelled")};
+                }
             } else if (read == SshChannel::Read::TooLong) {
                 r.error = SshError{SshStage::Request, QStringLiteral("the agent sent a line longer than %1 bytes").arg(AgentClient::kMaxLine)};
             } else {
@@ -171,6 +182,10 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
             }
         }
         r.stageSeconds.emplace_back(SshStage::Request, double(requestClock.nsecsElapsed()) / 1e9);
+        if (cancelSent) { // the channel no longer looks at the cancel flag: it is not used again
+            link->agent.reset();
+            link->ssh.close();
+        }
         if (r.result) break;
         if (r.error && !dropped) { // the channel's state is unknown now: start afresh next time
             link->agent.reset();

@@ -40,6 +40,7 @@ class Fleet : public QObject {
     Q_OBJECT
 public:
     static constexpr size_t kMaxEvents = 10000;
+    static constexpr int kCancelDrainMs = 10000; // how long a cancelled stream is read on for its last events
     explicit Fleet(FleetOptions options, QObject* parent = nullptr);
     ~Fleet() override; // cancels and waits for what is in flight
 

@@ -84,6 +84,8 @@ public:
     bool write(const QByteArray& data);
     // The next complete line (without its newline), waiting at most timeoutMs.
     Read readLine(QByteArray* line, qsizetype maxLine, int timeoutMs);
+    // Reads no longer stop at the cancel flag, only at their timeout: to read a cancelled run to its end.
+    void ignoreCancel() { cancel_ = nullptr; }
     QByteArray errorOutput() const { return err_; } // what the command wrote to stderr so far (first 64 KiB)
     std::optional<int> exitStatus();
     void close();

@@ -8,13 +8,17 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <random>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace rsload {
@@ -52,6 +56,21 @@ Failure failureOfCurl(CURLcode c) {
     case CURLE_HTTP2: return Failure::Protocol;
     default: return Failure::Dropped; // CURLE_GOT_NOTHING, PARTIAL_FILE, RECV_ERROR, SEND_ERROR, ...
     }
+}
+
+// The first of the environment variables that is set, as libcurl looks them up.
+std::string firstVariable(std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        if (const char* v = std::getenv(n)) return v;
+    return {};
+}
+
+// The proxy libcurl would take from the environment for this URL ("" for none): http_proxy only in
+// lower case (a CGI program's HTTP_PROXY comes from a request header), then all_proxy.
+std::string proxyFor(const std::string& url) {
+    const bool https = url.rfind("https://", 0) == 0;
+    std::string p = https ? firstVariable({"https_proxy", "HTTPS_PROXY"}) : firstVariable({"http_proxy"});
+    return p.empty() ? firstVariable({"all_proxy", "ALL_PROXY"}) : p;
 }
 
 } // namespace
@@ -95,10 +114,21 @@ struct LoadEngine::Impl {
     const CurlApi* curl = nullptr;
     CURLM* multi = nullptr;
     curl_slist* headers = nullptr;
+    std::string url, proxy, noProxy; // the same for every request
     int epoll = -1, wake = -1;
     std::atomic<bool> cancelRequested{false};
     std::optional<Clock::time_point> curlDeadline;
-    std::unordered_set<curl_socket_t> watched;
+    // What each socket is registered for in epoll, and whether libcurl still wants to hear of it. A socket
+    // libcurl lets go of stays registered until it next says something or is closed: a keep-alive connection
+    // goes from one request to the next without two epoll_ctl calls, which cost as much as the request's send.
+    // Only sockets opened and closed through the callbacks below are kept so: the number of one closed
+    // behind our back could come back for a new connection and never be registered.
+    struct Watch {
+        uint32_t events = 0;
+        bool wanted = false;
+        bool ours = false; // opened by onOpenSocket, so its close reaches onCloseSocket
+    };
+    std::unordered_map<curl_socket_t, Watch> watched;
     std::vector<CURL*> idleHandles;
     std::unordered_set<Transfer*> inFlight;
     std::mt19937_64 rng;
@@ -141,16 +171,48 @@ struct LoadEngine::Impl {
     static int onSocket(CURL*, curl_socket_t s, int what, void* user, void*) {
         auto* self = static_cast<Impl*>(user);
         if (what == CURL_POLL_REMOVE) {
-            ::epoll_ctl(self->epoll, EPOLL_CTL_DEL, s, nullptr);
-            self->watched.erase(s);
+            const auto it = self->watched.find(s);
+            if (it != self->watched.end() && it->second.ours) {
+                it->second.wanted = false;
+            } else {
+                ::epoll_ctl(self->epoll, EPOLL_CTL_DEL, s, nullptr);
+                if (it != self->watched.end()) self->watched.erase(it);
+            }
             return 0;
         }
+        const uint32_t events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+        Watch& w = self->watched[s];
+        w.wanted = true;
+        if (w.events == events) return 0;
         epoll_event ev{};
-        ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+        ev.events = events;
         ev.data.fd = s;
-        const bool known = self->watched.count(s) != 0;
-        if (::epoll_ctl(self->epoll, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, s, &ev) == 0) self->watched.insert(s);
+        int rc = ::epoll_ctl(self->epoll, w.events ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, s, &ev);
+        if (rc != 0 && errno == EEXIST) rc = ::epoll_ctl(self->epoll, EPOLL_CTL_MOD, s, &ev);
+        w.events = rc == 0 ? events : 0;
         return 0;
+    }
+
+    // An event libcurl no longer asked for (an idle keep-alive connection the server closed): stop
+    // watching the socket now; libcurl finds the connection dead when it next takes it from its cache.
+    bool unwanted(int fd) {
+        const auto it = watched.find(fd);
+        if (it != watched.end() && it->second.wanted) return false;
+        ::epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nullptr);
+        if (it != watched.end()) it->second.events = 0;
+        return true;
+    }
+
+    // libcurl opens and closes its connections' sockets here: a closed number may come back for a new
+    // connection, registered afresh.
+    static curl_socket_t onOpenSocket(void* user, curlsocktype, curl_sockaddr* a) {
+        const int s = ::socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+        if (s >= 0) static_cast<Impl*>(user)->watched[s] = Watch{0, false, true};
+        return s >= 0 ? s : CURL_SOCKET_BAD;
+    }
+    static int onCloseSocket(void* user, curl_socket_t s) {
+        static_cast<Impl*>(user)->watched.erase(s);
+        return ::close(s);
     }
 
     static int onTimer(CURLM*, long timeoutMs, void* user) {
@@ -198,13 +260,33 @@ struct LoadEngine::Impl {
     }
 
     // --- one request ----------------------------------------------------------------------------
+    // A request handle, with what is the same for every request set once.
     CURL* takeHandle() {
         if (!idleHandles.empty()) {
             CURL* e = idleHandles.back();
             idleHandles.pop_back();
             return e;
         }
-        return curl->easyInit();
+        CURL* e = curl->easyInit();
+        if (!e) return nullptr;
+        const auto set = curl->easySetopt;
+        set(e, CURLOPT_URL, url.c_str());
+        set(e, CURLOPT_HTTPHEADER, headers);
+        set(e, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_1_1));
+        set(e, CURLOPT_NOSIGNAL, 1L);
+        set(e, CURLOPT_TCP_NODELAY, 1L);
+        set(e, CURLOPT_WRITEFUNCTION, &Impl::onWrite);
+        set(e, CURLOPT_TIMEOUT_MS, long(spec.timeoutS * 1000));
+        set(e, CURLOPT_CONNECTTIMEOUT_MS, long(spec.connectTimeoutS * 1000));
+        set(e, CURLOPT_PREREQFUNCTION, &Impl::onPrereq);
+        set(e, CURLOPT_OPENSOCKETFUNCTION, &Impl::onOpenSocket);
+        set(e, CURLOPT_OPENSOCKETDATA, this);
+        set(e, CURLOPT_CLOSESOCKETFUNCTION, &Impl::onCloseSocket);
+        set(e, CURLOPT_CLOSESOCKETDATA, this);
+        // the proxy settings libcurl would read from the environment for every request, read once
+        set(e, CURLOPT_PROXY, proxy.c_str());
+        set(e, CURLOPT_NOPROXY, noProxy.c_str());
+        return e;
     }
 
     bool send(double scheduledS, std::optional<Clock::time_point> ready) {
@@ -228,27 +310,17 @@ struct LoadEngine::Impl {
             return false;
         }
         t->easy = easy;
-        const std::string url = spec.url + endpointPath(spec.endpoint);
         const auto set = curl->easySetopt;
-        set(easy, CURLOPT_URL, url.c_str());
-        set(easy, CURLOPT_HTTPHEADER, headers);
         set(easy, CURLOPT_POSTFIELDS, t->body.c_str());
         set(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(t->body.size()));
-        set(easy, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_1_1));
-        set(easy, CURLOPT_NOSIGNAL, 1L);
-        set(easy, CURLOPT_TCP_NODELAY, 1L);
-        set(easy, CURLOPT_WRITEFUNCTION, &Impl::onWrite);
         set(easy, CURLOPT_WRITEDATA, t.get());
         set(easy, CURLOPT_PRIVATE, t.get());
-        set(easy, CURLOPT_TIMEOUT_MS, long(spec.timeoutS * 1000));
-        set(easy, CURLOPT_CONNECTTIMEOUT_MS, long(spec.connectTimeoutS * 1000));
+        set(easy, CURLOPT_PREREQDATA, t.get());
         Transfer* raw = t.get();
         raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
         r.scheduledS = scheduledS;
         raw->ready = ready;
         raw->stamp(Clock::now()); // again when libcurl sends it, where libcurl can say (7.80 and later)
-        set(easy, CURLOPT_PREREQFUNCTION, &Impl::onPrereq);
-        set(easy, CURLOPT_PREREQDATA, raw);
         if (curl->multiAddHandle(multi, easy) != CURLM_OK) {
             curl->easyCleanup(easy);
             return false;
@@ -510,6 +582,9 @@ LoadOutcome LoadEngine::Impl::run() {
     headers = curl->slistAppend(headers, "Expect:"); // no 100-continue round trip before a large prompt
     for (const auto& [name, value] : spec.headers) headers = curl->slistAppend(headers, (name + ": " + value).c_str());
 
+    url = spec.url + endpointPath(spec.endpoint);
+    proxy = proxyFor(url);
+    noProxy = firstVariable({"no_proxy", "NO_PROXY"});
     rng.seed(spec.seed);
     bodies.emplace(spec);
     inWarmup = spec.warmup > 0;
@@ -543,6 +618,7 @@ LoadOutcome LoadEngine::Impl::run() {
                 [[maybe_unused]] ssize_t got = ::read(wake, &v, sizeof v);
                 continue;
             }
+            if (unwanted(fd)) continue;
             const uint32_t e = events[size_t(i)].events;
             const int flags = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) | (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
             curl->multiSocketAction(multi, fd, flags, &running);

@@ -1,6 +1,6 @@
 #pragma once
 // The project's OpenAI-compatible test server (openai_test_server.cpp) as a
-// child process on a free port of 127.0.0.1, for the load tests and benchmarks.
+// child process on a free port (of 127.0.0.1 unless --address says), for the load tests and benchmarks.
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -22,8 +22,9 @@ public:
         process_.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process_.start();
         if (!process_.waitForStarted(5000) || !process_.waitForReadyRead(5000)) return;
-        const QString line = QString::fromUtf8(process_.readLine()).trimmed(); // "listening on 127.0.0.1:PORT"
+        const QString line = QString::fromUtf8(process_.readLine()).trimmed(); // "listening on ADDRESS:PORT"
         port_ = line.section(QLatin1Char(':'), -1).toInt();
+        address_ = line.section(QLatin1Char(' '), -1).section(QLatin1Char(':'), 0, 0).toStdString();
     }
     ~LoadTestServer() {
         process_.kill();
@@ -31,7 +32,7 @@ public:
     }
     bool ok() const { return port_ > 0; }
     int port() const { return port_; }
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+    std::string url() const { return "http://" + address_ + ":" + std::to_string(port_) + "/v1"; }
 
     // The body of GET path (the server's own /test/ routes); empty if it did not answer in time.
     std::string get(const char* path) const {
@@ -42,10 +43,9 @@ public:
         sockaddr_in a{};
         a.sin_family = AF_INET;
         a.sin_port = htons(uint16_t(port_));
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         std::string all, body;
-        const std::string request = std::string("GET ") + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-        if (::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 && ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0) {
+        const std::string request = std::string("GET ") + path + " HTTP/1.1\r\nHost: " + address_ + "\r\n\r\n";
+        if (::inet_pton(AF_INET, address_.c_str(), &a.sin_addr) == 1 && ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 && ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0) {
             char buf[4096];
             for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) {
                 all.append(buf, size_t(n));
@@ -65,6 +65,7 @@ public:
 private:
     QProcess process_;
     int port_ = 0;
+    std::string address_;
 };
 
 } // namespace rackscope::test

@@ -17,7 +17,9 @@
 // after N tokens, in an HTTP 200 stream), drop@N (the connection closed
 // after N tokens), http-500, http-429-flat (an error body in the older flat
 // shape), garbage@N (a non-JSON event after N tokens), no-done (the stream
-// ends without data: [DONE]).
+// ends without data: [DONE]), idle-close=MS (the connection closed MS
+// after a response when no next request came, as a server's keep-alive
+// timeout does).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -51,6 +53,7 @@ struct Script {
     std::string fault; // error, drop, garbage, http-500, http-429-flat
     int faultAfter = 0;
     bool continuousUsage = false;
+    double idleCloseMs = -1; // off
 };
 
 bool applyScript(Script& s, const std::string& text) {
@@ -72,6 +75,7 @@ bool applyScript(Script& s, const std::string& text) {
             else if (key == "comments") s.comments = value != "0";
             else if (key == "empty") s.empty = value != "0";
             else if (key == "no-done") s.noDone = value != "0";
+            else if (key == "idle-close") s.idleCloseMs = std::stod(value);
             else if (key == "fault") {
                 const size_t at = value.find('@');
                 s.fault = value.substr(0, at);
@@ -106,6 +110,7 @@ struct Write {
     bool raw = false;
     bool close = false;   // close the connection after this one
     bool endOfResponse = false;
+    bool onlyIfIdle = false; // a keep-alive timeout: no next request came
     bool operator>(const Write& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
@@ -397,6 +402,7 @@ private:
         const double endAt = std::max(lastAt, events.empty() ? t : 0.0);
         if (cut) schedule(c, at(endAt), "", true, true, true); // closed without the terminating chunk
         else schedule(c, at(endAt), "0\r\n\r\n", true, false, true);
+        if (!cut && s.idleCloseMs >= 0) writes_.push(Write{at(endAt + s.idleCloseMs), ++seq_, c.fd, c.generation, "", true, true, false, true});
     }
 
     void deliver(const Write& w) {
@@ -404,6 +410,7 @@ private:
         if (it == connections_.end() || it->second->generation != w.generation) return; // that connection is gone
         if (lateMs_.size() < kMaxLatenessSamples) lateMs_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - w.at).count());
         Connection& c = *it->second;
+        if (w.onlyIfIdle && (c.busy || !c.in.empty())) return;
         if (w.raw) c.out += w.bytes;
         else {
             char size[32];

@@ -1,15 +1,20 @@
 // A load shared among several servers' agents, reached over real SSH (sshd
 // in network namespaces): each deployed agent drives its share against the
 // test server on the bridge, and the console merges their records into one
-// summary with a per-client breakdown, nothing counted twice.
+// summary with a per-client breakdown, nothing counted twice; Ctrl+C stops
+// the remote run and still brings back the records of its requests in flight.
 #include "load_test_server.h"
 #include "transport/ssh_test_hosts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDirIterator>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 using namespace rackscope::test;
 
@@ -43,6 +48,42 @@ private slots:
         QCOMPARE(clients.size(), 2);
         QCOMPARE(clients.value("l1").toObject().value("completed").toInt(), 11); // the remainder to the first
         QCOMPARE(clients.value("l2").toObject().value("completed").toInt(), 10);
+    }
+
+    void ctrlCBringsBackTheRemoteRequestsInFlight() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QFAIL(qPrintable(why));
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("k1")));
+        const QString bridgeAddress = QStringLiteral("10.213.%1.1").arg(hosts.subnet());
+        LoadTestServer server({QStringLiteral("--address"), bridgeAddress, QStringLiteral("--script"), QStringLiteral("ttft=20;tpot=20")});
+        QVERIFY(server.ok());
+        QTemporaryDir results;
+        QProcess p;
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("k1"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
+                 QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("k1")}), QStringLiteral("--url"),
+                 QStringLiteral("http://%1:%2/v1").arg(bridgeAddress).arg(server.port()), QStringLiteral("--model"), QStringLiteral("m"),
+                 QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"),
+                 QStringLiteral("1000"), QStringLiteral("--results"), results.path(), QStringLiteral("--json")});
+        // the streams are open (each would take 20 s) once the server writes anything
+        auto streaming = [&] {
+            const std::string said = server.get("/test/lateness");
+            return said.find("\"writes\":") != std::string::npos && said.find("\"writes\":0") == std::string::npos;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(streaming(), 120000);
+        QTest::qWait(500);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1); // cancelled
+        const QJsonObject s = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QVERIFY2(s.value("failed").toInt() == 2, qPrintable(err)); // the two in flight, as cancelled, not lost
+        QDirIterator files(results.path(), {QStringLiteral("requests.jsonl")}, QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY(files.hasNext());
+        QFile records(files.next());
+        QVERIFY(records.open(QIODevice::ReadOnly));
+        QCOMPARE(records.readAll().count("\"status\":\"cancelled\""), qsizetype(2));
     }
 
     void anUnreachableClientIsNamedAndTheOthersCount() {
