@@ -289,6 +289,212 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
+    <message>
+        <location filename="../core/analysis/device_paths.cpp" line="72"/>
+        <source>stated by nvidia-smi topo -m</source>
+        <translation>由 nvidia-smi topo -m 给出</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="110"/>
+        <source>sources disagree on %1</source>
+        <translation>各来源在 %1 上不一致</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="116"/>
+        <source>%1 is declared %2 but is cabled as a %3</source>
+        <translation>%1 声明为%2，但按接线是%3</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="158"/>
+        <source>%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised fabric device k of every server reaches rail k, so traffic between rails crosses the spines</source>
+        <translation>%1 %2 接到了 %3，即轨道 %4 的叶交换机（其 %6 个服务器端口中有 %5 个属于 %4）：在轨道优化网络中，每台服务器的第 k 个设备应接到轨道 k，否则轨道之间的流量要经过脊交换机</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="193"/>
+        <source>%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)</source>
+        <translation>%1 收敛比为 %2:1（面向服务器 %3 Gb/s，面向脊交换机 %4 Gb/s）</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="226"/>
+        <source>%1 runs at %2, the design expects %3</source>
+        <translation>%1 运行在 %2，设计要求 %3</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="236"/>
+        <source>%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s</source>
+        <translation>%1 运行在 %2（%3 Gb/s），而同层之间 %5 条链路中有 %4 条运行在 %6 Gb/s</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="246"/>
+        <source>%1 port %2 is not active</source>
+        <translation>%1 的端口 %2 未激活</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="253"/>
+        <source>%1 is in the design, but no discovered source shows it up</source>
+        <translation>%1 在设计中，但没有任何发现来源显示它处于连通状态</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="267"/>
+        <source>%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped</source>
+        <translation>%1 发送 MTU %2，但 %3 的端口 %4 最多接受 %5：更大的包会被丢弃</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="280"/>
+        <source>%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller</source>
+        <translation>%1 使用 MTU %2，而 %4 台主机中有 %3 台使用 %5：它们之间的流量受限于较小者</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="293"/>
+        <source>%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra</source>
+        <translation>%1 连到 %2 台叶交换机，而 %4 台主机中有 %3 台连到 %5 台：少了或多了一根线缆或一个端口</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_merge.cpp" line="77"/>
+        <source>%1: %2 says %3, %4 says %5 (kept %3)</source>
+        <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="33"/>
+        <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
+        <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="40"/>
+        <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
+        <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="46"/>
+        <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
+        <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="67"/>
+        <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
+        <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="94"/>
+        <source>%1&apos;s PCIe link runs at %2, below its capability %3.</source>
+        <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="110"/>
+        <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
+        <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="126"/>
+        <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
+        <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="139"/>
+        <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
+        <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="140"/>
+        <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
+        <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="43"/>
+        <source>%1 has no RDMA device (%2)</source>
+        <translation>%1 没有 RDMA 设备（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="44"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="45"/>
+        <source>NCCL found no GPUDirect support on %1 (gdr=0)</source>
+        <translation>NCCL 在 %1 上未发现 GPUDirect 支持（gdr=0）</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="47"/>
+        <source>path %1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL</source>
+        <translation>路径 %1 比 PXB（NCCL 默认的 NCCL_NET_GDR_LEVEL）更远</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="50"/>
+        <source>no peer-memory module (nvidia_peermem) is loaded and the kernel is older than 5.12, so DMA-BUF cannot stand in</source>
+        <translation>未加载 peer-memory 模块（nvidia_peermem），且内核早于 5.12，DMA-BUF 也无法替代</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="56"/>
+        <source>the source does not give the path between them</source>
+        <translation>来源没有给出它们之间的路径</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="58"/>
+        <source>path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
+        <translation>路径 %1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）才能提供 GPUDirect</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="62"/>
+        <source>path %1 allows it, but %2</source>
+        <translation>路径 %1 允许，但 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="65"/>
+        <source>path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2</source>
+        <translation>路径 %1 在 NCCL_NET_GDR_LEVEL=PXB 之内，且 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="71"/>
+        <source>%1 on package %2, %3 on package %4</source>
+        <translation>%1 在插槽 %2，%3 在插槽 %4</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="75"/>
+        <source>packages unknown; judged from path %1</source>
+        <translation>插槽未知；根据路径 %1 判断</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/counter_watch.cpp" line="45"/>
+        <source>went back from %1 to %2 (cleared, wrapped or a driver reload)</source>
+        <translation>从 %1 回退到 %2（被清零、回绕或驱动重新加载）</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/counter_watch.cpp" line="46"/>
+        <source>saturated: a lower bound</source>
+        <translation>已饱和：仅为下限</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/counter_watch.cpp" line="60"/>
+        <source>%1: %2 rose by %3 during the run%4</source>
+        <translation>%1：运行期间 %2 增加了 %3%4</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/counter_watch.cpp" line="63"/>
+        <source>%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)</source>
+        <translation>%1：运行期间 %2 增加了 %3：网络在施加反压（PFC 暂停、ECN/CNP）</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="26"/>
+        <source>NET device %1</source>
+        <translation>NET 设备 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="121"/>
+        <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
+        <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA%2：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="144"/>
+        <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
+        <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="148"/>
+        <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)</source>
+        <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="154"/>
+        <source>%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%3</source>
+        <translation>%1，尽管拓扑允许（%2）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%3</translation>
+    </message>
 </context>
 <context>
     <name>rackscope::gui::ConnectDialog</name>
@@ -491,132 +697,137 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadRunDialog</name>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="23"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="24"/>
         <source>Inference load run</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="28"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="30"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="32"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="33"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="34"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="35"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="41"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="42"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="42"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="43"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="44"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="48"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="48"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="49"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="49"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="99"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="100"/>
+        <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
+        <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="101"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="101"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="103"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="106"/>
-        <source>SLO: %1</source>
-        <translation>SLO：%1</translation>
+        <location filename="../app/gui/load_run_dialog.cpp" line="108"/>
+        <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
+        <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="111"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="113"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="116"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="118"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>
@@ -1681,6 +1892,59 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/topology_canvas.cpp" line="109"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
+    </message>
+</context>
+<context>
+    <name>rsload</name>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="108"/>
+        <source>the URL must start with http:// or https://</source>
+        <translation>URL 必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="109"/>
+        <source>a model name is needed (the server&apos;s --served-model-name)</source>
+        <translation>需要模型名（服务端的 --served-model-name）</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="110"/>
+        <source>the concurrency must be between 0 and 100000</source>
+        <translation>并发数必须在 0 到 100000 之间</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="111"/>
+        <source>give a concurrency, a request rate, or both</source>
+        <translation>请给出并发数、请求速率，或两者都给</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="112"/>
+        <source>the request rate must be between 0 and 1000000 per second</source>
+        <translation>请求速率必须在每秒 0 到 1000000 之间</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="113"/>
+        <source>the burstiness must be above 0 (1 is Poisson)</source>
+        <translation>突发度必须大于 0（1 为泊松）</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="114"/>
+        <source>request counts cannot be negative</source>
+        <translation>请求数不能为负</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="115"/>
+        <source>give a request count, a duration, or both</source>
+        <translation>请给出请求数、持续时间，或两者都给</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="116"/>
+        <source>times cannot be negative</source>
+        <translation>时间不能为负</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="117"/>
+        <source>the temperature must be between 0 and 2</source>
+        <translation>temperature 必须在 0 到 2 之间</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,7 @@
 #include "transport/hostlist.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -96,14 +97,15 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
     s.seed = uint64_t(QDateTime::currentMSecsSinceEpoch()); // a fresh one each run
     std::string why;
     const auto in = rsload::parseLengthDist(inputLen_->text().trimmed().toStdString(), &why);
-    if (!in) return *problem = tr("Input length: %1").arg(QString::fromStdString(why)), std::nullopt;
+    const QString lengthForms = tr("give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000");
+    if (!in) return *problem = tr("Input length: %1").arg(lengthForms), std::nullopt;
     const auto out = rsload::parseLengthDist(outputLen_->text().trimmed().toStdString(), &why);
-    if (!out) return *problem = tr("Output length: %1").arg(QString::fromStdString(why)), std::nullopt;
+    if (!out) return *problem = tr("Output length: %1").arg(lengthForms), std::nullopt;
     s.inputLen = *in;
     s.outputLen = *out;
     if (!slo_->text().trimmed().isEmpty()) {
         const auto slos = rsload::parseSlos(slo_->text().trimmed().toStdString(), &why);
-        if (!slos) return *problem = tr("SLO: %1").arg(QString::fromStdString(why)), std::nullopt;
+        if (!slos) return *problem = tr("SLO: give METRIC<=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft<=200ms,tpot<=50ms)"), std::nullopt;
         r.slos = *slos;
     }
     if (!apiKeyEnv_->text().trimmed().isEmpty()) {
@@ -116,7 +118,8 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
         if (!list.error.isEmpty()) return *problem = tr("Servers: %1").arg(list.error), std::nullopt;
         r.hosts = list.hosts;
     }
-    if (const auto problems = rsload::validate(s); !problems.empty()) return *problem = QString::fromStdString(problems.front()), std::nullopt;
+    // the engine's own checks, in the window's language where the catalogue has them
+    if (const auto problems = rsload::validate(s); !problems.empty()) return *problem = QCoreApplication::translate("rsload", problems.front().c_str()), std::nullopt;
     return r;
 }
 

@@ -1,5 +1,7 @@
 #include "device_paths.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace rackscope {
@@ -67,7 +69,7 @@ DevicePath pathBetween(const HostTopology& host, const Device& a, const Device& 
     if (&a == &b || a.id == b.id) return {PathType::X, std::nullopt, QStringLiteral("self")};
     for (const auto& key : {std::pair(a.id, b.id), std::pair(b.id, a.id)}) {
         if (auto it = host.statedPaths.find(key); it != host.statedPaths.end())
-            return {it->second.first, it->second.second, QStringLiteral("stated by nvidia-smi topo -m")};
+            return {it->second.first, it->second.second, QCoreApplication::translate("rackscope", "stated by nvidia-smi topo -m")};
     }
     if (a.kind == DeviceKind::Gpu && b.kind == DeviceKind::Gpu) {
         const int ia = gpuIndex(host, a), ib = gpuIndex(host, b);

@@ -5,6 +5,7 @@
 #include "transport/hostlist.h"
 
 #include <QCollator>
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <algorithm>
 #include <set>
@@ -106,13 +107,13 @@ private:
             a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceLine, {QStringLiteral("line %1").arg(d.line)},
                                           QStringLiteral("%1 (line %2: %3)").arg(d.message).arg(d.line).arg(d.text)));
         for (const QString& c : f_.conflicts)
-            a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceConflict, {}, QStringLiteral("sources disagree on ") + c));
+            a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceConflict, {}, QCoreApplication::translate("rackscope", "sources disagree on %1").arg(c)));
         const auto inferred = inferSwitchTiers(f_, false);
         for (const FabricNode& n : f_.nodes) {
             const auto it = inferred.find(n.id);
             if (n.tier && it != inferred.end() && it->second != *n.tier)
                 a_.findings.push_back(finding(Severity::Warning, codes::kFabricTierDiffers, {switchName(n)},
-                                              QStringLiteral("%1 is declared %2 but is cabled as a %3").arg(switchName(n), tierName(*n.tier), tierName(it->second))));
+                                              QCoreApplication::translate("rackscope", "%1 is declared %2 but is cabled as a %3").arg(switchName(n), tierName(*n.tier), tierName(it->second))));
         }
     }
 
@@ -154,7 +155,7 @@ private:
                 const auto [n, all] = share[p.switchId];
                 onLink(p.link, finding(
                     Severity::Warning, codes::kFabricRailBreak, {h.name, p.device, nameOf(p.switchId)},
-                    QStringLiteral("%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised "
+                    QCoreApplication::translate("rackscope", "%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised "
                                    "fabric device k of every server reaches rail k, so traffic between rails crosses the spines")
                         .arg(h.name, p.device, nameOf(p.switchId), rail->second).arg(n).arg(all)));
             }
@@ -189,7 +190,7 @@ private:
             a_.leaves.push_back(load);
             if (const auto r = load.ratio(); r && *r > 1.0 + 1e-9)
                 a_.findings.push_back(finding(Severity::Info, codes::kFabricOversubscribed, {nameOf(leaf)},
-                                              QStringLiteral("%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)")
+                                              QCoreApplication::translate("rackscope", "%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)")
                                                   .arg(nameOf(leaf)).arg(*r, 0, 'g', 3).arg(*load.downGbps).arg(*load.upGbps)));
         }
     }
@@ -222,7 +223,7 @@ private:
                 const bool slow = have && want && *have < *want;
                 if (narrow || slow)
                     onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowExpected, {linkName(l)},
-                                                  QStringLiteral("%1 runs at %2, the design expects %3").arg(linkName(l), rateText(l), ew + es)));
+                                                  QCoreApplication::translate("rackscope", "%1 runs at %2, the design expects %3").arg(linkName(l), rateText(l), ew + es)));
                 continue;
             }
             const auto g = linkGbps(l.width, l.speed);
@@ -232,7 +233,7 @@ private:
             const double usual = mostCommon(peers, &count);
             if (*g < usual && count * 2 > int(peers.size()))
                 onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowPeers, {linkName(l)},
-                                              QStringLiteral("%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s")
+                                              QCoreApplication::translate("rackscope", "%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s")
                                                   .arg(linkName(l), rateText(l)).arg(*g).arg(count).arg(peers.size()).arg(usual)));
         }
     }
@@ -242,14 +243,14 @@ private:
             for (const QString& p : n.downPorts) {
                 const QString who = n.host.isEmpty() ? switchName(n) : QStringLiteral("%1 %2").arg(n.host, n.device);
                 onNode(n.id, finding(Severity::Warning, codes::kFabricPortDown, {who},
-                                              QStringLiteral("%1 port %2 is not active").arg(who, p)));
+                                              QCoreApplication::translate("rackscope", "%1 port %2 is not active").arg(who, p)));
             }
         for (const FabricLink& l : f_.links) {
             if (l.state == QLatin1String("down"))
                 onLink(&l, finding(Severity::Warning, codes::kFabricPortDown, {linkName(l)}, QStringLiteral("%1 is down").arg(linkName(l))));
             else if (l.state == QLatin1String("missing"))
                 onLink(&l, finding(Severity::Warning, codes::kFabricLinkMissing, {linkName(l)},
-                                              QStringLiteral("%1 is in the design, but no discovered source shows it up").arg(linkName(l))));
+                                              QCoreApplication::translate("rackscope", "%1 is in the design, but no discovered source shows it up").arg(linkName(l))));
         }
     }
 
@@ -263,7 +264,7 @@ private:
                 const auto mine = hostIsA ? l.aMtu : l.bMtu, theirs = hostIsA ? l.bMtu : l.aMtu;
                 if (mine && theirs && *mine > *theirs)
                     a_.findings.push_back(finding(Severity::Warning, codes::kFabricMtuMismatch, {endName(p, h.name), nameOf(p.switchId)},
-                                                  QStringLiteral("%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped")
+                                                  QCoreApplication::translate("rackscope", "%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped")
                                                       .arg(endName(p, h.name)).arg(*mine).arg(nameOf(p.switchId), p.switchPort).arg(*theirs)));
                 if (mine && !hostMtu.count(h.name)) {
                     hostMtu[h.name] = *mine;
@@ -276,7 +277,7 @@ private:
         for (const auto& [host, m] : hostMtu)
             if (m != usual)
                 a_.findings.push_back(finding(Severity::Warning, codes::kFabricMtuMismatch, {host},
-                                              QStringLiteral("%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller")
+                                              QCoreApplication::translate("rackscope", "%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller")
                                                   .arg(host).arg(m).arg(count).arg(hostMtus.size()).arg(usual)));
     }
 
@@ -289,7 +290,7 @@ private:
         for (const FabricHost& h : a_.hosts)
             if (int(h.leaves.size()) != usual)
                 a_.findings.push_back(finding(Severity::Warning, codes::kFabricHostLeafCount, {h.name},
-                                              QStringLiteral("%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra")
+                                              QCoreApplication::translate("rackscope", "%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra")
                                                   .arg(h.name).arg(h.leaves.size()).arg(n).arg(counts.size()).arg(usual)));
     }
 };

@@ -1,5 +1,7 @@
 #include "fabric_merge.h"
 
+#include <QCoreApplication>
+
 #include <map>
 #include <set>
 
@@ -72,7 +74,7 @@ private:
     }
 
     void conflict(const QString& what, const QString& first, const QString& firstSource, const QString& second, const QString& secondSource) {
-        out.conflicts << QStringLiteral("%1: %2 says %3, %4 says %5 (kept %3)").arg(what, firstSource, first, secondSource, second);
+        out.conflicts << QCoreApplication::translate("rackscope", "%1: %2 says %3, %4 says %5 (kept %3)").arg(what, firstSource, first, secondSource, second);
     }
 
     QString addNode(const FabricNode& n, const Fabric& src) {

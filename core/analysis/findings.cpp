@@ -1,5 +1,7 @@
 #include "findings.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace rackscope {
@@ -28,20 +30,20 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
         }
         if (nearest && nearest->crossSocket.value_or(false))
             out.push_back({Severity::Warning, codes::kNearestNicCrossSocket, {gpu.id, nearestNic->id},
-                           QStringLiteral("%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its "
+                           QCoreApplication::translate("rackscope", "%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its "
                                           "network traffic crosses the inter-socket link.")
                                .arg(gpu.id, describe(*nearestNic), pathTypeName(*nearest->path),
                                     nearest->crossSocketEvidence)});
         if (!anyPair || anyTrue) continue;
         if (anyUnknown) {
             out.push_back({Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
-                           QStringLiteral("Whether %1 can use GPUDirect RDMA is unknown: the source does not say "
+                           QCoreApplication::translate("rackscope", "Whether %1 can use GPUDirect RDMA is unknown: the source does not say "
                                           "enough about its NICs.")
                                .arg(gpu.id)});
         } else {
             QString why = nearest ? nearest->gpudirectReason : a.pair(gpu.id, host.nics.front().id)->gpudirectReason;
             out.push_back({Severity::Warning, codes::kNoGpuDirectNic, {gpu.id},
-                           QStringLiteral("%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its "
+                           QCoreApplication::translate("rackscope", "%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its "
                                           "network traffic is staged through host memory.")
                                .arg(gpu.id, why)});
         }
@@ -62,7 +64,7 @@ void nicLoadFindings(const HostTopology& host, const HostAnalysis& a, std::vecto
     for (const auto& [gpu, nic] : a.ncclNic)
         if (nic == hi->first) gpus << gpu;
     out.push_back({Severity::Warning, codes::kNicSharedUnevenly, QStringList{hi->first, lo->first} + gpus,
-                   QStringLiteral("NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits "
+                   QCoreApplication::translate("rackscope", "NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits "
                                   "every collective.")
                        .arg(hi->first).arg(hi->second).arg(gpus.join(QStringLiteral(", ")), lo->first)
                        .arg(lo->second)});
@@ -89,7 +91,7 @@ void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
             const auto rates = comparable(d.linkCurrent, d.linkMax);
             if (rates && rates->first < rates->second)
                 out.push_back({Severity::Warning, codes::kPcieLinkDegraded, {d.id},
-                               QStringLiteral("%1's PCIe link runs at %2, below its capability %3.")
+                               QCoreApplication::translate("rackscope", "%1's PCIe link runs at %2, below its capability %3.")
                                    .arg(describe(d), linkText(d.linkCurrent), linkText(d.linkMax))});
         }
         // Identical devices (same vendor:device) should train to the same link.
@@ -105,7 +107,7 @@ void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
             }
             if (best)
                 out.push_back({Severity::Warning, codes::kPcieLinkBelowPeers, {d.id, best->id},
-                               QStringLiteral("%1's PCIe link runs at %2 while the identical %3 reaches %4: it may "
+                               QCoreApplication::translate("rackscope", "%1's PCIe link runs at %2 while the identical %3 reaches %4: it may "
                                               "have trained at a lower speed or width.")
                                    .arg(describe(d), linkText(d.linkCurrent), best->id, linkText(best->linkCurrent))});
         }
@@ -121,7 +123,7 @@ void acsFindings(const HostTopology& host, std::vector<Finding>& out) {
             for (const QString& bridge : d.acsBridges) below[bridge] << d.id;
     for (const auto& [bridge, devices] : below)
         out.push_back({Severity::Warning, codes::kAcsEnabled, QStringList{bridge} + devices,
-                       QStringLiteral("ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and "
+                       QCoreApplication::translate("rackscope", "ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and "
                                       "GPUDirect traffic is sent up to the root complex, or fails.")
                            .arg(bridge, devices.join(QStringLiteral(", ")))});
 }
@@ -134,8 +136,8 @@ std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a
     if (!host.gpus.empty() && std::none_of(host.nics.begin(), host.nics.end(), isRdma))
         out.push_back({Severity::Info, codes::kNoRdmaNic, {},
                        host.nics.empty()
-                           ? QStringLiteral("The source lists no NIC: GPUDirect RDMA and NCCL's NIC choice cannot be judged.")
-                           : QStringLiteral("No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
+                           ? QCoreApplication::translate("rackscope", "The source lists no NIC: GPUDirect RDMA and NCCL's NIC choice cannot be judged.")
+                           : QCoreApplication::translate("rackscope", "No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
     nicLoadFindings(host, a, out);
     pcieFindings(host, out);
     acsFindings(host, out);

@@ -3,6 +3,8 @@
 #include "device_paths.h"
 #include "findings.h"
 
+#include <QCoreApplication>
+
 namespace rackscope {
 
 QString severityName(Severity s) {
@@ -38,39 +40,39 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     // NCCL's ncclTopoCheckGdr: both ends must support it and the path must be
     // no farther than NCCL_NET_GDR_LEVEL (PXB by default).
     QStringList against;
-    if (nic.rdma == false) against << QStringLiteral("%1 has no RDMA device (%2)").arg(nic.id, nic.rdmaEvidence);
-    if (nic.ncclGdr == false) against << QStringLiteral("NCCL found no GPUDirect support on %1 (gdr=0)").arg(nic.id);
-    if (gpu.ncclGdr == false) against << QStringLiteral("NCCL found no GPUDirect support on %1 (gdr=0)").arg(gpu.id);
+    if (nic.rdma == false) against << QCoreApplication::translate("rackscope", "%1 has no RDMA device (%2)").arg(nic.id, nic.rdmaEvidence);
+    if (nic.ncclGdr == false) against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)").arg(nic.id);
+    if (gpu.ncclGdr == false) against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)").arg(gpu.id);
     if (p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel))
-        against << QStringLiteral("path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
+        against << QCoreApplication::translate("rackscope", "path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
                        .arg(pathTypeName(*p.path));
     if (host.peerMemoryLoaded == false && host.kernelSupportsDmabuf == false)
-        against << QStringLiteral("no peer-memory module (nvidia_peermem) is loaded and the kernel is older than "
+        against << QCoreApplication::translate("rackscope", "no peer-memory module (nvidia_peermem) is loaded and the kernel is older than "
                                   "5.12, so DMA-BUF cannot stand in");
     if (!against.isEmpty()) {
         p.gpudirect = false;
         p.gpudirectReason = against.join(QStringLiteral("; "));
     } else if (!p.path) {
-        p.gpudirectReason = QStringLiteral("the source does not give the path between them");
+        p.gpudirectReason = QCoreApplication::translate("rackscope", "the source does not give the path between them");
     } else if (host.peerMemoryLoaded == false) {
-        p.gpudirectReason = QStringLiteral("path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
+        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
                                            "only DMA-BUF (open GPU driver, NCCL >= 2.19) could give GPUDirect")
                                 .arg(pathTypeName(*p.path));
     } else if (!nic.rdma) {
-        p.gpudirectReason = QStringLiteral("path %1 allows it, but %2").arg(pathTypeName(*p.path), nic.rdmaEvidence);
+        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 allows it, but %2").arg(pathTypeName(*p.path), nic.rdmaEvidence);
     } else {
         p.gpudirect = true;
-        p.gpudirectReason = QStringLiteral("path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2")
+        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2")
                                 .arg(pathTypeName(*p.path), nic.rdmaEvidence);
     }
 
     if (gpu.socket && nic.socket) {
         p.crossSocket = *gpu.socket != *nic.socket;
-        p.crossSocketEvidence = QStringLiteral("%1 on package %2, %3 on package %4")
+        p.crossSocketEvidence = QCoreApplication::translate("rackscope", "%1 on package %2, %3 on package %4")
                                     .arg(gpu.id).arg(*gpu.socket).arg(nic.id).arg(*nic.socket);
     } else if (p.path) {
         p.crossSocket = *p.path == PathType::SYS;
-        p.crossSocketEvidence = QStringLiteral("packages unknown; judged from path %1").arg(pathTypeName(*p.path));
+        p.crossSocketEvidence = QCoreApplication::translate("rackscope", "packages unknown; judged from path %1").arg(pathTypeName(*p.path));
     }
     return p;
 }

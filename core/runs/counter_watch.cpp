@@ -1,5 +1,6 @@
 #include "counter_watch.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <map>
 
@@ -41,8 +42,8 @@ std::vector<CounterChange> counterChanges(const QString& host, const QJsonObject
         c.kind = counterKind(it.key());
         const qint64 x = va.toInteger(), y = vb.toInteger();
         if (x >= y) c.delta = x - y;
-        else c.note = QStringLiteral("went back from %1 to %2 (cleared, wrapped or a driver reload)").arg(y).arg(x);
-        if (it.value().toObject().value("note").toString() == QLatin1String("saturated")) c.note = QStringLiteral("saturated: a lower bound");
+        else c.note = QCoreApplication::translate("rackscope", "went back from %1 to %2 (cleared, wrapped or a driver reload)").arg(y).arg(x);
+        if (it.value().toObject().value("note").toString() == QLatin1String("saturated")) c.note = QCoreApplication::translate("rackscope", "saturated: a lower bound");
         out.push_back(c);
     }
     return out;
@@ -56,10 +57,10 @@ std::vector<Finding> counterFindings(const std::vector<CounterChange>& changes) 
         const QStringList subjects{c.host, c.host + QLatin1Char('/') + c.counter.section(QLatin1Char('/'), 1, 1)};
         if (c.kind == CounterKind::Error)
             out.push_back({Severity::Warning, codes::kRunCounterErrors, subjects,
-                           QStringLiteral("%1: %2 rose by %3 during the run%4").arg(c.host, c.counter).arg(*c.delta).arg(c.note.isEmpty() ? QString() : QStringLiteral(" (") + c.note + QLatin1Char(')'))});
+                           QCoreApplication::translate("rackscope", "%1: %2 rose by %3 during the run%4").arg(c.host, c.counter).arg(*c.delta).arg(c.note.isEmpty() ? QString() : QStringLiteral(" (") + c.note + QLatin1Char(')'))});
         else if (c.kind == CounterKind::Congestion)
             out.push_back({Severity::Info, codes::kRunCounterCongestion, subjects,
-                           QStringLiteral("%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)").arg(c.host, c.counter).arg(*c.delta)});
+                           QCoreApplication::translate("rackscope", "%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)").arg(c.host, c.counter).arg(*c.delta)});
     }
     return out;
 }

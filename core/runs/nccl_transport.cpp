@@ -3,6 +3,7 @@
 #include "analysis/host_analysis.h"
 #include "model/pci_address.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 namespace rackscope {
@@ -22,7 +23,7 @@ QString nicName(const NcclTransport& t, const QString& host, int dev) {
     if (it != t.devices.end())
         for (const NcclNetDevice& d : it->second)
             if (d.index == dev) return d.name;
-    return QStringLiteral("NET device %1").arg(dev);
+    return QCoreApplication::translate("rackscope", "NET device %1").arg(dev);
 }
 
 NcclRankNetwork& rankOf(std::vector<NcclRankNetwork>& ranks, const QString& host, int rank) {
@@ -117,7 +118,7 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
         if (network == QLatin1String("Socket")) socketRanks.try_emplace(host);
     for (const auto& [host, list] : socketRanks)
         out.push_back({Severity::Error, codes::kNcclSocketFallback, {host},
-                       QStringLiteral("%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, "
+                       QCoreApplication::translate("rackscope", "%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, "
                                       "or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one")
                            .arg(host, list.isEmpty() ? QString() : QStringLiteral(" for ranks ") + list.join(QStringLiteral(", ")))});
 
@@ -140,17 +141,17 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
                 const GpuNicPair* best = nearest == analysis->ncclNic.end() ? nullptr : analysis->pair(gpu->id, nearest->second);
                 if (best && best->path && pair && pair->path && ncclRank(*best->path) < ncclRank(*pair->path))
                     out.push_back({Severity::Warning, codes::kNcclNicNotNearest, subjects,
-                                   QStringLiteral("%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA")
+                                   QCoreApplication::translate("rackscope", "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA")
                                        .arg(who, nicName, pathTypeName(*pair->path), nearest->second)});
             }
             if (r.gdrConnections == r.netConnections) continue;
-            const QString used = QStringLiteral("%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)")
+            const QString used = QCoreApplication::translate("rackscope", "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)")
                                      .arg(who, nicName).arg(r.netConnections - r.gdrConnections).arg(r.netConnections);
             const QStringList said = t.gdrNotes.count(r.host) ? t.gdrNotes.at(r.host) : QStringList();
             const QString ncclSaid = said.isEmpty() ? QString() : QStringLiteral("; NCCL said: ") + said.join(QStringLiteral("; "));
             if (pair && pair->gpudirect == true)
                 out.push_back({Severity::Error, codes::kNcclGdrExpected, subjects,
-                               QStringLiteral("%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded "
+                               QCoreApplication::translate("rackscope", "%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded "
                                               "and NCCL_NET_GDR_LEVEL%3")
                                    .arg(used, pair->gpudirectReason, ncclSaid)});
             else

@@ -3,6 +3,12 @@
 #include <charconv>
 #include <cmath>
 
+// The GUI shows validate()'s messages in its language: lupdate finds them by this marker, which is
+// just the text here (the agent has no Qt).
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(scope, text) text
+#endif
+
 namespace rsload {
 namespace {
 
@@ -99,16 +105,16 @@ const char* endpointName(Endpoint e) { return e == Endpoint::ChatCompletions ? "
 
 std::vector<std::string> validate(const LoadSpec& s) {
     std::vector<std::string> problems;
-    if (s.url.rfind("http://", 0) != 0 && s.url.rfind("https://", 0) != 0) problems.push_back("the URL must start with http:// or https://");
-    if (s.model.empty()) problems.push_back("a model name is needed (the server's --served-model-name)");
-    if (s.concurrency < 0 || s.concurrency > 100000) problems.push_back("the concurrency must be between 0 and 100000");
-    if (s.concurrency == 0 && s.rate <= 0) problems.push_back("give a concurrency, a request rate, or both");
-    if (s.rate < 0 || s.rate > 1e6) problems.push_back("the request rate must be between 0 and 1000000 per second");
-    if (!(s.burstiness > 0) || s.burstiness > 1000) problems.push_back("the burstiness must be above 0 (1 is Poisson)");
-    if (s.requests < 0 || s.warmup < 0) problems.push_back("request counts cannot be negative");
-    if (s.requests == 0 && s.durationS <= 0) problems.push_back("give a request count, a duration, or both");
-    if (s.durationS < 0 || s.timeoutS < 0 || s.connectTimeoutS < 0) problems.push_back("times cannot be negative");
-    if (s.temperature && (*s.temperature < 0 || *s.temperature > 2)) problems.push_back("the temperature must be between 0 and 2");
+    if (s.url.rfind("http://", 0) != 0 && s.url.rfind("https://", 0) != 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the URL must start with http:// or https://"));
+    if (s.model.empty()) problems.push_back(QT_TRANSLATE_NOOP("rsload", "a model name is needed (the server's --served-model-name)"));
+    if (s.concurrency < 0 || s.concurrency > 100000) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the concurrency must be between 0 and 100000"));
+    if (s.concurrency == 0 && s.rate <= 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "give a concurrency, a request rate, or both"));
+    if (s.rate < 0 || s.rate > 1e6) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the request rate must be between 0 and 1000000 per second"));
+    if (!(s.burstiness > 0) || s.burstiness > 1000) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the burstiness must be above 0 (1 is Poisson)"));
+    if (s.requests < 0 || s.warmup < 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "request counts cannot be negative"));
+    if (s.requests == 0 && s.durationS <= 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "give a request count, a duration, or both"));
+    if (s.durationS < 0 || s.timeoutS < 0 || s.connectTimeoutS < 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "times cannot be negative"));
+    if (s.temperature && (*s.temperature < 0 || *s.temperature > 2)) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the temperature must be between 0 and 2"));
     for (const auto& [name, value] : s.headers) {
         if (name.empty() || name.find_first_of(":\r\n ") != std::string::npos || value.find_first_of("\r\n") != std::string::npos)
             problems.push_back("the header '" + name + "' is malformed");

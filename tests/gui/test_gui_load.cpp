@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTranslator>
 #include <qcustomplot.h>
 
 using namespace rackscope;
@@ -42,6 +43,25 @@ private slots:
         d.hostsEdit()->setText(QStringLiteral("gpu[3-1]"));
         QVERIFY(!d.request(&why));
         QVERIFY(why.startsWith(QStringLiteral("Servers")));
+    }
+
+    // The engine's own checks (plain C++, shared with the agent and the CLI) reach the dialog in its language.
+    void theDialogSaysItInChinese() {
+        QTranslator zh;
+        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"), QStringLiteral("_"), QStringLiteral(":/i18n")));
+        QApplication::installTranslator(&zh);
+        LoadRunDialog d;
+        QString why;
+        d.urlEdit()->setText(QStringLiteral("http://127.0.0.1:9/v1"));
+        QVERIFY(!d.request(&why));
+        QCOMPARE(why, QStringLiteral("需要模型名（服务端的 --served-model-name）"));
+        d.urlEdit()->setText(QStringLiteral("ftp://h/v1"));
+        d.modelEdit()->setText(QStringLiteral("m"));
+        QVERIFY(!d.request(&why));
+        QCOMPARE(why, QStringLiteral("URL 必须以 http:// 或 https:// 开头"));
+        QApplication::removeTranslator(&zh);
+        QVERIFY(!d.request(&why));
+        QCOMPARE(why, QStringLiteral("the URL must start with http:// or https://"));
     }
 
     void aRunFillsTheChartsAndIsSaved() {

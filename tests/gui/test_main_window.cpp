@@ -61,6 +61,11 @@ private slots:
         QStringList facts;
         for (int i = 0; i < w.inspector()->topLevelItemCount(); ++i) facts << w.inspector()->topLevelItem(i)->text(0);
         QVERIFY2(facts.contains(QStringLiteral("PCI 地址")) && facts.contains(QStringLiteral("来源")), qPrintable(facts.join(QLatin1Char(','))));
+        // and the findings' sentences, which the core writes (the CLI, with no translator, keeps them English)
+        QVERIFY(w.openTopology(fixture(QStringLiteral("hwloc-nvidiaDGX2.xml"))));
+        QStringList messages;
+        for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i) messages << w.findingList()->topLevelItem(i)->text(3);
+        QVERIFY2(messages.contains(QStringLiteral("来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。")), qPrintable(messages.join(QLatin1Char('\n'))));
         QApplication::removeTranslator(&zh);
     }
 };
