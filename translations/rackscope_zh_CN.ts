@@ -42,18 +42,18 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="288"/>
+        <location filename="../core/render/diagram_painter.cpp" line="326"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="305"/>
-        <location filename="../core/render/diagram_painter.cpp" line="320"/>
+        <location filename="../core/render/diagram_painter.cpp" line="343"/>
+        <location filename="../core/render/diagram_painter.cpp" line="358"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="350"/>
+        <location filename="../core/render/diagram_painter.cpp" line="388"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -1879,17 +1879,39 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::TopologyCanvas</name>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="88"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="95"/>
         <source>PCI %1</source>
         <translation>PCI %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="94"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="101"/>
         <source>&lt;i&gt;double-click to open or close&lt;/i&gt;</source>
         <translation>&lt;i&gt;双击展开或折叠&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="109"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="113"/>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="113"/>
+        <source>cable</source>
+        <translation>线缆</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/topology_canvas.cpp" line="115"/>
+        <source> (%n in parallel)</source>
+        <translation>
+            <numerusform>（%n 根并联）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="118"/>
+        <source>rail %1 (%2)</source>
+        <translation>轨道 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="136"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>

@@ -23,6 +23,7 @@ void TopologyCanvas::setDiagram(Diagram d) {
     diagram_ = std::move(d);
     paint_.selected = diagram_.find(selectedId);
     paint_.hovered = -1;
+    paint_.hoveredLink = -1;
     if (!sameScene || !fitted_) fit();
     update();
 }
@@ -41,6 +42,12 @@ int TopologyCanvas::itemAt(QPointF widgetPoint) const {
     for (int i = int(diagram_.items.size()) - 1; i >= 0; --i)
         if (diagram_.items[i].rect.contains(s)) return i;
     return -1;
+}
+
+int TopologyCanvas::linkAt(QPointF widgetPoint) const {
+    const int item = itemAt(widgetPoint);
+    if (item >= 0 && !diagram_.items[item].container()) return -1; // a device box is on top
+    return rackscope::linkAt(diagram_, toScene(widgetPoint), 5 / zoom_); // within 5 screen pixels
 }
 
 void TopologyCanvas::fit() {
@@ -95,6 +102,26 @@ QString TopologyCanvas::toolTipFor(int item) const {
     return lines.join(QStringLiteral("<br>"));
 }
 
+QString TopologyCanvas::toolTipForLink(int link) const {
+    if (link < 0 || link >= int(diagram_.links.size())) return {};
+    const DiagramLink& l = diagram_.links[link];
+    auto end = [&](int i) {
+        const DiagramItem& it = diagram_.items[i];
+        return (it.host.isEmpty() || it.kind == ItemKind::Host ? it.label : QStringLiteral("%1 %2").arg(it.host, it.label)).toHtmlEscaped();
+    };
+    QStringList lines{QStringLiteral("<b>%1 — %2</b>").arg(end(l.a), end(l.b))};
+    QString what = l.kind == LinkKind::NvLink ? tr("NVLink") : tr("cable");
+    if (!l.label.isEmpty()) what += QStringLiteral(": ") + l.label.toHtmlEscaped();
+    if (l.count > 1) what += tr(" (%n in parallel)", nullptr, l.count);
+    lines << what;
+    if (l.rail >= 0 && l.rail < diagram_.rails.size())
+        lines << QStringLiteral("<span style='color:%1'>■</span> %2").arg(railColour(l.rail).name(), tr("rail %1 (%2)").arg(l.rail).arg(diagram_.rails[l.rail].toHtmlEscaped()));
+    for (const Highlight& h : diagram_.highlights)
+        if (std::find(h.links.begin(), h.links.end(), link) != h.links.end())
+            lines << QStringLiteral("<span style='color:%1'>■</span> %2: %3").arg(highlightColour(h.kind).name(), highlightTitle(h.kind), h.why.toHtmlEscaped());
+    return lines.join(QStringLiteral("<br>"));
+}
+
 void TopologyCanvas::paintEvent(QPaintEvent* e) {
     QPainter p(this);
     p.fillRect(e->rect(), QColor(0xfb, 0xfc, 0xfd));
@@ -132,9 +159,11 @@ void TopologyCanvas::mouseMoveEvent(QMouseEvent* e) {
         }
         return;
     }
-    const int hovered = itemAt(e->position());
-    if (hovered != paint_.hovered) {
+    const int hoveredLink = linkAt(e->position());
+    const int hovered = hoveredLink >= 0 ? -1 : itemAt(e->position()); // one thing lit at a time
+    if (hovered != paint_.hovered || hoveredLink != paint_.hoveredLink) {
         paint_.hovered = hovered;
+        paint_.hoveredLink = hoveredLink;
         update();
     }
 }
@@ -198,7 +227,8 @@ void TopologyCanvas::keyPressEvent(QKeyEvent* e) {
 bool TopologyCanvas::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        const QString text = toolTipFor(itemAt(help->pos()));
+        const int link = linkAt(help->pos());
+        const QString text = link >= 0 ? toolTipForLink(link) : toolTipFor(itemAt(help->pos()));
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(help->globalPos(), text, this);
         return true;

@@ -3,7 +3,8 @@
 // use, and lets a person zoom (wheel, +/-), pan (drag, arrows), fit (0),
 // select (click, arrow keys move to the nearest item that way), open or close
 // a server (double-click, Enter) and read each item's path types and
-// highlights in its tooltip. Only what is on screen is painted.
+// highlights in its tooltip, and each cable's speed, ends and highlights in
+// its own. Only what is on screen is painted.
 #include "diagram/diagram.h"
 #include "render/diagram_painter.h"
 
@@ -32,6 +33,9 @@ public:
     QPointF toWidget(QPointF scenePoint) const;
     int itemAt(QPointF widgetPoint) const; // the innermost item there, or -1
     QString toolTipFor(int item) const;
+    // The cable or NVLink under the pointer where no device box is (a server or a package may be), or -1.
+    int linkAt(QPointF widgetPoint) const;
+    QString toolTipForLink(int link) const;
 
 signals:
     void selectionChanged(int item);

@@ -9,7 +9,10 @@
 #include <QPainterPath>
 #include <QVarLengthArray>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
 
 namespace rackscope {
 namespace {
@@ -118,12 +121,35 @@ QPainterPath fabricPath(const QRectF& a, const QRectF& b) {
 }
 
 // NVLink and GPU–NIC pairs inside a server: an arc below the boxes.
-QPainterPath arcBelow(const QRectF& a, const QRectF& b, double depth) {
+Cable arcBelowCurve(const QRectF& a, const QRectF& b, double depth) {
     const QPointF from = anchorBottom(a), to = anchorBottom(b);
-    QPainterPath path(from);
     const double low = std::max(from.y(), to.y()) + depth;
-    path.cubicTo(QPointF(from.x(), low), QPointF(to.x(), low), to);
+    return {from, QPointF(from.x(), low), QPointF(to.x(), low), to};
+}
+
+QPainterPath arcBelow(const QRectF& a, const QRectF& b, double depth) {
+    const Cable c = arcBelowCurve(a, b, depth);
+    QPainterPath path(c.p0);
+    path.cubicTo(c.p1, c.p2, c.p3);
     return path;
+}
+
+double nvlinkDepth(const QRectF& a, const QRectF& b) { return 6 + std::abs(a.center().x() - b.center().x()) * 0.04; }
+
+// The curve a link is drawn along; none for an NVLink to the NVSwitch (a tag on the server, not a line).
+std::optional<Cable> curveOf(const Diagram& d, const DiagramLink& l) {
+    const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
+    if (l.kind != LinkKind::NvLink) return cableBetween(a, b);
+    if (d.items[l.b].kind == ItemKind::NvSwitch) return std::nullopt;
+    return arcBelowCurve(a, b, nvlinkDepth(a, b));
+}
+
+double distanceToSegment(QPointF p, QPointF a, QPointF b) {
+    const QPointF ab = b - a;
+    const double len2 = QPointF::dotProduct(ab, ab);
+    const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    const QPointF gap = p - (a + t * ab);
+    return std::sqrt(QPointF::dotProduct(gap, gap));
 }
 
 bool meets(const QRectF& exposed, const QRectF& r) { return exposed.isEmpty() || exposed.intersects(r); }
@@ -187,7 +213,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         }
         if (l.kind == LinkKind::NvLink) {
             p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
-            p.drawPath(arcBelow(a, b, 6 + std::abs(a.center().x() - b.center().x()) * 0.04));
+            p.drawPath(arcBelow(a, b, nvlinkDepth(a, b)));
             continue;
         }
         QPen pen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4);
@@ -258,6 +284,18 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.drawText(curve.pointAtPercent(0.5) + QPointF(3, -3), h.path);
         }
         p.setBrush(Qt::NoBrush);
+    }
+
+    if (o.hoveredLink >= 0 && o.hoveredLink < int(d.links.size())) {
+        if (const auto c = curveOf(d, d.links[o.hoveredLink])) {
+            QPainterPath path(c->p0);
+            path.cubicTo(c->p1, c->p2, c->p3);
+            QPen pen(QColor(0x00, 0x78, 0xd4, 160), 4);
+            pen.setCosmetic(true);
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(path);
+        }
     }
 
     for (int sel : {o.hovered, o.selected}) {
@@ -351,6 +389,35 @@ void paintTitleBlock(QPainter& p, const QRectF& r, const TitleBlock& t) {
     p.drawText(r.adjusted(10, r.height() / 2, -10, -2), Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetricsF(font(kSmallFont)).elidedText(line, Qt::ElideRight, r.width() - 20));
     p.restore();
+}
+
+int linkAt(const Diagram& d, QPointF at, double tolerance) {
+    constexpr int kSteps = 24; // the curve as 24 segments: within a pixel of it at any zoom a person points at
+    int best = -1;
+    double bestDistance = tolerance;
+    for (int i = 0; i < int(d.links.size()); ++i) {
+        const auto c = curveOf(d, d.links[i]);
+        if (!c) continue;
+        // a Bézier curve stays inside its control points' hull: most links are passed over here
+        const double left = std::min({c->p0.x(), c->p1.x(), c->p2.x(), c->p3.x()}), right = std::max({c->p0.x(), c->p1.x(), c->p2.x(), c->p3.x()});
+        const double top = std::min({c->p0.y(), c->p1.y(), c->p2.y(), c->p3.y()}), bottom = std::max({c->p0.y(), c->p1.y(), c->p2.y(), c->p3.y()});
+        if (at.x() < left - tolerance || at.x() > right + tolerance || at.y() < top - tolerance || at.y() > bottom + tolerance) continue;
+        QPointF previous = c->p0;
+        for (int k = 1; k <= kSteps; ++k) {
+            const QPointF next = c->at(double(k) / kSteps);
+            if (const double gap = distanceToSegment(at, previous, next); gap <= bestDistance) {
+                bestDistance = gap;
+                best = i;
+            }
+            previous = next;
+        }
+    }
+    return best;
+}
+
+QPointF pointOnLink(const Diagram& d, int link, double t) {
+    const auto c = curveOf(d, d.links.at(size_t(link)));
+    return c ? c->at(std::clamp(t, 0.0, 1.0)) : d.items[d.links[size_t(link)].a].rect.center();
 }
 
 } // namespace rackscope

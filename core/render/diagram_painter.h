@@ -6,6 +6,7 @@
 // cluster in full detail fast.
 #include "diagram/diagram.h"
 
+#include <QPointF>
 #include <QRectF>
 #include <array>
 
@@ -17,11 +18,17 @@ struct PaintOptions {
     std::array<bool, kHighlightKinds> show{true, true, true, true, true, true, true, true};
     int selected = -1;
     int hovered = -1;
+    int hoveredLink = -1;
     QRectF exposed;         // scene rectangle to draw; empty: everything
     bool alwaysText = false; // exports: every label, whatever the scale
 };
 
 void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o);
+
+// The link drawn nearest a scene point, within `tolerance` scene units, or -1: what the pointer is on.
+int linkAt(const Diagram& d, QPointF scenePoint, double tolerance);
+// A point on a link's drawn curve, t from 0 (its upper end) to 1.
+QPointF pointOnLink(const Diagram& d, int link, double t);
 
 // The legend: item kinds, rails and the highlights shown (with their count).
 QSizeF legendSize(const Diagram& d, const PaintOptions& o);

@@ -141,6 +141,45 @@ private slots:
         QVERIFY(!w.serverList()->findItems(QStringLiteral("6 leaves"), Qt::MatchStartsWith).isEmpty());
     }
 
+    // A cable says what it is when the pointer is on it: its ends, its speed, its rail and what is wrong with it.
+    void cablesSayWhatTheyAreOnHover() {
+        gui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openDemo();
+        gui::TopologyCanvas* canvas = w.canvas();
+        const Diagram& d = canvas->diagram();
+        int flagged = -1;
+        const Highlight* why = nullptr;
+        for (const Highlight& h : d.highlights)
+            if (!h.links.empty() && flagged < 0) flagged = h.links.front(), why = &h;
+        QVERIFY2(flagged >= 0, "the demo has a cable with something wrong");
+        const DiagramLink& l = d.links[size_t(flagged)];
+        canvas->select(l.b, true); // bring it into view
+        // a point of it no device box covers (a cable may pass behind another server's NIC)
+        QPointF on;
+        for (double t = 0.05; t < 1 && on.isNull(); t += 0.05) {
+            const QPointF p = canvas->toWidget(pointOnLink(d, flagged, t));
+            const int under = canvas->itemAt(p);
+            if (under < 0 || d.items[size_t(under)].container()) on = p;
+        }
+        QVERIFY(!on.isNull());
+        QCOMPARE(canvas->linkAt(on), flagged);
+        const QString tip = canvas->toolTipForLink(flagged);
+        QVERIFY2(tip.contains(d.items[size_t(l.a)].label) && tip.contains(d.items[size_t(l.b)].label) && tip.contains(l.label.toHtmlEscaped()) &&
+                     tip.contains(why->why.toHtmlEscaped()),
+                 qPrintable(tip));
+        QMouseEvent move(QEvent::MouseMove, on, canvas->mapToGlobal(on), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &move);
+        QCOMPARE(canvas->paintOptions().hoveredLink, flagged); // drawn lit
+        QCOMPARE(canvas->paintOptions().hovered, -1);
+        // away from every cable, or on a device box, there is none
+        QCOMPARE(canvas->linkAt(canvas->toWidget(d.bounds.topLeft() - QPointF(60, 60))), -1);
+        const int gpu = d.find(QStringLiteral("node01/GPU0"));
+        QVERIFY(gpu >= 0);
+        QCOMPARE(canvas->linkAt(canvas->toWidget(d.items[size_t(gpu)].rect.center())), -1);
+    }
+
     // A session saved from one window opens in another as it was; a broken one gets a dialog and the window keeps what it had.
     void sessionsSaveOpenAndRefuse() {
         QTemporaryDir dir;
