@@ -42,18 +42,18 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="326"/>
+        <location filename="../core/render/diagram_painter.cpp" line="346"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="343"/>
-        <location filename="../core/render/diagram_painter.cpp" line="358"/>
+        <location filename="../core/render/diagram_painter.cpp" line="363"/>
+        <location filename="../core/render/diagram_painter.cpp" line="378"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="388"/>
+        <location filename="../core/render/diagram_painter.cpp" line="408"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -128,134 +128,139 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="66"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="221"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="271"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="301"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="428"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="511"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="69"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="225"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="275"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="305"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="551"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="67"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="70"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="68"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="272"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="71"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="276"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="69"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="72"/>
         <source>PCI vendor:device</source>
         <translation>PCI 厂商:设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="70"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="73"/>
         <source>PCI class</source>
         <translation>PCI 类别</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="71"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="74"/>
         <location filename="../core/render/diagram_style.cpp" line="72"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="72"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="75"/>
         <source>socket</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="73"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="76"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="74"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="77"/>
         <source>CUDA device</source>
         <translation>CUDA 设备号</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="75"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="78"/>
         <source>PCIe link now</source>
         <translation>PCIe 当前链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="76"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="79"/>
         <source>PCIe link capable</source>
         <translation>PCIe 最大链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="78"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="81"/>
         <source>RDMA</source>
         <translation>RDMA</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="79"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="82"/>
         <source>RDMA devices</source>
         <translation>RDMA 设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="80"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
         <source>net devices</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="81"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
         <source>speed</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
         <source>NCCL gdr attribute</source>
         <translation>NCCL gdr 属性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="87"/>
         <source>ACS redirection above</source>
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="222"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="226"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="223"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="227"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="428"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="428"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="429"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="433"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="430"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="434"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="512"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="489"/>
+        <source>ports</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="552"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>

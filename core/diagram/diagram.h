@@ -20,6 +20,12 @@ enum class ItemKind { Core, Spine, Leaf, Switch, Host, Package, Numa, HostBridge
 constexpr int kItemKinds = 13;
 QString itemKindName(ItemKind kind); // "gpu", "pcie-switch"...
 
+// A NIC's network port, drawn on its top edge where its cable lands.
+struct DiagramPort {
+    QString name;           // the fabric's port ("1"; LLDP's interface), else the NIC's net device ("ens1np0")
+    std::optional<bool> up; // where a source says
+};
+
 struct DiagramItem {
     ItemKind kind = ItemKind::Other;
     QString id;      // unique: "host:node01", "node01/GPU0", "switch:S-0x...", "node01/node7"
@@ -32,6 +38,7 @@ struct DiagramItem {
     QRectF rect;
     // Every fact collected about it, each with where it came from, for the inspector.
     std::vector<std::pair<QString, QString>> facts;
+    std::vector<DiagramPort> ports; // NICs
     bool container() const;
 };
 
@@ -43,6 +50,7 @@ struct DiagramLink {
     QString label;        // "4x NDR", "NV18", "x16 16 GT/s"
     int rail = -1;
     int count = 1;        // parallel cables drawn as one
+    int bPort = -1;       // the port of b (a NIC) it lands on, -1: b's top centre
 };
 
 enum class HighlightKind { CrossSocket, NoGpuDirect, PcieDegraded, LinkBelowSpeed, PortDown, RailBreak, SlowHost, RunTransport };

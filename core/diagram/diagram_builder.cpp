@@ -12,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 
 namespace rackscope {
 namespace {
@@ -56,6 +57,8 @@ DiagramItem deviceItem(const HostTopology& h, const Device& d) {
         names.removeDuplicates();
         if (d.speedMbps) names << QStringLiteral("%1 Gb/s").arg(*d.speedMbps / 1000.0);
         it.detail = names.isEmpty() ? d.name : names.join(QStringLiteral(" · "));
+        for (const QString& netdev : d.netdevs) it.ports.push_back({netdev, std::nullopt}); // until the fabric names its ports
+
     } else {
         it.detail = !d.name.isEmpty() ? d.name : it.kind == ItemKind::NvSwitch ? QStringLiteral("NVSwitch ") + it.pci : it.pci;
     }
@@ -170,6 +173,7 @@ public:
         for (Box& h : hosts) commit(h, -1);
         placeSwitches();
         fabricLinks();
+        portsDown();
         nvlinks();
         hostHighlights();
         fabricHighlights();
@@ -454,6 +458,37 @@ private:
     }
 
     std::map<std::size_t, int> linkOfFabricLink_;
+    std::set<int> portsFromFabric_; // NICs whose ports the fabric named: its names replace the net devices'
+
+    // The index of a NIC's port the fabric names, added as the fabric first names it.
+    int fabricPort(int nic, const QString& name, std::optional<bool> up) {
+        std::vector<DiagramPort>& ports = d_.items[nic].ports;
+        if (portsFromFabric_.insert(nic).second) ports.clear();
+        for (std::size_t i = 0; i < ports.size(); ++i)
+            if (ports[i].name == name) {
+                if (up) ports[i].up = up;
+                return int(i);
+            }
+        ports.push_back({name, up});
+        return int(ports.size()) - 1;
+    }
+
+    // A CA's ports the fabric saw down ("1 (DOWN)") are drawn down on its NIC; then each NIC's ports are a fact.
+    void portsDown() {
+        if (in_.fabric)
+            for (const FabricNode& n : in_.fabric->nodes) {
+                if (n.kind == FabricNodeKind::Switch || n.downPorts.isEmpty()) continue;
+                const int nic = endOf(n);
+                if (nic < 0 || d_.items[nic].kind != ItemKind::Nic) continue;
+                for (const QString& p : n.downPorts) fabricPort(nic, p.section(QLatin1Char(' '), 0, 0), false);
+            }
+        for (DiagramItem& it : d_.items) {
+            if (it.ports.empty()) continue;
+            QStringList said;
+            for (const DiagramPort& p : it.ports) said << (p.up ? QStringLiteral("%1 %2").arg(p.name, *p.up ? QStringLiteral("up") : QStringLiteral("down")) : p.name);
+            it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports")), said.join(QStringLiteral(", ")));
+        }
+    }
 
     void fabricLinks() {
         if (!fabric_) return;
@@ -466,6 +501,10 @@ private:
             if (a < 0 || b < 0 || a == b) continue;
             if (d_.items[a].rect.top() > d_.items[b].rect.top()) std::swap(a, b);
             const FabricNode& ca = na->kind == FabricNodeKind::Switch ? *nb : *na;
+            const QString caPort = &ca == na ? l.aPort : l.bPort;
+            const int port = d_.items[b].kind == ItemKind::Nic && !caPort.isEmpty()
+                                 ? fabricPort(b, caPort, l.state.isEmpty() ? std::nullopt : std::optional(l.state == QLatin1String("up")))
+                                 : -1;
             int rail = -1;
             if (ca.kind != FabricNodeKind::Switch && !ca.device.isEmpty()) rail = int(d_.rails.indexOf(ca.device));
             if (rail >= 0 && d_.items[b].kind == ItemKind::Nic) d_.items[b].rail = rail;
@@ -481,6 +520,7 @@ private:
             dl.kind = LinkKind::Fabric;
             dl.label = (l.width + QLatin1Char(' ') + l.speed).trimmed();
             dl.rail = rail;
+            dl.bPort = port;
             d_.links.push_back(dl);
             merged[key] = int(d_.links.size()) - 1;
             linkOfFabricLink_[i] = int(d_.links.size()) - 1;

@@ -63,6 +63,31 @@ double scaleOf(const QPainter& p) {
 QPointF anchorTop(const QRectF& r) { return {r.center().x(), r.top()}; }
 QPointF anchorBottom(const QRectF& r) { return {r.center().x(), r.bottom()}; }
 
+// A NIC's ports: tabs on its top edge, right-aligned (the label keeps the left), narrower when there are many.
+constexpr double kPortW = 14, kPortH = 8, kPortGap = 4;
+
+QRectF portRect(const DiagramItem& it, int i) {
+    const int n = int(it.ports.size());
+    const double w = std::clamp((it.rect.width() - 46) / n - kPortGap, 3.0, kPortW);
+    const double left = it.rect.right() - 6 - n * (w + kPortGap) + kPortGap;
+    return {left + i * (w + kPortGap), it.rect.top() - kPortH / 2, w, kPortH};
+}
+
+void drawPorts(QPainter& p, const DiagramItem& it, bool text) {
+    for (int i = 0; i < int(it.ports.size()); ++i) {
+        const DiagramPort& port = it.ports[size_t(i)];
+        const QRectF r = portRect(it, i);
+        p.setPen(QPen(QColor(0x37, 0x47, 0x4f), 0.8));
+        p.setBrush(!port.up ? QColor(0xb0, 0xbe, 0xc5) : *port.up ? QColor(0x43, 0xa0, 0x47) : QColor(0xe5, 0x39, 0x35));
+        p.drawRect(r);
+        if (text && port.name.size() <= 2) { // a port number fits in its tab; a net device's name is in the detail line
+            p.setPen(Qt::white);
+            p.setFont(font(7, true));
+            p.drawText(r, Qt::AlignCenter, port.name);
+        }
+    }
+}
+
 void drawItem(QPainter& p, const DiagramItem& it, bool text) {
     const ItemStyle s = itemStyle(it.kind);
     p.setPen(QPen(s.border, it.container() ? 1.0 : 1.2));
@@ -74,6 +99,7 @@ void drawItem(QPainter& p, const DiagramItem& it, bool text) {
         p.setBrush(railColour(it.rail));
         p.drawRect(QRectF(it.rect.left() + 2, it.rect.bottom() - 5, it.rect.width() - 4, 4));
     }
+    drawPorts(p, it, text);
     if (!text) return;
     p.setPen(s.text);
     if (it.container()) {
@@ -107,14 +133,17 @@ struct Cable {
     }
 };
 
-Cable cableBetween(const QRectF& a, const QRectF& b) {
-    const QPointF from = anchorBottom(a), to = anchorTop(b);
+// A cable runs from the bottom of the item above to the top of the one below, or to its port there.
+Cable cableOf(const Diagram& d, const DiagramLink& l) {
+    const DiagramItem& below = d.items[l.b];
+    const QPointF from = anchorBottom(d.items[l.a].rect);
+    const QPointF to = l.bPort >= 0 && l.bPort < int(below.ports.size()) ? QPointF(portRect(below, l.bPort).center().x(), below.rect.top() - kPortH / 2)
+                                                                           : anchorTop(below.rect);
     const double mid = (from.y() + to.y()) / 2;
     return {from, QPointF(from.x(), mid), QPointF(to.x(), mid), to};
 }
 
-QPainterPath fabricPath(const QRectF& a, const QRectF& b) {
-    const Cable c = cableBetween(a, b);
+QPainterPath pathOf(const Cable& c) {
     QPainterPath path(c.p0);
     path.cubicTo(c.p1, c.p2, c.p3);
     return path;
@@ -127,19 +156,12 @@ Cable arcBelowCurve(const QRectF& a, const QRectF& b, double depth) {
     return {from, QPointF(from.x(), low), QPointF(to.x(), low), to};
 }
 
-QPainterPath arcBelow(const QRectF& a, const QRectF& b, double depth) {
-    const Cable c = arcBelowCurve(a, b, depth);
-    QPainterPath path(c.p0);
-    path.cubicTo(c.p1, c.p2, c.p3);
-    return path;
-}
-
 double nvlinkDepth(const QRectF& a, const QRectF& b) { return 6 + std::abs(a.center().x() - b.center().x()) * 0.04; }
 
 // The curve a link is drawn along; none for an NVLink to the NVSwitch (a tag on the server, not a line).
 std::optional<Cable> curveOf(const Diagram& d, const DiagramLink& l) {
     const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
-    if (l.kind != LinkKind::NvLink) return cableBetween(a, b);
+    if (l.kind != LinkKind::NvLink) return cableOf(d, l);
     if (d.items[l.b].kind == ItemKind::NvSwitch) return std::nullopt;
     return arcBelowCurve(a, b, nvlinkDepth(a, b));
 }
@@ -157,8 +179,7 @@ bool meets(const QRectF& exposed, const QRectF& r) { return exposed.isEmpty() ||
 // A cable's curve as line segments, keeping only those that meet the exposed
 // rectangle: stroking a whole curve that mostly runs off screen costs far more
 // than its visible part (the rasteriser walks the full outline).
-void drawCable(QPainter& p, const QRectF& a, const QRectF& b, const QRectF& exposed, double scale) {
-    const Cable cable = cableBetween(a, b);
+void drawCable(QPainter& p, const Cable& cable, const QRectF& exposed, double scale) {
     // About one segment per 30 screen pixels of the cable's span: smooth enough up close, cheap far out.
     const QPointF span = cable.p3 - cable.p0;
     const int kSegments = std::clamp(int((std::abs(span.x()) + std::abs(span.y())) * scale / 30), 2, 16);
@@ -213,22 +234,22 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         }
         if (l.kind == LinkKind::NvLink) {
             p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
-            p.drawPath(arcBelow(a, b, nvlinkDepth(a, b)));
+            p.drawPath(pathOf(arcBelowCurve(a, b, nvlinkDepth(a, b))));
             continue;
         }
         QPen pen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4);
         if (o.alwaysText) {
             p.setPen(pen);
-            p.drawPath(fabricPath(a, b)); // exports: one smooth curve per cable
+            p.drawPath(pathOf(cableOf(d, l))); // exports: one smooth curve per cable
         } else {
             pen.setCosmetic(true); // on screen, in screen pixels: the raster engine's fast path
             pen.setWidthF(l.count > 1 && scale > 0.5 ? 2.0 : 1.0); // 1 px: the rasteriser's fastest line
             p.setPen(pen);
-            drawCable(p, a, b, o.exposed, scale);
+            drawCable(p, cableOf(d, l), o.exposed, scale);
         }
         if (text && !l.label.isEmpty()) { // a server's cables carry their speed near the server, switch links half way
             const bool toServer = d.items[l.b].kind == ItemKind::Nic || d.items[l.b].kind == ItemKind::Host;
-            const QPointF mid = cableBetween(a, b).at(toServer ? 0.93 : 0.5);
+            const QPointF mid = cableOf(d, l).at(toServer ? 0.93 : 0.5);
             if (!meets(o.exposed, QRectF(mid, QSizeF(80, 12)))) continue;
             p.setFont(font(kSmallFont));
             p.setPen(QColor(0x45, 0x5a, 0x64));
@@ -244,12 +265,12 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             QPen pen(c, 3.2, h.kind == HighlightKind::PortDown ? Qt::DashLine : Qt::SolidLine);
             if (o.alwaysText) {
                 p.setPen(pen);
-                p.drawPath(fabricPath(d.items[l.a].rect, d.items[l.b].rect));
+                p.drawPath(pathOf(cableOf(d, l)));
             } else {
                 pen.setCosmetic(true);
                 pen.setWidthF(std::clamp(3.2 * scale, 2.0, 5.0));
                 p.setPen(pen);
-                drawCable(p, d.items[l.a].rect, d.items[l.b].rect, o.exposed, scale);
+                drawCable(p, cableOf(d, l), o.exposed, scale);
             }
         }
         const bool pair = h.items.size() == 2 &&
@@ -288,8 +309,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
 
     if (o.hoveredLink >= 0 && o.hoveredLink < int(d.links.size())) {
         if (const auto c = curveOf(d, d.links[o.hoveredLink])) {
-            QPainterPath path(c->p0);
-            path.cubicTo(c->p1, c->p2, c->p3);
+            const QPainterPath path = pathOf(*c);
             QPen pen(QColor(0x00, 0x78, 0xd4, 160), 4);
             pen.setCosmetic(true);
             p.setPen(pen);

@@ -1,9 +1,11 @@
 // The diagram model: what is drawn for real topologies and fabrics, where,
 // and which highlights it carries, checked against what the fixtures say.
+#include "analysis/host_analysis.h"
 #include "diagram/diagram.h"
 #include "diagram/diagram_sources.h"
 #include "diagram/session_file.h"
 #include "import/cluster_file.h"
+#include "render/diagram_painter.h"
 #include "test_support.h"
 
 #include <QRandomGenerator>
@@ -274,6 +276,58 @@ private slots:
             }
         QCOMPARE(cabledNics, 6 * 8 + 6 + 8);
         checkLayout(d, QStringLiteral("demo"));
+    }
+
+    // A NIC's ports: the fabric's names and states where it gives them (the cable lands on its port), else its net devices.
+    void nicPortsAndWhereCablesLand() {
+        DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        QVERIFY(s.input.fabric);
+        Fabric& f = *s.input.fabric;
+        FabricNode* nic1 = nullptr;
+        for (FabricNode& n : f.nodes)
+            if (n.host == QLatin1String("node01") && n.device == QLatin1String("mlx5_1")) nic1 = &n;
+        QVERIFY(nic1);
+        nic1->downPorts << QStringLiteral("2 (DOWN)");
+        for (FabricLink& l : f.links)
+            if (l.a == nic1->id || l.b == nic1->id) l.state = QStringLiteral("up");
+        const Diagram d = buildDiagram(s.input);
+        const DiagramItem& it = d.items[size_t(d.find(QStringLiteral("node01/NIC1")))];
+        QCOMPARE(it.ports.size(), std::size_t(2));
+        QCOMPARE(it.ports[0].name, QStringLiteral("1"));
+        QCOMPARE(it.ports[0].up, std::optional<bool>(true));
+        QCOMPARE(it.ports[1].name, QStringLiteral("2"));
+        QCOMPARE(it.ports[1].up, std::optional<bool>(false));
+        QVERIFY(std::find(it.facts.begin(), it.facts.end(), std::pair(QStringLiteral("ports"), QStringLiteral("1 up, 2 down"))) != it.facts.end());
+        // the demo's design states no port state: unknown, not up
+        const DiagramItem& other = d.items[size_t(d.find(QStringLiteral("node01/NIC0")))];
+        QCOMPARE(other.ports.size(), std::size_t(1));
+        QVERIFY(!other.ports[0].up);
+        // each server's cable lands on the port it is plugged into
+        int landed = 0;
+        for (const DiagramLink& l : d.links)
+            if (d.items[size_t(l.b)].kind == ItemKind::Nic) {
+                QVERIFY(l.bPort >= 0 && l.bPort < int(d.items[size_t(l.b)].ports.size()));
+                QCOMPARE(d.items[size_t(l.b)].ports[size_t(l.bPort)].name, QStringLiteral("1"));
+                const QPointF end = pointOnLink(d, int(&l - d.links.data()), 1.0);
+                QVERIFY(end.x() > d.items[size_t(l.b)].rect.center().x()); // the ports sit at the right of the top edge
+                ++landed;
+            }
+        QCOMPARE(landed, 6 * 8 + 6 + 8);
+        // without a fabric, a NIC's ports are its net devices, state unknown
+        HostTopology lone;
+        lone.name = QStringLiteral("lone");
+        Device nic;
+        nic.kind = DeviceKind::Nic;
+        nic.id = QStringLiteral("NIC0");
+        nic.netdevs = {QStringLiteral("ens1f0np0"), QStringLiteral("ens1f1np1")};
+        lone.nics.push_back(nic);
+        DiagramInput in;
+        in.hosts.push_back(InspectedHost{lone, analyzeHost(lone)});
+        const Diagram alone = buildDiagram(in);
+        const DiagramItem& n = alone.items[size_t(alone.find(QStringLiteral("lone/NIC0")))];
+        QCOMPARE(n.ports.size(), std::size_t(2));
+        QCOMPARE(n.ports[1].name, QStringLiteral("ens1f1np1"));
+        QVERIFY(!n.ports[1].up);
     }
 
     void clusterFilesSayWhatIsWrong() {
