@@ -9,7 +9,8 @@
 // request's script runs from when its bytes were read, not from when the
 // loop got round to it, so a burst of requests does not shift the later
 // ones' schedule. GET /test/lateness says how late the server itself wrote
-// (p50, p99, max since the last call), to tell its delays from the client's.
+// (p50, p99, max since the last call), to tell its delays from the client's;
+// GET /test/requests how many completions it was asked for.
 //
 // Faults: split (each event in pieces, 2 ms apart), batch (all of a
 // request's events in one write), comments (": keep-alive" between events),
@@ -292,11 +293,16 @@ private:
             c.busy = true;
             return schedule(c, start, httpResponse(200, "OK", latenessReport()), true, false, true);
         }
+        if (requestLine.rfind("GET /test/requests ", 0) == 0) { // how many completions were asked for so far
+            c.busy = true;
+            return schedule(c, start, httpResponse(200, "OK", Json{{"received", received_}}.dump()), true, false, true);
+        }
         if (!chat && !completions) {
             c.busy = true;
             schedule(c, start, httpResponse(404, "Not Found", R"({"error":{"message":"no such route","type":"NotFoundError","code":404}})"), true, false, true);
             return;
         }
+        ++received_;
         const Json req = Json::parse(body, nullptr, false);
         if (!applyScript(s, scriptText) || req.is_discarded() || !req.is_object()) {
             c.busy = true;
@@ -449,6 +455,7 @@ private:
     double acceptDelayMs_;
     int listen_ = -1, epoll_ = -1;
     std::optional<Clock::time_point> acceptAt_;
+    uint64_t received_ = 0; // completion requests, for GET /test/requests
     std::map<int, std::unique_ptr<Connection>> connections_;
     std::priority_queue<Write, std::vector<Write>, std::greater<Write>> writes_;
     static constexpr size_t kMaxLatenessSamples = 50'000'000;
