@@ -840,622 +840,622 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="53"/>
+        <location filename="../app/gui/main_window.cpp" line="55"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="122"/>
+        <location filename="../app/gui/main_window.cpp" line="124"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <location filename="../app/gui/main_window.cpp" line="126"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="126"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="127"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="130"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="144"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="220"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="234"/>
+        <location filename="../app/gui/main_window.cpp" line="233"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window.cpp" line="234"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="236"/>
+        <location filename="../app/gui/main_window.cpp" line="235"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="236"/>
+        <location filename="../app/gui/main_window.cpp" line="235"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="77"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="52"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="62"/>
+        <location filename="../app/gui/main_window.cpp" line="64"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="77"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="77"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="83"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="84"/>
+        <location filename="../app/gui/main_window.cpp" line="86"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="84"/>
+        <location filename="../app/gui/main_window.cpp" line="86"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="88"/>
+        <location filename="../app/gui/main_window.cpp" line="90"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="93"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="101"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="104"/>
+        <location filename="../app/gui/main_window.cpp" line="106"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="111"/>
+        <location filename="../app/gui/main_window.cpp" line="113"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="123"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="127"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="132"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="135"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="135"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="136"/>
+        <location filename="../app/gui/main_window.cpp" line="138"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="137"/>
+        <location filename="../app/gui/main_window.cpp" line="139"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="137"/>
+        <location filename="../app/gui/main_window.cpp" line="139"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="142"/>
+        <location filename="../app/gui/main_window.cpp" line="144"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="149"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="150"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="149"/>
+        <location filename="../app/gui/main_window.cpp" line="151"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window.cpp" line="153"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="155"/>
+        <location filename="../app/gui/main_window.cpp" line="157"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="168"/>
+        <location filename="../app/gui/main_window.cpp" line="170"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="169"/>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="170"/>
+        <location filename="../app/gui/main_window.cpp" line="172"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="181"/>
+        <location filename="../app/gui/main_window.cpp" line="183"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="183"/>
+        <location filename="../app/gui/main_window.cpp" line="185"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="186"/>
+        <location filename="../app/gui/main_window.cpp" line="188"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="194"/>
+        <location filename="../app/gui/main_window.cpp" line="196"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="200"/>
+        <location filename="../app/gui/main_window.cpp" line="202"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="202"/>
+        <location filename="../app/gui/main_window.cpp" line="204"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="205"/>
+        <location filename="../app/gui/main_window.cpp" line="207"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="213"/>
-        <source>The language changes the next time rackscope starts.</source>
-        <translation>语言将在下次启动 rackscope 时生效。</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="216"/>
+        <location filename="../app/gui/main_window.cpp" line="215"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="225"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="226"/>
+        <location filename="../app/gui/main_window.cpp" line="225"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window.cpp" line="228"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="230"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="230"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="233"/>
+        <location filename="../app/gui/main_window.cpp" line="232"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="258"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="263"/>
+        <location filename="../app/gui/main_window.cpp" line="262"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="275"/>
+        <location filename="../app/gui/main_window.cpp" line="274"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="276"/>
+        <location filename="../app/gui/main_window.cpp" line="275"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="286"/>
+        <location filename="../app/gui/main_window.cpp" line="285"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="310"/>
+        <location filename="../app/gui/main_window.cpp" line="309"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
+        <location filename="../app/gui/main_window.cpp" line="316"/>
         <source>Cannot reach the servers: %1</source>
         <translation>无法连接服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="329"/>
+        <location filename="../app/gui/main_window.cpp" line="328"/>
         <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="335"/>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4 ms, TPOT p50 %5 ms; saved in %6</source>
         <translation>成功 %1，失败 %2，%3 请求/秒，TTFT p50 %4 毫秒，TPOT p50 %5 毫秒；已保存到 %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="337"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="347"/>
+        <location filename="../app/gui/main_window.cpp" line="346"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="347"/>
+        <location filename="../app/gui/main_window.cpp" line="346"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="349"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="359"/>
+        <location filename="../app/gui/main_window.cpp" line="358"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="369"/>
+        <location filename="../app/gui/main_window.cpp" line="368"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="373"/>
+        <location filename="../app/gui/main_window.cpp" line="372"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="390"/>
+        <location filename="../app/gui/main_window.cpp" line="389"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="393"/>
+        <location filename="../app/gui/main_window.cpp" line="392"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="408"/>
+        <location filename="../app/gui/main_window.cpp" line="407"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="430"/>
-        <location filename="../app/gui/main_window.cpp" line="433"/>
+        <location filename="../app/gui/main_window.cpp" line="429"/>
+        <location filename="../app/gui/main_window.cpp" line="432"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="475"/>
+        <location filename="../app/gui/main_window.cpp" line="474"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="476"/>
+        <location filename="../app/gui/main_window.cpp" line="475"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="495"/>
+        <location filename="../app/gui/main_window.cpp" line="494"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="502"/>
+        <location filename="../app/gui/main_window.cpp" line="501"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="502"/>
+        <location filename="../app/gui/main_window.cpp" line="501"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="503"/>
+        <location filename="../app/gui/main_window.cpp" line="502"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="521"/>
+        <location filename="../app/gui/main_window.cpp" line="520"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="349"/>
-        <location filename="../app/gui/main_window.cpp" line="532"/>
+        <location filename="../app/gui/main_window.cpp" line="586"/>
+        <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
+        <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <location filename="../app/gui/main_window.cpp" line="531"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="533"/>
+        <location filename="../app/gui/main_window.cpp" line="532"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="545"/>
+        <location filename="../app/gui/main_window.cpp" line="544"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="547"/>
+        <location filename="../app/gui/main_window.cpp" line="546"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="565"/>
+        <location filename="../app/gui/main_window.cpp" line="564"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="566"/>
+        <location filename="../app/gui/main_window.cpp" line="565"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="571"/>
+        <location filename="../app/gui/main_window.cpp" line="570"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="597"/>
+        <location filename="../app/gui/main_window.cpp" line="620"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="600"/>
+        <location filename="../app/gui/main_window.cpp" line="623"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="605"/>
+        <location filename="../app/gui/main_window.cpp" line="628"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="610"/>
+        <location filename="../app/gui/main_window.cpp" line="633"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="611"/>
+        <location filename="../app/gui/main_window.cpp" line="634"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="653"/>
+        <location filename="../app/gui/main_window.cpp" line="676"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="654"/>
+        <location filename="../app/gui/main_window.cpp" line="677"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="665"/>
+        <location filename="../app/gui/main_window.cpp" line="688"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="665"/>
+        <location filename="../app/gui/main_window.cpp" line="688"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="666"/>
+        <location filename="../app/gui/main_window.cpp" line="689"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="666"/>
-        <location filename="../app/gui/main_window.cpp" line="667"/>
+        <location filename="../app/gui/main_window.cpp" line="689"/>
+        <location filename="../app/gui/main_window.cpp" line="690"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="667"/>
+        <location filename="../app/gui/main_window.cpp" line="690"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="667"/>
+        <location filename="../app/gui/main_window.cpp" line="690"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="704"/>
+        <location filename="../app/gui/main_window.cpp" line="727"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="705"/>
+        <location filename="../app/gui/main_window.cpp" line="728"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="713"/>
+        <location filename="../app/gui/main_window.cpp" line="736"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="721"/>
+        <location filename="../app/gui/main_window.cpp" line="744"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="724"/>
+        <location filename="../app/gui/main_window.cpp" line="747"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="739"/>
+        <location filename="../app/gui/main_window.cpp" line="762"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="258"/>
-        <location filename="../app/gui/main_window.cpp" line="310"/>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
-        <location filename="../app/gui/main_window.cpp" line="359"/>
-        <location filename="../app/gui/main_window.cpp" line="390"/>
-        <location filename="../app/gui/main_window.cpp" line="408"/>
-        <location filename="../app/gui/main_window.cpp" line="524"/>
-        <location filename="../app/gui/main_window.cpp" line="547"/>
-        <location filename="../app/gui/main_window.cpp" line="597"/>
-        <location filename="../app/gui/main_window.cpp" line="713"/>
-        <location filename="../app/gui/main_window.cpp" line="721"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <location filename="../app/gui/main_window.cpp" line="309"/>
+        <location filename="../app/gui/main_window.cpp" line="316"/>
+        <location filename="../app/gui/main_window.cpp" line="358"/>
+        <location filename="../app/gui/main_window.cpp" line="389"/>
+        <location filename="../app/gui/main_window.cpp" line="407"/>
+        <location filename="../app/gui/main_window.cpp" line="523"/>
+        <location filename="../app/gui/main_window.cpp" line="546"/>
+        <location filename="../app/gui/main_window.cpp" line="620"/>
+        <location filename="../app/gui/main_window.cpp" line="736"/>
+        <location filename="../app/gui/main_window.cpp" line="744"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="52"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="524"/>
+        <location filename="../app/gui/main_window.cpp" line="523"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>

@@ -1,25 +1,18 @@
 // rackscope: the desktop explorer.
+#include "language.h"
 #include "main_window.h"
 #include "rackscope_version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLocale>
-#include <QSettings>
 #include <QTimer>
-#include <QTranslator>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rackscope"));
     QApplication::setApplicationVersion(QStringLiteral(RACKSCOPE_VERSION));
     QApplication::setOrganizationName(QStringLiteral("rackscope"));
-    // The language chosen in View → Language, else the system's.
-    const QString language = QSettings().value(QStringLiteral("ui/language"), QStringLiteral("system")).toString();
-    const QLocale locale = language == QLatin1String("system") ? QLocale() : QLocale(language);
-    QTranslator translator;
-    if (translator.load(locale, QStringLiteral("rackscope"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    rackscope::gui::applyLanguage(rackscope::gui::chosenLanguage());
 
     QCommandLineParser parser;
     parser.addHelpOption();
@@ -37,16 +30,18 @@ int main(int argc, char** argv) {
     parser.addOption(select);
     parser.process(app);
 
-    rackscope::gui::MainWindow window;
+    // On the heap: a change of language replaces the window with one built in the new language.
+    auto* window = new rackscope::gui::MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
     const QStringList files = parser.positionalArguments();
-    if (parser.isSet(demo)) window.openDemo();
-    else if (files.isEmpty() || !window.openFiles(files)) window.showLocalMachine();
-    window.show();
+    if (parser.isSet(demo)) window->openDemo();
+    else if (files.isEmpty() || !window->openFiles(files)) window->showLocalMachine();
+    window->show();
     if (parser.isSet(select))
-        QTimer::singleShot(100, &window, [&] { window.selectItem(parser.value(select)); });
+        QTimer::singleShot(100, window, [&parser, select, window] { window->selectItem(parser.value(select)); });
     if (parser.isSet(screenshot))
-        QTimer::singleShot(800, &window, [&] {
-            const bool saved = window.grab().save(parser.value(screenshot));
+        QTimer::singleShot(800, window, [&parser, screenshot, window] {
+            const bool saved = window->grab().save(parser.value(screenshot));
             QApplication::exit(saved ? 0 : 1);
         });
     return app.exec();

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "language.h"
 #include "load_chart.h"
 #include "load_run_dialog.h"
 #include "runs/load_results.h"
@@ -37,6 +38,7 @@
 #include <QActionGroup>
 #include <QSaveFile>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QStatusBar>
@@ -201,17 +203,14 @@ void MainWindow::buildMenus() {
     });
     QMenu* language = view->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(this);
-    const QString chosen = QSettings().value(QStringLiteral("ui/language"), QStringLiteral("system")).toString();
+    const QString chosen = chosenLanguage();
     for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("As the system")}, std::pair{QStringLiteral("en"), QStringLiteral("English")},
                                      std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
         QAction* a = language->addAction(name);
         a->setCheckable(true);
         a->setChecked(code == chosen);
         languages->addAction(a);
-        connect(a, &QAction::triggered, this, [this, code = code] {
-            QSettings().setValue(QStringLiteral("ui/language"), code);
-            statusBar()->showMessage(tr("The language changes the next time rackscope starts."), 8000);
-        });
+        connect(a, &QAction::triggered, this, [this, code = code] { switchLanguage(code); });
     }
     auto* find = new QAction(tr("&Find…"), this);
     find->setShortcut(QKeySequence::Find);
@@ -579,6 +578,30 @@ bool MainWindow::load(const QStringList& paths, bool replace) {
     source_ = names.join(QStringLiteral(", "));
     showHosts();
     return true;
+}
+
+MainWindow* MainWindow::switchLanguage(const QString& choice) {
+    QSettings().setValue(QStringLiteral("ui/language"), choice);
+    if (runs_->isRunning() || loadRunner_->isRunning()) {
+        statusBar()->showMessage(tr("A run is going: choose the language again when it has ended, or it changes the next time rackscope starts."), 8000);
+        return nullptr;
+    }
+    // What is shown travels as a session, the way a colleague would receive it.
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("window.rsession"));
+    if (!hosts_.empty() && !saveSession(session)) return nullptr;
+    const int selected = canvas_->selected();
+    const QString selectedId = selected >= 0 ? canvas_->diagram().items[size_t(selected)].id : QString();
+    applyLanguage(choice);
+    auto* next = new MainWindow;
+    next->setAttribute(Qt::WA_DeleteOnClose);
+    next->restoreGeometry(saveGeometry());
+    next->restoreState(saveState());
+    if (!hosts_.empty()) next->openTopology(session);
+    if (!selectedId.isEmpty()) next->selectItem(selectedId);
+    if (isVisible()) next->show();
+    close(); // deleted where it was made to be (rackscope's own window is)
+    return next;
 }
 
 bool MainWindow::saveSession(const QString& path) {

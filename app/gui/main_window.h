@@ -39,6 +39,9 @@ public:
     bool openFiles(const QStringList& paths);
     bool exportDiagram(const QString& path); // in the format its name says; false with a dialog
     void openDemo(); // the demo rack that ships with rackscope
+    // View → Language: remembers the choice and, unless a run is going, replaces this window with one built in
+    // that language, showing the same sources, selection and docks; the new window, or null when this one stays.
+    MainWindow* switchLanguage(const QString& choice);
     // Every source shown, byte for byte, with the flagged hosts and findings; false with a dialog.
     bool saveSession(const QString& path);
     // Reaches the servers and shows each as it arrives; false when the request cannot start (with a dialog).

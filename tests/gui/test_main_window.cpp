@@ -1,9 +1,12 @@
 // The window opens, shows a fixture, and refuses a bad file with a dialog.
 #include "test_support.h"
 
+#include "language.h"
 #include "main_window.h"
+#include "topology_canvas.h"
 
 #include <QApplication>
+#include <QSettings>
 #include <QMenuBar>
 #include <QTranslator>
 #include <QMessageBox>
@@ -67,6 +70,30 @@ private slots:
         for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i) messages << w.findingList()->topLevelItem(i)->text(3);
         QVERIFY2(messages.contains(QStringLiteral("来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。")), qPrintable(messages.join(QLatin1Char('\n'))));
         QApplication::removeTranslator(&zh);
+    }
+
+    // View → Language takes effect at once: a window in the new language shows what the old one did.
+    void switchesLanguageInPlace() {
+        const QString before = rackscope::gui::chosenLanguage();
+        rackscope::gui::MainWindow w;
+        w.openDemo();
+        QVERIFY(w.selectItem(QStringLiteral("node08/GPU4")));
+        std::unique_ptr<rackscope::gui::MainWindow> zh(w.switchLanguage(QStringLiteral("zh_CN")));
+        QVERIFY(zh);
+        QCOMPARE(rackscope::gui::chosenLanguage(), QStringLiteral("zh_CN"));
+        QCOMPARE(zh->menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        QCOMPARE(zh->hosts().size(), std::size_t(8));
+        QCOMPARE(zh->canvas()->diagram().items[size_t(zh->canvas()->selected())].id, QStringLiteral("node08/GPU4"));
+        bool chineseFinding = false;
+        for (int i = 0; i < zh->findingList()->topLevelItemCount(); ++i)
+            chineseFinding |= zh->findingList()->topLevelItem(i)->text(3).contains(QStringLiteral("插槽"));
+        QVERIFY(chineseFinding);
+        std::unique_ptr<rackscope::gui::MainWindow> en(zh->switchLanguage(QStringLiteral("en")));
+        QVERIFY(en);
+        QCOMPARE(en->menuBar()->actions().first()->text(), QStringLiteral("&File"));
+        QCOMPARE(en->hosts().size(), std::size_t(8));
+        rackscope::gui::applyLanguage(before);
+        QSettings().setValue(QStringLiteral("ui/language"), before);
     }
 };
 

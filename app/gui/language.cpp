@@ -1,0 +1,20 @@
+#include "language.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QSettings>
+#include <QTranslator>
+
+namespace rackscope::gui {
+
+QString chosenLanguage() { return QSettings().value(QStringLiteral("ui/language"), QStringLiteral("system")).toString(); }
+
+void applyLanguage(const QString& choice) {
+    static QTranslator translator; // one catalogue at a time, for the life of the application
+    QCoreApplication::removeTranslator(&translator);
+    const QLocale locale = choice == QLatin1String("system") ? QLocale() : QLocale(choice);
+    if (translator.load(locale, QStringLiteral("rackscope"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(&translator);
+}
+
+} // namespace rackscope::gui
