@@ -6,6 +6,7 @@
 namespace rackscope::gui {
 
 QString chosenLanguage(); // "system", "en" or "zh_CN"
+void rememberLanguage(const QString& choice);
 // Installs the catalogue for a choice in place of the one before (none for English).
 void applyLanguage(const QString& choice);
 

@@ -37,7 +37,6 @@
 #include <QJsonDocument>
 #include <QActionGroup>
 #include <QSaveFile>
-#include <QSettings>
 #include <QTemporaryDir>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -581,7 +580,7 @@ bool MainWindow::load(const QStringList& paths, bool replace) {
 }
 
 MainWindow* MainWindow::switchLanguage(const QString& choice) {
-    QSettings().setValue(QStringLiteral("ui/language"), choice);
+    rememberLanguage(choice);
     if (runs_->isRunning() || loadRunner_->isRunning()) {
         statusBar()->showMessage(tr("A run is going: choose the language again when it has ended, or it changes the next time rackscope starts."), 8000);
         return nullptr;

@@ -6,7 +6,6 @@
 #include "topology_canvas.h"
 
 #include <QApplication>
-#include <QSettings>
 #include <QMenuBar>
 #include <QTranslator>
 #include <QMessageBox>
@@ -93,7 +92,7 @@ private slots:
         QCOMPARE(en->menuBar()->actions().first()->text(), QStringLiteral("&File"));
         QCOMPARE(en->hosts().size(), std::size_t(8));
         rackscope::gui::applyLanguage(before);
-        QSettings().setValue(QStringLiteral("ui/language"), before);
+        rackscope::gui::rememberLanguage(before);
     }
 };
 
