@@ -30,6 +30,7 @@ class SshTestHosts {
 public:
     struct Host {
         QString name, ns, address, home, hostKey;
+        QString veth; // its link's end outside its namespace
         QProcess* sshd = nullptr;
     };
 
@@ -62,7 +63,9 @@ public:
                 h.sshd->waitForFinished(3000);
                 delete h.sshd;
             }
-            sh(QStringLiteral("ip netns pids %1 2>/dev/null | xargs -r kill -9; ip netns del %1 2>/dev/null").arg(h.ns));
+            // The veth goes at once, both ends; a namespace only when its last process has died, and until then
+            // the end left outside would keep its name from the next test's host.
+            sh(QStringLiteral("ip link del %1 2>/dev/null; ip netns pids %2 2>/dev/null | xargs -r kill -9; ip netns del %2 2>/dev/null").arg(h.veth, h.ns));
         }
         sh(QStringLiteral("ip link del %1 2>/dev/null").arg(bridge_));
     }
@@ -88,6 +91,7 @@ public:
         const int n = int(hosts_.size()) + 1;
         h.ns = QStringLiteral("rs%1n%2").arg(tag_).arg(n);
         const QString a = QStringLiteral("rs%1v%2a").arg(tag_).arg(n), b = QStringLiteral("rs%1v%2b").arg(tag_).arg(n);
+        h.veth = a;
         if (!sh(QStringLiteral("ip netns add %1 && ip -n %1 link set lo up && ip link add %2 type veth peer name %3 && ip link set %3 netns %1").arg(h.ns, a, b)))
             return false;
         if (behind.isEmpty()) {
