@@ -44,11 +44,14 @@ int TopologyCanvas::itemAt(QPointF widgetPoint) const {
     return -1;
 }
 
-int TopologyCanvas::linkAt(QPointF widgetPoint) const {
+TopologyCanvas::Hit TopologyCanvas::hitAt(QPointF widgetPoint) const {
     const int item = itemAt(widgetPoint);
-    if (item >= 0 && !diagram_.items[item].container()) return -1; // a device box is on top
-    return rackscope::linkAt(diagram_, toScene(widgetPoint), 5 / zoom_); // within 5 screen pixels
+    if (item >= 0 && !diagram_.items[item].container()) return {item, -1}; // a device box is on top
+    const int link = rackscope::linkAt(diagram_, toScene(widgetPoint), 5 / zoom_); // within 5 screen pixels
+    return link >= 0 ? Hit{-1, link} : Hit{item, -1};
 }
+
+int TopologyCanvas::linkAt(QPointF widgetPoint) const { return hitAt(widgetPoint).link; }
 
 void TopologyCanvas::fit() {
     const QRectF b = diagram_.bounds;
@@ -87,17 +90,23 @@ void TopologyCanvas::select(int item, bool centre) {
     emit selectionChanged(item);
 }
 
+namespace {
+
+// A highlight in a tooltip: its colour, what it is, the path type where it has one, and why.
+QString highlightLine(const Highlight& h) {
+    const QString path = h.path.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(h.path);
+    return QStringLiteral("<span style='color:%1'>■</span> %2%3: %4").arg(highlightColour(h.kind).name(), highlightTitle(h.kind), path, h.why.toHtmlEscaped());
+}
+
+} // namespace
+
 QString TopologyCanvas::toolTipFor(int item) const {
     if (item < 0) return {};
     const DiagramItem& it = diagram_.items[item];
     QStringList lines{QStringLiteral("<b>%1</b> — %2").arg(it.label.toHtmlEscaped(), itemKindTitle(it.kind))};
     if (!it.detail.isEmpty()) lines << it.detail.toHtmlEscaped();
     if (!it.pci.isEmpty()) lines << tr("PCI %1").arg(it.pci);
-    for (const Highlight* h : diagram_.highlightsOf(item)) {
-        const QString path = h->path.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(h->path);
-        lines << QStringLiteral("<span style='color:%1'>■</span> %2%3: %4")
-                     .arg(highlightColour(h->kind).name(), highlightTitle(h->kind), path, h->why.toHtmlEscaped());
-    }
+    for (const Highlight* h : diagram_.highlightsOf(item)) lines << highlightLine(*h);
     if (it.kind == ItemKind::Host) lines << tr("<i>double-click to open or close</i>");
     return lines.join(QStringLiteral("<br>"));
 }
@@ -118,7 +127,7 @@ QString TopologyCanvas::toolTipForLink(int link) const {
         lines << QStringLiteral("<span style='color:%1'>■</span> %2").arg(railColour(l.rail).name(), tr("rail %1 (%2)").arg(l.rail).arg(diagram_.rails[l.rail].toHtmlEscaped()));
     for (const Highlight& h : diagram_.highlights)
         if (std::find(h.links.begin(), h.links.end(), link) != h.links.end())
-            lines << QStringLiteral("<span style='color:%1'>■</span> %2: %3").arg(highlightColour(h.kind).name(), highlightTitle(h.kind), h.why.toHtmlEscaped());
+            lines << highlightLine(h);
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -159,11 +168,10 @@ void TopologyCanvas::mouseMoveEvent(QMouseEvent* e) {
         }
         return;
     }
-    const int hoveredLink = linkAt(e->position());
-    const int hovered = hoveredLink >= 0 ? -1 : itemAt(e->position()); // one thing lit at a time
-    if (hovered != paint_.hovered || hoveredLink != paint_.hoveredLink) {
-        paint_.hovered = hovered;
-        paint_.hoveredLink = hoveredLink;
+    const Hit hit = hitAt(e->position()); // one thing lit at a time
+    if (hit.item != paint_.hovered || hit.link != paint_.hoveredLink) {
+        paint_.hovered = hit.item;
+        paint_.hoveredLink = hit.link;
         update();
     }
 }
@@ -227,8 +235,8 @@ void TopologyCanvas::keyPressEvent(QKeyEvent* e) {
 bool TopologyCanvas::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        const int link = linkAt(help->pos());
-        const QString text = link >= 0 ? toolTipForLink(link) : toolTipFor(itemAt(help->pos()));
+        const Hit hit = hitAt(help->pos());
+        const QString text = hit.link >= 0 ? toolTipForLink(hit.link) : toolTipFor(hit.item);
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(help->globalPos(), text, this);
         return true;

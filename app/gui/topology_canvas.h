@@ -53,6 +53,10 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    struct Hit {
+        int item = -1, link = -1; // a link only where no device box is on top of it
+    };
+    Hit hitAt(QPointF widgetPoint) const;
     void moveSelection(int dx, int dy);
     void toggle(int item);
 

@@ -58,7 +58,6 @@ DiagramItem deviceItem(const HostTopology& h, const Device& d) {
         if (d.speedMbps) names << QStringLiteral("%1 Gb/s").arg(*d.speedMbps / 1000.0);
         it.detail = names.isEmpty() ? d.name : names.join(QStringLiteral(" · "));
         for (const QString& netdev : d.netdevs) it.ports.push_back({netdev, std::nullopt}); // until the fabric names its ports
-
     } else {
         it.detail = !d.name.isEmpty() ? d.name : it.kind == ItemKind::NvSwitch ? QStringLiteral("NVSwitch ") + it.pci : it.pci;
     }

@@ -238,7 +238,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         }
         if (l.kind == LinkKind::NvLink) {
             p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
-            p.drawPath(pathOf(arcBelowCurve(a, b, nvlinkDepth(a, b))));
+            p.drawPath(pathOf(*curveOf(d, l)));
             continue;
         }
         if (o.alwaysText) {

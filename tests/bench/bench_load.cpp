@@ -133,8 +133,7 @@ double wrkRate(const LoadTestServer& server, int connections, int seconds, const
     QProcess p;
     p.start(wrk, {QStringLiteral("-t1"), QStringLiteral("-c%1").arg(connections),
                   QStringLiteral("-d%1s").arg(seconds), QStringLiteral("-s"), script.fileName(),
-                  QString::fromStdString("http://127.0.0.1:" + std::to_string(server.port()) +
-                                         "/v1/completions")});
+                  QString::fromStdString(server.url() + "/completions")});
     if (!p.waitForFinished(120000)) return -1;
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     const auto m = QRegularExpression(QStringLiteral("Requests/sec:\\s+([0-9.]+)")).match(out);

@@ -34,7 +34,7 @@ private slots:
         p.start(QStringLiteral(RACKSCOPE_CLI),
                 {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("l1,l2"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
                  QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("l1"), QStringLiteral("l2")}), QStringLiteral("--url"),
-                 QStringLiteral("http://%1:%2/v1").arg(bridgeAddress).arg(server.port()), QStringLiteral("--model"), QStringLiteral("m"),
+                 QString::fromStdString(server.url()), QStringLiteral("--model"), QStringLiteral("m"),
                  QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("21"), QStringLiteral("--output-len"),
                  QStringLiteral("4"), QStringLiteral("--input-len"), QStringLiteral("8"), QStringLiteral("--no-save"), QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(180000));
@@ -63,7 +63,7 @@ private slots:
         p.start(QStringLiteral(RACKSCOPE_CLI),
                 {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("k1"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
                  QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("k1")}), QStringLiteral("--url"),
-                 QStringLiteral("http://%1:%2/v1").arg(bridgeAddress).arg(server.port()), QStringLiteral("--model"), QStringLiteral("m"),
+                 QString::fromStdString(server.url()), QStringLiteral("--model"), QStringLiteral("m"),
                  QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"),
                  QStringLiteral("1000"), QStringLiteral("--results"), results.path(), QStringLiteral("--json")});
         // both streams are open (each would take 20 s) once the server has their two requests
@@ -94,7 +94,7 @@ private slots:
         p.start(QStringLiteral(RACKSCOPE_CLI),
                 {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("m1,nosuchhost.invalid"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
                  QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("m1")}), QStringLiteral("--ssh-timeout"), QStringLiteral("5"),
-                 QStringLiteral("--url"), QStringLiteral("http://%1:%2/v1").arg(bridgeAddress).arg(server.port()), QStringLiteral("--model"),
+                 QStringLiteral("--url"), QString::fromStdString(server.url()), QStringLiteral("--model"),
                  QStringLiteral("m"), QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
                  QStringLiteral("--no-save"), QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(180000));
