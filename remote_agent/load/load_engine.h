@@ -1,8 +1,8 @@
 #pragma once
-// The load generator: one thread, one epoll loop driving libcurl's multi
-// interface (curl_multi_socket_action), any number of HTTP/1.1 keep-alive
-// streams with no connection cap, each response's server-sent events parsed
-// as they arrive and timed on arrival. It runs inside rackscope-agent (the
+// The load generator: one thread, one event loop, any number of HTTP/1.1
+// keep-alive streams with no connection cap (http_transport.h: Boost.Beast on
+// Asio for plain http, libcurl's multi interface for https and proxies), each
+// response's server-sent events parsed as they arrive and timed on arrival. It runs inside rackscope-agent (the
 // "load" method) and in-process in tests and benchmarks.
 #include "request_record.h"
 
@@ -29,7 +29,7 @@ struct LoadOutcome {
     std::string error;      // the run could not start, or broke: why
     bool cancelled = false;
     int64_t records = 0;    // records handed out (warm-up included)
-    std::string curlVersion;
+    std::string httpClient; // the library that carried the requests, and its version
     int fdLimit = 0;        // the open-file limit the run had: a concurrency above it cannot be reached
 };
 

@@ -103,6 +103,14 @@ std::string formatLengthDist(const LengthDist& d) {
 std::string endpointPath(Endpoint e) { return e == Endpoint::ChatCompletions ? "/chat/completions" : "/completions"; }
 const char* endpointName(Endpoint e) { return e == Endpoint::ChatCompletions ? "openai-chat" : "openai"; }
 
+const char* httpClientName(HttpClient c) { return c == HttpClient::Curl ? "curl" : c == HttpClient::Native ? "native" : "auto"; }
+
+std::optional<HttpClient> httpClientFromName(const std::string& name) {
+    for (HttpClient c : {HttpClient::Auto, HttpClient::Curl, HttpClient::Native})
+        if (name == httpClientName(c)) return c;
+    return std::nullopt;
+}
+
 std::vector<std::string> validate(const LoadSpec& s) {
     std::vector<std::string> problems;
     if (s.url.rfind("http://", 0) != 0 && s.url.rfind("https://", 0) != 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the URL must start with http:// or https://"));
@@ -151,6 +159,7 @@ Json toJson(const LoadSpec& s) {
                 {"duration_s", s.durationS},
                 {"timeout_s", s.timeoutS},
                 {"connect_timeout_s", s.connectTimeoutS},
+                {"http_client", httpClientName(s.httpClient)},
                 {"input_len", distJson(s.inputLen)},
                 {"output_len", distJson(s.outputLen)},
                 {"seed", s.seed},
@@ -185,6 +194,9 @@ std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why) {
         s.durationS = j.value("duration_s", 0.0);
         s.timeoutS = j.value("timeout_s", 0.0);
         s.connectTimeoutS = j.value("connect_timeout_s", 10.0);
+        const auto client = httpClientFromName(j.value("http_client", "auto"));
+        if (!client) return fail("unknown http_client '" + j.value("http_client", "") + "' (auto, curl or native)");
+        s.httpClient = *client;
         if (j.contains("input_len")) {
             auto d = distFromJson(j["input_len"]);
             if (!d) return fail("input_len is not a length distribution");

@@ -32,6 +32,12 @@ struct Prompt {
     int64_t outputLen = 0;
 };
 
+// Which HTTP client carries the requests (http_transport.h): Auto takes the native one for plain
+// http:// without a proxy, libcurl otherwise.
+enum class HttpClient { Auto, Curl, Native };
+const char* httpClientName(HttpClient c);
+std::optional<HttpClient> httpClientFromName(const std::string& name);
+
 struct LoadSpec {
     std::string url;                  // the API's base, e.g. http://node3:8000/v1
     Endpoint endpoint = Endpoint::ChatCompletions;
@@ -50,6 +56,7 @@ struct LoadSpec {
     double durationS = 0;             // stop sending after this long; 0 = until the request count
     double timeoutS = 0;              // per request; 0 = none
     double connectTimeoutS = 10;
+    HttpClient httpClient = HttpClient::Auto;
 
     LengthDist inputLen{LengthDist::Kind::Fixed, 1024, 0};
     LengthDist outputLen{LengthDist::Kind::Fixed, 128, 0};

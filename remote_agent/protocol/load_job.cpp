@@ -32,7 +32,7 @@ LoadJob::LoadJob(int64_t id, rsload::LoadSpec spec)
                   {"result", Json{{"records", o.records},
                                   {"cancelled", o.cancelled},
                                   {"error", o.error.empty() ? Json() : Json(o.error)},
-                                  {"curl", o.curlVersion},
+                                  {"http_client", o.httpClient},
                                   {"fd_limit", o.fdLimit}}}},
              true);
     });

@@ -117,7 +117,7 @@ private slots:
         QCOMPARE(records, 12);
         QVERIFY(progress >= 1);
         QCOMPARE(result.value("records").toInt(), 12);
-        QVERIFY(result.value("curl").toString().startsWith(QLatin1String("libcurl/")));
+        QVERIFY(result.value("http_client").toString().startsWith(QLatin1String("Boost.Beast/")));
     }
 
     void aCancelledRunAnswersWithWhatItDid() {

@@ -3,6 +3,7 @@
 // counted twice, the load shapes keep their schedule and their caps, warm-up
 // stays out, a cancel loses nothing. (The timing error bounds at 1000
 // streams are measured in tests/bench/bench_load.cpp, not asserted here.)
+#include "load/http_transport.h"
 #include "load/load_engine.h"
 #include "load/load_summary.h"
 #include "load_test_server.h"
@@ -12,12 +13,16 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 
 using namespace rsload;
 using rackscope::test::LoadTestServer;
 
 namespace {
+
+// The whole suite runs once for each HTTP client (main, below): both must behave the same.
+HttpClient client = HttpClient::Native;
 
 LoadSpec specFor(const LoadTestServer& server, const std::string& script, int64_t requests = 8, int concurrency = 4) {
     LoadSpec s;
@@ -30,6 +35,7 @@ LoadSpec specFor(const LoadTestServer& server, const std::string& script, int64_
     s.ignoreEos = true;
     s.seed = 42;
     s.client = "test";
+    s.httpClient = client;
     if (!script.empty()) s.headers = {{"X-Test-Script", script}};
     return s;
 }
@@ -259,16 +265,45 @@ private slots:
         QVERIFY2(cpuS(after) - cpuS(before) < 0.25 * wallS, qPrintable(QStringLiteral("%1 s of CPU in %2 s").arg(cpuS(after) - cpuS(before)).arg(wallS)));
     }
 
-    // The proxy is read from the environment once per run, as libcurl would read it per request.
+    // With a proxy in the environment, libcurl carries the run and reads the proxy once per run, as it
+    // would read it per request; without one, plain http goes native.
     void theProxyEnvironmentIsHonoured() {
+        LoadSpec spec = specFor(server_, "ttft=1;tpot=1", 2, 1);
+        spec.httpClient = HttpClient::Auto;
+        const Run plain = runLoad(spec);
         qputenv("http_proxy", "http://127.0.0.1:1"); // nothing listens there
-        const Run viaProxy = runLoad(specFor(server_, "ttft=1;tpot=1", 2, 1));
+        const Run viaProxy = runLoad(spec);
         qputenv("no_proxy", "127.0.0.1");
-        const Run direct = runLoad(specFor(server_, "ttft=1;tpot=1", 2, 1));
+        const Run direct = runLoad(spec);
         qunsetenv("http_proxy");
         qunsetenv("no_proxy");
+        expectAll(plain, Failure::Ok, 2);
+        QVERIFY2(plain.outcome.httpClient.rfind("Boost.Beast/", 0) == 0, plain.outcome.httpClient.c_str());
         expectAll(viaProxy, Failure::Connect, 2);
+        QVERIFY2(viaProxy.outcome.httpClient.rfind("libcurl/", 0) == 0, viaProxy.outcome.httpClient.c_str());
         expectAll(direct, Failure::Ok, 2);
+    }
+
+    void eachClientSaysWhoItIs() {
+        const Run run = runLoad(specFor(server_, "ttft=1;tpot=1", 1, 1));
+        expectAll(run, Failure::Ok, 1);
+        const char* want = client == HttpClient::Native ? "Boost.Beast/" : "libcurl/";
+        QVERIFY2(run.outcome.httpClient.rfind(want, 0) == 0, run.outcome.httpClient.c_str());
+    }
+
+    // The native client leaves https and odd URLs to libcurl, and says so when it is asked for one.
+    void theNativeClientRefusesWhatItCannotCarry() {
+        LoadSpec spec = specFor(server_, "", 1, 1);
+        spec.httpClient = HttpClient::Native;
+        spec.url = "https://127.0.0.1:1/v1";
+        const Run run = runLoad(spec);
+        QVERIFY2(QString::fromStdString(run.outcome.error).contains("http://"), run.outcome.error.c_str());
+        QVERIFY(run.records.empty());
+        QVERIFY(!nativeCanCarry("https://h/v1"));
+        QVERIFY(!nativeCanCarry("http://user@h/v1"));
+        QVERIFY(!nativeCanCarry("http://h:notaport/v1"));
+        QVERIFY(nativeCanCarry("http://[::1]:8000/v1"));
+        QVERIFY(nativeCanCarry("http://node3:8000/v1"));
     }
 
     void aCancelLosesNothing() {
@@ -306,5 +341,15 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadEngine)
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    int failed = 0;
+    for (HttpClient c : {HttpClient::Native, HttpClient::Curl}) {
+        client = c;
+        std::printf("--- the %s HTTP client\n", httpClientName(c));
+        TestLoadEngine test;
+        failed += QTest::qExec(&test, argc, argv);
+    }
+    return failed;
+}
 #include "test_load_engine.moc"

@@ -1,0 +1,69 @@
+#pragma once
+// How the load engine's requests travel: one interface, two HTTP/1.1 clients.
+//  - native (native_transport.cpp): Boost.Beast's parser on Boost.Asio, for plain http:// with no
+//    proxy in the environment, the usual case inside a cluster. Header-only: the agent needs no
+//    library for it, and it costs about what wrk costs a request.
+//  - libcurl's multi interface (curl_transport.cpp), for https:// and proxies, opened at run time.
+// Both keep every connection alive for the next request, with no cap.
+#include "request_record.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rsload {
+
+using Clock = std::chrono::steady_clock;
+
+// How a request ended, as far as the transport saw it.
+struct TransferEnd {
+    std::optional<Failure> failure; // none: the response came to its end
+    std::string detail;
+    std::optional<int> httpStatus;
+    std::optional<double> connectMs; // this request opened its connection, in this long
+};
+
+// What a request tells the engine, in this order: sending (again when the transport retries it on a
+// fresh connection), the response's bytes as they arrive, then ended, once.
+class TransferEvents {
+public:
+    virtual void sending(Clock::time_point at) = 0;
+    virtual bool received(int httpStatus, const char* data, size_t size, Clock::time_point at) = 0; // false: stop reading
+    virtual void ended(const TransferEnd& end) = 0;
+
+protected:
+    ~TransferEvents() = default;
+};
+
+struct HttpSetup {
+    std::string url; // the endpoint's, the same for every request
+    std::vector<std::pair<std::string, std::string>> headers;
+    double timeoutS = 0; // per request; 0 = none
+    double connectTimeoutS = 10;
+    int concurrency = 0; // how many connections to keep when idle; 0 = as many as are open
+};
+
+class HttpTransport {
+public:
+    virtual ~HttpTransport() = default;
+    virtual std::string library() const = 0;               // "libcurl/7.88.1 OpenSSL/3.0", "Boost.Beast/322"
+    virtual bool send(const std::string& body, TransferEvents* events) = 0; // the body outlives the request
+    virtual void drop(TransferEvents* events) = 0;         // stop one request; ended is not called for it
+    // Does the I/O that is due, waiting until `until` at most; returns early after anything happened,
+    // or on wake(). False, with `error`, when the event loop itself failed.
+    virtual bool wait(Clock::time_point until, std::string* error) = 0;
+    virtual void wake() = 0; // from any thread
+};
+
+// The client `choice` names (Auto: native where it can carry the URL); nullptr with `why` when it cannot run.
+std::unique_ptr<HttpTransport> makeTransport(const HttpSetup& setup, HttpClient choice, std::string* why);
+
+// The two, for makeTransport and the tests that hold both to the same behaviour.
+std::unique_ptr<HttpTransport> makeCurlTransport(const HttpSetup& setup, std::string* why);
+std::unique_ptr<HttpTransport> makeNativeTransport(const HttpSetup& setup, std::string* why);
+bool nativeCanCarry(const std::string& url); // plain http://, and no proxy in the environment
+
+} // namespace rsload

@@ -1,0 +1,313 @@
+// The native client: HTTP/1.1 on Boost.Asio, each response read by Boost.Beast's parser, on the
+// engine's thread. Plain http:// with no proxy; https:// and proxies go through libcurl.
+#include "http_transport.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/version.hpp>
+
+#include <fcntl.h>
+
+#include <array>
+#include <cstdlib>
+#include <limits>
+#include <unordered_map>
+
+namespace rsload {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+
+struct Target {
+    std::string host, port, hostHeader, path;
+};
+
+// "http://host[:port][/path]" in its parts; nullopt for what the native client leaves to libcurl.
+std::optional<Target> parseHttpUrl(const std::string& url) {
+    static const std::string scheme = "http://";
+    if (url.rfind(scheme, 0) != 0) return std::nullopt;
+    const size_t slash = url.find('/', scheme.size());
+    const std::string authority = url.substr(scheme.size(), slash == std::string::npos ? std::string::npos : slash - scheme.size());
+    Target t;
+    t.path = slash == std::string::npos ? "/" : url.substr(slash);
+    t.path = t.path.substr(0, t.path.find('#'));
+    if (authority.empty() || authority.find_first_of("@ \r\n") != std::string::npos || t.path.find_first_of(" \r\n") != std::string::npos)
+        return std::nullopt;
+    t.hostHeader = authority;
+    std::string rest;
+    if (authority[0] == '[') { // an IPv6 address
+        const size_t close = authority.find(']');
+        if (close == std::string::npos) return std::nullopt;
+        t.host = authority.substr(1, close - 1);
+        rest = authority.substr(close + 1);
+    } else {
+        const size_t colon = authority.find(':');
+        t.host = authority.substr(0, colon);
+        rest = colon == std::string::npos ? "" : authority.substr(colon);
+    }
+    t.port = "80";
+    if (!rest.empty()) {
+        if (rest[0] != ':' || rest.size() < 2 || rest.size() > 6 || rest.find_first_not_of("0123456789", 1) != std::string::npos) return std::nullopt;
+        t.port = rest.substr(1);
+    }
+    if (t.host.empty()) return std::nullopt;
+    return t;
+}
+
+enum class Stage { Connect, Send, Receive };
+
+Failure failureOf(const error_code& ec, Stage stage) {
+    if (ec == beast::error::timeout) return Failure::Timeout;
+    if (stage == Stage::Connect) return Failure::Connect;
+    if (ec.category() == http::make_error_code(http::error::end_of_stream).category() && ec != http::error::end_of_stream && ec != http::error::partial_message)
+        return Failure::Protocol; // the response is not HTTP/1.x
+    return Failure::Dropped;      // closed or reset before the response ended
+}
+
+std::string describe(const error_code& ec, Stage stage, const Target& t) {
+    if (ec == beast::error::timeout) return "no answer in time";
+    if (stage == Stage::Connect) return "could not connect to " + t.hostHeader + ": " + ec.message();
+    if (ec == http::error::end_of_stream) return "the server closed the connection without a response";
+    if (ec == http::error::partial_message) return "the connection closed before the response ended";
+    if (failureOf(ec, stage) == Failure::Protocol) return "malformed HTTP response: " + ec.message();
+    return ec.message();
+}
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+class NativeTransport final : public HttpTransport {
+public:
+    NativeTransport(const HttpSetup& setup, Target target) : setup_(setup), target_(std::move(target)) {
+        head_ = "POST " + target_.path + " HTTP/1.1\r\nHost: " + target_.hostHeader + "\r\n";
+        for (const auto& [name, value] : setup_.headers) head_ += name + ": " + value + "\r\n";
+        head_ += "Content-Length: ";
+        // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
+        tcp::resolver resolver(io_);
+        error_code ec;
+        endpoints_ = resolver.resolve(target_.host, target_.port, ec);
+        if (ec) resolveError_ = "could not resolve " + target_.host + ": " + ec.message();
+    }
+
+    std::string library() const override {
+        return "Boost.Beast/" + std::to_string(BOOST_BEAST_VERSION) + " Boost/" + std::to_string(BOOST_VERSION / 100000) + "." +
+               std::to_string(BOOST_VERSION / 100 % 1000);
+    }
+
+    bool send(const std::string& body, TransferEvents* events) override {
+        auto owned = std::make_unique<Exchange>();
+        Exchange* x = owned.get();
+        x->events = events;
+        x->body = &body;
+        x->head = head_ + std::to_string(body.size()) + "\r\n\r\n";
+        if (setup_.timeoutS > 0) x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(setup_.timeoutS));
+        inFlight_[events] = std::move(owned);
+        if (!resolveError_.empty()) { // ended after send() returns, as any other failure
+            asio::post(io_, [this, x] { end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}}); });
+        } else if (!idle_.empty()) {
+            x->conn = std::move(idle_.back());
+            idle_.pop_back();
+            x->reused = true;
+            write(x);
+        } else {
+            connect(x, 0);
+        }
+        return true;
+    }
+
+    void drop(TransferEvents* events) override {
+        const auto it = inFlight_.find(events);
+        if (it == inFlight_.end()) return;
+        Exchange* x = it->second.get();
+        x->dropped = true;
+        if (x->conn) x->conn->stream.close(); // its pending operation ends, aborted, and is ignored
+        dropped_.push_back(std::move(it->second)); // alive until then: the operation holds its buffers
+        inFlight_.erase(it);
+    }
+
+    bool wait(Clock::time_point until, std::string*) override {
+        if (!timerArmed_ || timerAt_ != until) {
+            timerAt_ = until;
+            timerArmed_ = true;
+            timer_.expires_at(until);
+            timer_.async_wait([this](const error_code& ec) {
+                if (!ec) timerArmed_ = false;
+            });
+        }
+        io_.run_one(); // until something happened: the timer, I/O, or wake()
+        io_.poll();    // and all else that is ready
+        return true;
+    }
+
+    void wake() override {
+        asio::post(io_, [] {});
+    }
+
+private:
+    struct Connection {
+        explicit Connection(asio::io_context& io) : stream(io) {}
+        beast::tcp_stream stream;
+        beast::flat_buffer buffer;
+    };
+
+    // One request on its connection.
+    struct Exchange {
+        TransferEvents* events = nullptr;
+        const std::string* body = nullptr;
+        std::string head; // request line and headers, this body's length among them
+        std::unique_ptr<Connection> conn;
+        std::optional<http::response_parser<http::buffer_body>> parser;
+        std::optional<Clock::time_point> deadline;
+        Clock::time_point connectStarted;
+        std::optional<double> connectMs;
+        int status = 0;
+        bool reused = false, retried = false, dropped = false;
+        std::array<char, 16384> chunk;
+    };
+
+    // Declared first, destroyed last: every socket is closed before its io_context goes.
+    asio::io_context io_{1};
+    asio::executor_work_guard<asio::io_context::executor_type> work_ = asio::make_work_guard(io_);
+    asio::steady_timer timer_{io_};
+    Clock::time_point timerAt_;
+    bool timerArmed_ = false;
+    HttpSetup setup_;
+    Target target_;
+    std::string head_, resolveError_;
+    tcp::resolver::results_type endpoints_;
+    std::vector<std::unique_ptr<Connection>> idle_;
+    std::unordered_map<TransferEvents*, std::unique_ptr<Exchange>> inFlight_;
+    std::vector<std::unique_ptr<Exchange>> dropped_;
+
+    void setExpiry(Connection& c, std::optional<Clock::time_point> at) {
+        if (at) c.stream.expires_at(*at);
+        else c.stream.expires_never();
+    }
+
+    void connect(Exchange* x, size_t endpoint) {
+        if (endpoint == 0) x->connectStarted = Clock::now();
+        x->conn = std::make_unique<Connection>(io_);
+        const tcp::endpoint to = std::next(endpoints_.begin(), std::ptrdiff_t(endpoint))->endpoint();
+        error_code opened;
+        x->conn->stream.socket().open(to.protocol(), opened);
+        if (opened) return fail(x, opened, Stage::Connect);
+        ::fcntl(x->conn->stream.socket().native_handle(), F_SETFD, FD_CLOEXEC); // nothing the agent starts inherits it
+        std::optional<Clock::time_point> limit = x->deadline;
+        if (setup_.connectTimeoutS > 0) {
+            const auto byConnect = x->connectStarted + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(setup_.connectTimeoutS));
+            limit = limit ? std::min(*limit, byConnect) : byConnect;
+        }
+        setExpiry(*x->conn, limit);
+        x->conn->stream.async_connect(to, [this, x, endpoint](const error_code& ec) {
+            if (x->dropped) return;
+            if (ec && ec != beast::error::timeout && endpoint + 1 < endpoints_.size()) return connect(x, endpoint + 1); // the host's next address
+            if (ec) return fail(x, ec, Stage::Connect);
+            error_code ignored;
+            x->conn->stream.socket().set_option(tcp::no_delay(true), ignored);
+            x->connectMs = msSince(x->connectStarted);
+            write(x);
+        });
+    }
+
+    void write(Exchange* x) {
+        setExpiry(*x->conn, x->deadline);
+        x->events->sending(Clock::now());
+        const std::array<asio::const_buffer, 2> request{asio::buffer(x->head), asio::buffer(*x->body)};
+        asio::async_write(x->conn->stream, request, [this, x](const error_code& ec, size_t) {
+            if (x->dropped) return;
+            if (ec) return fail(x, ec, Stage::Send);
+            x->parser.emplace();
+            x->parser->header_limit(64 * 1024);
+            x->parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // the engine caps what it keeps
+            http::async_read_header(x->conn->stream, x->conn->buffer, *x->parser, [this, x](const error_code& header, size_t) {
+                if (x->dropped) return;
+                if (header) return fail(x, header, Stage::Receive);
+                x->status = int(x->parser->get().result_int());
+                if (x->parser->is_done()) return complete(x);
+                read(x);
+            });
+        });
+    }
+
+    void read(Exchange* x) {
+        auto& body = x->parser->get().body();
+        body.data = x->chunk.data();
+        body.size = x->chunk.size();
+        http::async_read_some(x->conn->stream, x->conn->buffer, *x->parser, [this, x](error_code ec, size_t) {
+            if (x->dropped) return;
+            if (ec == http::error::need_buffer) ec = {};
+            const size_t got = x->chunk.size() - x->parser->get().body().size;
+            if (got > 0 && !x->events->received(x->status, x->chunk.data(), got, Clock::now())) {
+                x->conn.reset(); // the engine stopped it, and said why
+                return end(x, TransferEnd{{}, {}, x->status, x->connectMs});
+            }
+            if (ec) return fail(x, ec, Stage::Receive);
+            if (x->parser->is_done()) return complete(x);
+            read(x);
+        });
+    }
+
+    void complete(Exchange* x) {
+        // kept for the next request when the server keeps it and nothing unread is left on it
+        if (x->parser->keep_alive() && x->conn->buffer.size() == 0 &&
+            (setup_.concurrency <= 0 || idle_.size() < size_t(setup_.concurrency)))
+            idle_.push_back(std::move(x->conn));
+        end(x, TransferEnd{{}, {}, x->status, x->connectMs});
+    }
+
+    void fail(Exchange* x, const error_code& ec, Stage stage) {
+        // A kept connection the server closed while it idled: the request goes again on a new one, once,
+        // as libcurl does, when nothing of a response came.
+        const bool closedWhileIdle = ec == http::error::end_of_stream || ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+        if (x->reused && !x->retried && stage != Stage::Connect && x->status == 0 && closedWhileIdle) {
+            x->retried = true;
+            x->reused = false;
+            x->parser.reset();
+            return connect(x, 0);
+        }
+        x->conn.reset();
+        end(x, TransferEnd{failureOf(ec, stage), describe(ec, stage, target_), x->status ? std::optional<int>(x->status) : std::nullopt, x->connectMs});
+    }
+
+    void end(Exchange* x, const TransferEnd& how) {
+        TransferEvents* events = x->events;
+        auto node = inFlight_.extract(events); // freed when this returns
+        events->ended(how);
+    }
+};
+
+} // namespace
+
+bool nativeCanCarry(const std::string& url) {
+    for (const char* proxy : {"http_proxy", "all_proxy", "ALL_PROXY"}) // what libcurl would take for http://
+        if (const char* v = std::getenv(proxy); v && *v) return false;
+    return parseHttpUrl(url).has_value();
+}
+
+std::unique_ptr<HttpTransport> makeNativeTransport(const HttpSetup& setup, std::string* why) {
+    auto target = parseHttpUrl(setup.url);
+    if (!target) {
+        *why = "the native HTTP client carries plain http:// URLs only: " + setup.url;
+        return nullptr;
+    }
+    return std::make_unique<NativeTransport>(setup, std::move(*target));
+}
+
+std::unique_ptr<HttpTransport> makeTransport(const HttpSetup& setup, HttpClient choice, std::string* why) {
+    if (choice == HttpClient::Native || (choice == HttpClient::Auto && nativeCanCarry(setup.url))) return makeNativeTransport(setup, why);
+    return makeCurlTransport(setup, why);
+}
+
+} // namespace rsload
