@@ -123,6 +123,7 @@ int runLoad(const QStringList& args) {
     const auto sweepRate = opt("sweep-rate", "One step per request rate; stops when the SLO breaks.", "LIST");
     const auto attainment = opt("slo-attainment", "A step meets its SLO when this share of requests does (default 0.9).", "F", "0.9");
     const auto requestTimeout = opt("request-timeout", "Seconds one request may take (default: no limit).", "S");
+    const auto httpClient = opt("http-client", "auto (default: native for plain http without a proxy, else libcurl), native or curl.", "NAME", "auto");
     const auto sshTimeout = opt("ssh-timeout", "Seconds for each of SSH connect, auth and deploy (default 30).", "S", "30");
     const auto results = opt("results", "Save the run in this folder (default: a new one under the load results folder).", "DIR");
     const auto noSave = opt("no-save", "Do not save the run.");
@@ -132,7 +133,7 @@ int runLoad(const QStringList& args) {
     RemoteOptions remote;
     parser.addOptions({url, model, endpoint, concurrency, rate, burstiness, requests, duration, warmup, inputLen, outputLen, dataset, seed, temperature, ignoreEos,
                        noStream, continuousUsage, header, apiKeyEnv, apiKeyFile, slo, percentiles, sweepConcurrency, sweepRate, attainment, requestTimeout,
-                       sshTimeout, results, noSave, json, open, csv, remote.hosts, remote.hostsFile, remote.sshConfig, remote.knownHosts, remote.acceptNew});
+                       httpClient, sshTimeout, results, noSave, json, open, csv, remote.hosts, remote.hostsFile, remote.sshConfig, remote.knownHosts, remote.acceptNew});
     if (!parser.parse(args)) return usage(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         fputs(qPrintable(parser.helpText()), stdout);
@@ -163,6 +164,9 @@ int runLoad(const QStringList& args) {
     spec.timeoutS = number(requestTimeout, 0);
     if (parser.isSet(temperature)) spec.temperature = number(temperature, 0);
     if (!ok) return usage(QStringLiteral("--concurrency, --rate, --burstiness, --requests, --duration, --warmup, --request-timeout and --temperature take numbers"));
+    const auto chosenClient = rsload::httpClientFromName(parser.value(httpClient).toStdString());
+    if (!chosenClient) return usage(QStringLiteral("--http-client is auto, native or curl"));
+    spec.httpClient = *chosenClient;
     std::string why;
     const auto in = rsload::parseLengthDist(parser.value(inputLen).toStdString(), &why);
     if (!in) return usage(QStringLiteral("--input-len: ") + QString::fromStdString(why));

@@ -8,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/error.hpp>
@@ -17,6 +18,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <limits>
@@ -91,14 +93,17 @@ double msSince(Clock::time_point t) { return std::chrono::duration<double, std::
 class NativeTransport final : public HttpTransport {
 public:
     NativeTransport(const HttpSetup& setup, Target target) : setup_(setup), target_(std::move(target)) {
-        head_ = "POST " + target_.path + " HTTP/1.1\r\nHost: " + target_.hostHeader + "\r\n";
+        // A Host header of the caller's (an ingress routes by it) takes the place of the URL's.
+        const auto ownHost = std::find_if(setup_.headers.begin(), setup_.headers.end(), [](const auto& h) { return beast::iequals(h.first, "host"); });
+        head_ = "POST " + target_.path + " HTTP/1.1\r\n";
+        if (ownHost == setup_.headers.end()) head_ += "Host: " + target_.hostHeader + "\r\n";
         for (const auto& [name, value] : setup_.headers) head_ += name + ": " + value + "\r\n";
         head_ += "Content-Length: ";
         // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
         tcp::resolver resolver(io_);
         error_code ec;
         endpoints_ = resolver.resolve(target_.host, target_.port, ec);
-        if (ec) resolveError_ = "could not resolve " + target_.host + ": " + ec.message();
+        if (ec || endpoints_.empty()) resolveError_ = "could not resolve " + target_.host + (ec ? ": " + ec.message() : "");
     }
 
     std::string library() const override {

@@ -168,6 +168,13 @@ private slots:
         expectAll(run, Failure::Timeout, 2);
     }
 
+    // localhost has two addresses here (::1 and 127.0.0.1), and the server listens on one: the next is tried.
+    void aHostNameIsResolvedAndEachAddressTried() {
+        LoadSpec spec = specFor(server_, "ttft=1;tpot=1", 2, 1);
+        spec.url = "http://localhost:" + std::to_string(server_.port()) + "/v1";
+        expectAll(runLoad(spec), Failure::Ok, 2);
+    }
+
     void aSlowAcceptShowsInTheTimeToFirstToken() {
         LoadTestServer slow({"--accept-delay-ms", "300", "--script", "ttft=10;tpot=1"});
         QVERIFY(slow.ok());
