@@ -26,7 +26,7 @@ struct RequestRecord {
     double queueMs = 0;                // sent - scheduled: waiting for a concurrency slot, and any client delay
     double clientDelayMs = 0;          // how late the client itself was past the moment it could have sent
     Failure failure = Failure::Ok;
-    std::string error;                 // the failure's detail, as the server or libcurl said it
+    std::string error;                 // the failure's detail, as the server or the HTTP client said it
     std::optional<int> httpStatus;
     std::optional<double> ttftMs;      // first chunk with generated text
     std::optional<double> e2elMs;      // to the stream's end ([DONE], or the last byte)

@@ -1,7 +1,8 @@
 // The load engine's figures, side by side in one run, against the project's
 // own OpenAI-compatible server on this machine:
-//  1. plain (non-streaming) request rate, against wrk on the same server and
-//     the same request (goal: a ratio of at least 0.8);
+//  1. plain (non-streaming) request rate of each of the engine's HTTP clients
+//     (native, libcurl), against wrk on the same server and the same request
+//     (goal: a ratio of at least 0.8);
 //  2. the timing error of TTFT and TPOT at 1000 concurrent streams, against
 //     the server's scripted values (goal: under 1 ms at the median, under
 //     2 ms at p99), with streams arriving as users do and, as the worst
@@ -21,14 +22,18 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 using namespace rsload;
 using rackscope::test::LoadTestServer;
 
 namespace {
 
+HttpClient timingClient = HttpClient::Auto; // the client the timing part measures
+
 LoadSpec baseSpec(const LoadTestServer& server) {
     LoadSpec s;
+    s.httpClient = timingClient;
     s.url = server.url();
     s.model = "bench";
     s.endpoint = Endpoint::Completions;
@@ -153,6 +158,7 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     const std::string part = argc > 1 ? argv[1] : "all"; // plain, timing or all
+    if (argc > 2) timingClient = httpClientFromName(argv[2]).value_or(HttpClient::Auto); // auto, native or curl
     LoadTestServer server({QStringLiteral("--script"), QStringLiteral("ttft=0;tpot=0")});
     if (!server.ok()) {
         std::fprintf(stderr, "bench_load: the test server did not start\n");
@@ -172,19 +178,35 @@ int main(int argc, char** argv) {
         plain.inputLen = {LengthDist::Kind::Fixed, 8, 0};
         plain.outputLen = {LengthDist::Kind::Fixed, 1, 0};
         const std::string body = R"({"model":"bench","prompt":"the of and to in is that for","max_tokens":1,"ignore_eos":true,"stream":false})";
-        std::vector<double> ours, theirs;
+        // Each client of the engine's (the native one, which a plain http run takes, and libcurl, which https
+        // and proxies take) and wrk in turn, round after round.
+        std::vector<double> native, curl, theirs;
+        std::string names[2];
         size_t failed = 0;
-        for (int round = 0; round < rounds; ++round) {
-            const LoadSummary ps = summarize(run(plain), {}, {});
+        auto rate = [&](HttpClient client, std::string* name) {
+            plain.httpClient = client;
+            LoadOutcome o;
+            const LoadSummary ps = summarize(run(plain, &o), {}, {});
             failed += ps.failed;
-            ours.push_back(ps.durationS > 0 ? double(ps.completed) / ps.durationS : 0);
+            *name = o.httpClient;
+            return ps.durationS > 0 ? double(ps.completed) / ps.durationS : 0;
+        };
+        for (int round = 0; round < rounds; ++round) {
+            native.push_back(rate(HttpClient::Native, &names[0]));
+            curl.push_back(rate(HttpClient::Curl, &names[1]));
             if (const double w = wrkRate(server, connections, seconds, body); w > 0) theirs.push_back(w);
-            std::printf("  round %d: rackscope %.0f req/s, wrk %s\n", round + 1, ours.back(), theirs.size() == size_t(round + 1) ? std::to_string(int(theirs.back())).c_str() : "-");
+            std::printf("  round %d: native %.0f req/s, libcurl %.0f req/s, wrk %s\n", round + 1, native.back(), curl.back(),
+                        theirs.size() == size_t(round + 1) ? std::to_string(int(theirs.back())).c_str() : "-");
         }
-        engineRate = median(ours);
-        std::printf("plain request rate, %d connections, median of %d rounds of %d s: rackscope %.0f req/s (%zu failed)", connections, rounds, seconds, engineRate, failed);
-        if (!theirs.empty()) std::printf(", wrk %.0f req/s, ratio %.2f (goal >= 0.8)\n", median(theirs), engineRate / median(theirs));
-        else std::printf(", wrk not available: no ratio\n");
+        engineRate = median(native);
+        std::printf("plain request rate, %d connections, median of %d rounds of %d s (%zu failed):\n", connections, rounds, seconds, failed);
+        const double reference = median(theirs);
+        for (const auto& [label, rates, name] : {std::tuple{"native client", &native, names[0]}, std::tuple{"libcurl client", &curl, names[1]}}) {
+            std::printf("  %-15s %7.0f req/s", label, median(*rates));
+            if (!theirs.empty()) std::printf("   wrk %7.0f req/s   ratio %.2f (goal >= 0.8)", reference, median(*rates) / reference);
+            std::printf("   [%s]\n", name.c_str());
+        }
+        if (theirs.empty()) std::printf("  wrk not available: no ratio\n");
         if (part == "plain") return engineRate > 0 ? 0 : 1;
     }
 
