@@ -10,10 +10,16 @@
 
 #include <QTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <random>
 #include <thread>
 
 using namespace rsload;
@@ -55,6 +61,65 @@ Run runLoad(LoadSpec spec, std::function<void(LoadEngine&)> during = {}) {
     if (side.joinable()) side.join();
     return r;
 }
+
+// Answers every connection with the same raw bytes, once it has read the request, and closes: for what no
+// OpenAI-compatible server would send (not HTTP, cut short, oversized, random bytes).
+class RawReplyServer {
+public:
+    explicit RawReplyServer(std::string reply) : reply_(std::move(reply)) {
+        listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        if (::bind(listener_, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(listener_, 64) != 0 ||
+            ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+            return;
+        port_ = ntohs(a.sin_port);
+        thread_ = std::thread([this] { serve(); });
+    }
+    ~RawReplyServer() {
+        ::shutdown(listener_, SHUT_RDWR); // accept() returns
+        if (thread_.joinable()) thread_.join();
+        ::close(listener_);
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+private:
+    std::string reply_;
+    int listener_ = -1, port_ = 0;
+    std::thread thread_;
+
+    void serve() {
+        for (int c; (c = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC)) >= 0;) {
+            const timeval wait{2, 0};
+            ::setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+            std::string request; // the whole of it, so closing sends FIN, not a reset for unread bytes
+            char buf[4096];
+            size_t need = std::string::npos;
+            while (need == std::string::npos || request.size() < need) {
+                const ssize_t n = ::read(c, buf, sizeof buf);
+                if (n <= 0) break;
+                request.append(buf, size_t(n));
+                if (const size_t end = request.find("\r\n\r\n"); need == std::string::npos && end != std::string::npos) {
+                    std::string head = request.substr(0, end);
+                    std::transform(head.begin(), head.end(), head.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+                    const size_t at = head.find("content-length:");
+                    need = end + 4 + (at == std::string::npos ? 0 : std::stoul(head.substr(at + 15)));
+                }
+            }
+            for (size_t sent = 0; sent < reply_.size();) {
+                const ssize_t n = ::send(c, reply_.data() + sent, reply_.size() - sent, MSG_NOSIGNAL);
+                if (n <= 0) break;
+                sent += size_t(n);
+            }
+            ::shutdown(c, SHUT_WR);
+            while (::read(c, buf, sizeof buf) > 0) {
+            }
+            ::close(c);
+        }
+    }
+};
 
 void expectAll(const Run& run, Failure want, size_t count) {
     QVERIFY2(run.outcome.error.empty(), run.outcome.error.c_str());
@@ -156,6 +221,43 @@ private slots:
         }
         // a stream without [DONE] that finished its choice is whole; one cut before is not
         expectAll(runLoad(specFor(server_, "ttft=5;tpot=2;no-done", 2, 1)), Failure::Ok, 2);
+    }
+
+    // Bytes no HTTP server should send: each request fails with a clear error, nothing is counted twice,
+    // and the run goes on to its end.
+    void responsesThatAreNotHttpFailClearly() {
+        std::mt19937 random(7);
+        std::string noise(4096, '\0');
+        for (char& ch : noise) ch = char(random());
+        const std::string ok = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n";
+        struct Case {
+            const char* what;
+            std::string reply;
+            std::vector<Failure> allowed; // the clients' parsers name some of these differently
+        };
+        const Case cases[] = {
+            {"not HTTP", "HELLO THERE\r\n\r\n", {Failure::Protocol}},
+            {"random bytes", noise, {Failure::Protocol, Failure::Dropped}},
+            {"a status line cut short", "HTTP/1.1 200 O", {Failure::Protocol, Failure::Dropped}},
+            {"headers cut short", ok + "Transfer-Encoding: chunked\r\nX-", {Failure::Protocol, Failure::Dropped}},
+            {"a header of 256 KiB", ok + "X-Big: " + std::string(256 * 1024, 'a') + "\r\n\r\n", {Failure::Protocol, Failure::Dropped}},
+            {"a chunk size that is not hex", ok + "Transfer-Encoding: chunked\r\n\r\nZZ\r\ndata\r\n", {Failure::Protocol, Failure::Dropped}},
+            {"a body shorter than its length", ok + "Content-Length: 500\r\n\r\ndata: {}\n\n", {Failure::Dropped}},
+            {"an empty reply", "", {Failure::Dropped}},
+        };
+        for (const Case& c : cases) {
+            RawReplyServer raw(c.reply);
+            LoadSpec spec = specFor(server_, "", 3, 2);
+            spec.url = raw.url();
+            spec.timeoutS = 5;
+            const Run run = runLoad(spec);
+            QVERIFY2(run.outcome.error.empty(), run.outcome.error.c_str());
+            QCOMPARE(run.records.size(), size_t(3));
+            for (const RequestRecord& r : run.records) {
+                const bool allowed = std::find(c.allowed.begin(), c.allowed.end(), r.failure) != c.allowed.end();
+                QVERIFY2(allowed && !r.error.empty(), (std::string(c.what) + ": " + failureName(r.failure) + ": " + r.error).c_str());
+            }
+        }
     }
 
     void aRefusedConnectionAndATimeout() {
