@@ -120,7 +120,7 @@ public:
     }
 
     bool wait(Clock::time_point until, std::string* error) override {
-        Clock::time_point now = Clock::now();
+        const Clock::time_point now = Clock::now();
         if (deadline_) until = std::min(until, *deadline_);
         const int n = waitEvents(epoll_, events_, kEvents, until - now);
         if (n < 0 && errno != EINTR) {
@@ -314,6 +314,7 @@ private:
                 end.failure = failureOfCurl(m->data.result);
                 end.detail = curl_->easyStrerror(m->data.result);
             }
+            if (m->data.result == CURLE_OPERATION_TIMEDOUT) end.detail.clear(); // which timeout: the engine words it
             long status = 0, connects = 0;
             curl_->easyGetinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             if (status > 0) end.httpStatus = int(status);

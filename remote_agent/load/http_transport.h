@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 // How a request ended, as far as the transport saw it.
 struct TransferEnd {
     std::optional<Failure> failure; // none: the response came to its end
-    std::string detail;
+    std::string detail; // empty for a timeout the transport cannot tell apart: the engine words it
     std::optional<int> httpStatus;
     std::optional<double> connectMs; // this request opened its connection, in this long
 };

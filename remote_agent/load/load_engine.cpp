@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <unordered_set>
 
@@ -19,6 +20,12 @@ constexpr size_t kMaxErrorBody = 64 * 1024;
 constexpr size_t kMaxResponseBody = 64u << 20;
 
 double secondsBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+std::string secondsText(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g s", s);
+    return text;
+}
 
 // Raise the soft open-file limit to the hard one: each stream is a socket.
 int raiseFdLimit() {
@@ -139,7 +146,9 @@ struct LoadEngine::Impl {
         RequestRecord& r = t->record;
         const Clock::time_point end = Clock::now();
         if (how.httpStatus) r.httpStatus = how.httpStatus;
-        if (how.failure == Failure::Timeout) t->fail(Failure::Timeout, "no end within the request timeout of " + std::to_string(spec.timeoutS) + " s");
+        if (how.failure == Failure::Timeout && how.detail.empty()) // the transport could not say which of the two
+            t->fail(Failure::Timeout, spec.timeoutS > 0 ? "no end within the request timeout of " + secondsText(spec.timeoutS)
+                                                        : "no connection within the connect timeout of " + secondsText(spec.connectTimeoutS));
         else if (how.failure) t->fail(*how.failure, how.detail);
         if (!t->failure && r.httpStatus && *r.httpStatus != 200) {
             t->failure = Failure::Http;

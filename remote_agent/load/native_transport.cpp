@@ -80,7 +80,7 @@ Failure failureOf(const error_code& ec, Stage stage) {
 }
 
 std::string describe(const error_code& ec, Stage stage, const Target& t) {
-    if (ec == beast::error::timeout) return "no answer in time";
+    if (ec == beast::error::timeout) return stage == Stage::Connect ? "no connection to " + t.hostHeader + " in time" : ""; // "": the request timeout
     if (stage == Stage::Connect) return "could not connect to " + t.hostHeader + ": " + ec.message();
     if (ec == http::error::end_of_stream) return "the server closed the connection without a response";
     if (ec == http::error::partial_message) return "the connection closed before the response ended";
@@ -120,7 +120,9 @@ public:
         if (setup_.timeoutS > 0) x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(setup_.timeoutS));
         inFlight_[events] = std::move(owned);
         if (!resolveError_.empty()) { // ended after send() returns, as any other failure
-            asio::post(io_, [this, x] { end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}}); });
+            asio::post(io_, [this, x] {
+                if (!x->dropped) end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}});
+            });
         } else if (!idle_.empty()) {
             x->conn = std::move(idle_.back());
             idle_.pop_back();
@@ -290,7 +292,7 @@ private:
     void end(Exchange* x, const TransferEnd& how) {
         TransferEvents* events = x->events;
         auto node = inFlight_.extract(events); // freed when this returns
-        events->ended(how);
+        if (node) events->ended(how);
     }
 };
 

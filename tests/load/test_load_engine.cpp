@@ -268,6 +268,7 @@ private slots:
         slow.timeoutS = 0.2;
         const Run run = runLoad(slow);
         expectAll(run, Failure::Timeout, 2);
+        for (const RequestRecord& r : run.records) QVERIFY2(r.error == "no end within the request timeout of 0.2 s", r.error.c_str());
     }
 
     // localhost has two addresses here (::1 and 127.0.0.1), and the server listens on one: the next is tried.
