@@ -42,18 +42,18 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="346"/>
+        <location filename="../core/render/diagram_painter.cpp" line="355"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="363"/>
-        <location filename="../core/render/diagram_painter.cpp" line="378"/>
+        <location filename="../core/render/diagram_painter.cpp" line="372"/>
+        <location filename="../core/render/diagram_painter.cpp" line="387"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="408"/>
+        <location filename="../core/render/diagram_painter.cpp" line="417"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -128,139 +128,139 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="69"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="225"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="275"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="305"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="551"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="68"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="224"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="274"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="550"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="70"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="69"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="71"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="276"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="70"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="275"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="72"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="71"/>
         <source>PCI vendor:device</source>
         <translation>PCI 厂商:设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="73"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="72"/>
         <source>PCI class</source>
         <translation>PCI 类别</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="74"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="73"/>
         <location filename="../core/render/diagram_style.cpp" line="72"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="75"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="74"/>
         <source>socket</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="76"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="75"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="77"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="76"/>
         <source>CUDA device</source>
         <translation>CUDA 设备号</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="78"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="77"/>
         <source>PCIe link now</source>
         <translation>PCIe 当前链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="79"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="78"/>
         <source>PCIe link capable</source>
         <translation>PCIe 最大链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="81"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="80"/>
         <source>RDMA</source>
         <translation>RDMA</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="82"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="81"/>
         <source>RDMA devices</source>
         <translation>RDMA 设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="82"/>
         <source>net devices</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
         <source>speed</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
         <source>NCCL gdr attribute</source>
         <translation>NCCL gdr 属性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="87"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
         <source>ACS redirection above</source>
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="226"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="225"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="227"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="226"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="433"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="434"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="433"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="434"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="489"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="488"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="552"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="551"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
@@ -703,136 +703,156 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     <name>rackscope::gui::LoadRunDialog</name>
     <message>
         <location filename="../app/gui/load_run_dialog.cpp" line="24"/>
+        <source>Do not check the server&apos;s certificate</source>
+        <translation>不校验服务器证书</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="27"/>
         <source>Inference load run</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="32"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="30"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="33"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="33"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="36"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="35"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="42"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="43"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
+        <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
+        <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="48"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="49"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <source>CA certificate</source>
+        <translation>CA 证书</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="100"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="109"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="101"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="110"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="103"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="112"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="108"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="117"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="113"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="122"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="118"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="128"/>
+        <source>CA certificate: cannot read %1</source>
+        <translation>CA 证书：无法读取 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="133"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>
@@ -840,622 +860,622 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="55"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <location filename="../app/gui/main_window.cpp" line="123"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="126"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="127"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="130"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window.cpp" line="145"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window.cpp" line="219"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="220"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="233"/>
+        <location filename="../app/gui/main_window.cpp" line="232"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="234"/>
+        <location filename="../app/gui/main_window.cpp" line="233"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window.cpp" line="234"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window.cpp" line="234"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="53"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="64"/>
+        <location filename="../app/gui/main_window.cpp" line="63"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
+        <location filename="../app/gui/main_window.cpp" line="78"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="84"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="86"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="86"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <location filename="../app/gui/main_window.cpp" line="89"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="94"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="102"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="106"/>
+        <location filename="../app/gui/main_window.cpp" line="105"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="113"/>
+        <location filename="../app/gui/main_window.cpp" line="112"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="124"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="127"/>
+        <location filename="../app/gui/main_window.cpp" line="126"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="135"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="135"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="138"/>
+        <location filename="../app/gui/main_window.cpp" line="137"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="139"/>
+        <location filename="../app/gui/main_window.cpp" line="138"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="139"/>
+        <location filename="../app/gui/main_window.cpp" line="138"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="144"/>
+        <location filename="../app/gui/main_window.cpp" line="143"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="149"/>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="150"/>
+        <location filename="../app/gui/main_window.cpp" line="149"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window.cpp" line="150"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window.cpp" line="152"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="157"/>
+        <location filename="../app/gui/main_window.cpp" line="156"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="170"/>
+        <location filename="../app/gui/main_window.cpp" line="169"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="171"/>
+        <location filename="../app/gui/main_window.cpp" line="170"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="183"/>
+        <location filename="../app/gui/main_window.cpp" line="182"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="184"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <location filename="../app/gui/main_window.cpp" line="187"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="196"/>
+        <location filename="../app/gui/main_window.cpp" line="195"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="202"/>
+        <location filename="../app/gui/main_window.cpp" line="201"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="204"/>
+        <location filename="../app/gui/main_window.cpp" line="203"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="207"/>
+        <location filename="../app/gui/main_window.cpp" line="206"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="215"/>
+        <location filename="../app/gui/main_window.cpp" line="214"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="225"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window.cpp" line="228"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window.cpp" line="228"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="232"/>
+        <location filename="../app/gui/main_window.cpp" line="231"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <location filename="../app/gui/main_window.cpp" line="256"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="261"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="274"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="275"/>
+        <location filename="../app/gui/main_window.cpp" line="274"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="285"/>
+        <location filename="../app/gui/main_window.cpp" line="284"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="309"/>
+        <location filename="../app/gui/main_window.cpp" line="308"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="316"/>
+        <location filename="../app/gui/main_window.cpp" line="315"/>
         <source>Cannot reach the servers: %1</source>
         <translation>无法连接服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="327"/>
         <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <location filename="../app/gui/main_window.cpp" line="333"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4 ms, TPOT p50 %5 ms; saved in %6</source>
         <translation>成功 %1，失败 %2，%3 请求/秒，TTFT p50 %4 毫秒，TPOT p50 %5 毫秒；已保存到 %6</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="337"/>
+        <location filename="../app/gui/main_window.cpp" line="336"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="346"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="346"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <location filename="../app/gui/main_window.cpp" line="347"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="358"/>
+        <location filename="../app/gui/main_window.cpp" line="357"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="368"/>
+        <location filename="../app/gui/main_window.cpp" line="367"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="372"/>
+        <location filename="../app/gui/main_window.cpp" line="371"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="389"/>
+        <location filename="../app/gui/main_window.cpp" line="388"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="392"/>
+        <location filename="../app/gui/main_window.cpp" line="391"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="407"/>
+        <location filename="../app/gui/main_window.cpp" line="406"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="429"/>
-        <location filename="../app/gui/main_window.cpp" line="432"/>
+        <location filename="../app/gui/main_window.cpp" line="428"/>
+        <location filename="../app/gui/main_window.cpp" line="431"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="474"/>
+        <location filename="../app/gui/main_window.cpp" line="473"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="475"/>
+        <location filename="../app/gui/main_window.cpp" line="474"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="494"/>
+        <location filename="../app/gui/main_window.cpp" line="493"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="501"/>
+        <location filename="../app/gui/main_window.cpp" line="500"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="501"/>
+        <location filename="../app/gui/main_window.cpp" line="500"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="502"/>
+        <location filename="../app/gui/main_window.cpp" line="501"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="520"/>
+        <location filename="../app/gui/main_window.cpp" line="519"/>
         <source>rackscope-agent on this machine</source>
         <translation>本机的 rackscope-agent</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="586"/>
+        <location filename="../app/gui/main_window.cpp" line="585"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="348"/>
-        <location filename="../app/gui/main_window.cpp" line="531"/>
+        <location filename="../app/gui/main_window.cpp" line="347"/>
+        <location filename="../app/gui/main_window.cpp" line="530"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="532"/>
+        <location filename="../app/gui/main_window.cpp" line="531"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="544"/>
+        <location filename="../app/gui/main_window.cpp" line="543"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="546"/>
+        <location filename="../app/gui/main_window.cpp" line="545"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="564"/>
+        <location filename="../app/gui/main_window.cpp" line="563"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="565"/>
+        <location filename="../app/gui/main_window.cpp" line="564"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="570"/>
+        <location filename="../app/gui/main_window.cpp" line="569"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="620"/>
+        <location filename="../app/gui/main_window.cpp" line="619"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="623"/>
+        <location filename="../app/gui/main_window.cpp" line="622"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="628"/>
+        <location filename="../app/gui/main_window.cpp" line="627"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="633"/>
+        <location filename="../app/gui/main_window.cpp" line="632"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="634"/>
+        <location filename="../app/gui/main_window.cpp" line="633"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="676"/>
+        <location filename="../app/gui/main_window.cpp" line="675"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="677"/>
+        <location filename="../app/gui/main_window.cpp" line="676"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="688"/>
+        <location filename="../app/gui/main_window.cpp" line="687"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="688"/>
+        <location filename="../app/gui/main_window.cpp" line="687"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="689"/>
+        <location filename="../app/gui/main_window.cpp" line="688"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
+        <location filename="../app/gui/main_window.cpp" line="688"/>
         <location filename="../app/gui/main_window.cpp" line="689"/>
-        <location filename="../app/gui/main_window.cpp" line="690"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="690"/>
+        <location filename="../app/gui/main_window.cpp" line="689"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="690"/>
+        <location filename="../app/gui/main_window.cpp" line="689"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="727"/>
+        <location filename="../app/gui/main_window.cpp" line="726"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="728"/>
+        <location filename="../app/gui/main_window.cpp" line="727"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="736"/>
+        <location filename="../app/gui/main_window.cpp" line="735"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="744"/>
+        <location filename="../app/gui/main_window.cpp" line="743"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="747"/>
+        <location filename="../app/gui/main_window.cpp" line="746"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="762"/>
+        <location filename="../app/gui/main_window.cpp" line="761"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
-        <location filename="../app/gui/main_window.cpp" line="309"/>
-        <location filename="../app/gui/main_window.cpp" line="316"/>
-        <location filename="../app/gui/main_window.cpp" line="358"/>
-        <location filename="../app/gui/main_window.cpp" line="389"/>
-        <location filename="../app/gui/main_window.cpp" line="407"/>
-        <location filename="../app/gui/main_window.cpp" line="523"/>
-        <location filename="../app/gui/main_window.cpp" line="546"/>
-        <location filename="../app/gui/main_window.cpp" line="620"/>
-        <location filename="../app/gui/main_window.cpp" line="736"/>
-        <location filename="../app/gui/main_window.cpp" line="744"/>
+        <location filename="../app/gui/main_window.cpp" line="256"/>
+        <location filename="../app/gui/main_window.cpp" line="308"/>
+        <location filename="../app/gui/main_window.cpp" line="315"/>
+        <location filename="../app/gui/main_window.cpp" line="357"/>
+        <location filename="../app/gui/main_window.cpp" line="388"/>
+        <location filename="../app/gui/main_window.cpp" line="406"/>
+        <location filename="../app/gui/main_window.cpp" line="522"/>
+        <location filename="../app/gui/main_window.cpp" line="545"/>
+        <location filename="../app/gui/main_window.cpp" line="619"/>
+        <location filename="../app/gui/main_window.cpp" line="735"/>
+        <location filename="../app/gui/main_window.cpp" line="743"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="53"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="523"/>
+        <location filename="../app/gui/main_window.cpp" line="522"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -1884,39 +1904,39 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::TopologyCanvas</name>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="95"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="108"/>
         <source>PCI %1</source>
         <translation>PCI %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="101"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="110"/>
         <source>&lt;i&gt;double-click to open or close&lt;/i&gt;</source>
         <translation>&lt;i&gt;双击展开或折叠&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="113"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="122"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="113"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="122"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/topology_canvas.cpp" line="115"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="124"/>
         <source> (%n in parallel)</source>
         <translation>
             <numerusform>（%n 根并联）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="118"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="127"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="136"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="145"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>
@@ -1924,54 +1944,64 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rsload</name>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="108"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="116"/>
         <source>the URL must start with http:// or https://</source>
         <translation>URL 必须以 http:// 或 https:// 开头</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="109"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="117"/>
         <source>a model name is needed (the server&apos;s --served-model-name)</source>
         <translation>需要模型名（服务端的 --served-model-name）</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="110"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="118"/>
         <source>the concurrency must be between 0 and 100000</source>
         <translation>并发数必须在 0 到 100000 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="111"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="119"/>
         <source>give a concurrency, a request rate, or both</source>
         <translation>请给出并发数、请求速率，或两者都给</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="112"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="120"/>
         <source>the request rate must be between 0 and 1000000 per second</source>
         <translation>请求速率必须在每秒 0 到 1000000 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="113"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="121"/>
         <source>the burstiness must be above 0 (1 is Poisson)</source>
         <translation>突发度必须大于 0（1 为泊松）</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="114"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="122"/>
         <source>request counts cannot be negative</source>
         <translation>请求数不能为负</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="115"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="123"/>
         <source>give a request count, a duration, or both</source>
         <translation>请给出请求数、持续时间，或两者都给</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="116"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="124"/>
         <source>times cannot be negative</source>
         <translation>时间不能为负</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="117"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="125"/>
         <source>the temperature must be between 0 and 2</source>
         <translation>temperature 必须在 0 到 2 之间</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="127"/>
+        <source>a CA certificate or skipping the certificate check is for https:// URLs</source>
+        <translation>CA 证书和跳过证书校验只适用于 https:// URL</translation>
+    </message>
+    <message>
+        <location filename="../remote_agent/load/load_spec.cpp" line="129"/>
+        <source>the CA certificate file is not PEM certificates (-----BEGIN CERTIFICATE-----), or is over 1 MiB</source>
+        <translation>CA 证书文件不是 PEM 证书（-----BEGIN CERTIFICATE-----），或超过 1 MiB</translation>
     </message>
 </context>
 </TS>

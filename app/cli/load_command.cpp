@@ -124,6 +124,8 @@ int runLoad(const QStringList& args) {
     const auto attainment = opt("slo-attainment", "A step meets its SLO when this share of requests does (default 0.9).", "F", "0.9");
     const auto requestTimeout = opt("request-timeout", "Seconds one request may take (default: no limit).", "S");
     const auto httpClient = opt("http-client", "auto (default: native for plain http without a proxy, else libcurl), native or curl.", "NAME", "auto");
+    const auto caCert = opt("cacert", "https: trust the certificates in this PEM file instead of the system's.", "FILE");
+    const auto insecure = opt("insecure", "https: do not check the server's certificate or name.");
     const auto sshTimeout = opt("ssh-timeout", "Seconds for each of SSH connect, auth and deploy (default 30).", "S", "30");
     const auto results = opt("results", "Save the run in this folder (default: a new one under the load results folder).", "DIR");
     const auto noSave = opt("no-save", "Do not save the run.");
@@ -133,7 +135,7 @@ int runLoad(const QStringList& args) {
     RemoteOptions remote;
     parser.addOptions({url, model, endpoint, concurrency, rate, burstiness, requests, duration, warmup, inputLen, outputLen, dataset, seed, temperature, ignoreEos,
                        noStream, continuousUsage, header, apiKeyEnv, apiKeyFile, slo, percentiles, sweepConcurrency, sweepRate, attainment, requestTimeout,
-                       httpClient, sshTimeout, results, noSave, json, open, csv, remote.hosts, remote.hostsFile, remote.sshConfig, remote.knownHosts, remote.acceptNew});
+                       httpClient, caCert, insecure, sshTimeout, results, noSave, json, open, csv, remote.hosts, remote.hostsFile, remote.sshConfig, remote.knownHosts, remote.acceptNew});
     if (!parser.parse(args)) return usage(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         fputs(qPrintable(parser.helpText()), stdout);
@@ -167,6 +169,12 @@ int runLoad(const QStringList& args) {
     const auto chosenClient = rsload::httpClientFromName(parser.value(httpClient).toStdString());
     if (!chosenClient) return usage(QStringLiteral("--http-client is auto, native or curl"));
     spec.httpClient = *chosenClient;
+    spec.insecure = parser.isSet(insecure);
+    if (parser.isSet(caCert)) {
+        QFile f(parser.value(caCert));
+        if (!f.open(QIODevice::ReadOnly)) return usage(QStringLiteral("--cacert: cannot read %1").arg(f.fileName()));
+        spec.caPem = f.read(rsload::kMaxCaPemBytes + 1).toStdString();
+    }
     std::string why;
     const auto in = rsload::parseLengthDist(parser.value(inputLen).toStdString(), &why);
     if (!in) return usage(QStringLiteral("--input-len: ") + QString::fromStdString(why));

@@ -2,7 +2,9 @@
 
 #include "transport/hostlist.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDialogButtonBox>
@@ -19,6 +21,7 @@ namespace rackscope::gui {
 LoadRunDialog::LoadRunDialog(QWidget* parent)
     : QDialog(parent), url_(new QLineEdit(this)), model_(new QLineEdit(this)), inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
       outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)), hosts_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
+      caFile_(new QLineEdit(this)), insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
       endpoint_(new QComboBox(this)), concurrency_(new QSpinBox(this)), requests_(new QSpinBox(this)), warmup_(new QSpinBox(this)),
       rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)), problem_(new QLabel(this)) {
     setWindowTitle(tr("Inference load run"));
@@ -41,6 +44,8 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     slo_->setPlaceholderText(QStringLiteral("ttft<=200ms,tpot<=50ms"));
     hosts_->setPlaceholderText(tr("empty: from this machine"));
     apiKeyEnv_->setPlaceholderText(tr("environment variable holding the API key (never saved)"));
+    caFile_->setPlaceholderText(tr("https: PEM file of the certificates to trust (empty: the system's)"));
+    caFile_->setText(settings.value(QStringLiteral("load/caFile")).toString());
     auto* form = new QFormLayout;
     form->addRow(tr("Endpoint URL"), url_);
     form->addRow(tr("Model"), model_);
@@ -55,12 +60,15 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     form->addRow(tr("Goodput SLO"), slo_);
     form->addRow(tr("Load from servers"), hosts_);
     form->addRow(tr("API key variable"), apiKeyEnv_);
+    form->addRow(tr("CA certificate"), caFile_);
+    form->addRow(QString(), insecure_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         QSettings s;
         s.setValue(QStringLiteral("load/url"), url_->text());
         s.setValue(QStringLiteral("load/model"), model_->text());
+        s.setValue(QStringLiteral("load/caFile"), caFile_->text());
         accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -69,9 +77,10 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
-    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, apiKeyEnv_}) connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
+    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, apiKeyEnv_, caFile_}) connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
     for (QSpinBox* b : {concurrency_, requests_, warmup_}) connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(rate_, &QDoubleSpinBox::valueChanged, this, &LoadRunDialog::check);
+    connect(insecure_, &QCheckBox::toggled, this, &LoadRunDialog::check);
     check();
 }
 
@@ -112,6 +121,12 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
         const QString key = qEnvironmentVariable(qPrintable(apiKeyEnv_->text().trimmed()));
         if (key.isEmpty()) return *problem = tr("%1 is not set in this session's environment").arg(apiKeyEnv_->text().trimmed()), std::nullopt;
         s.headers.emplace_back("Authorization", "Bearer " + key.toStdString());
+    }
+    s.insecure = insecure_->isChecked();
+    if (const QString path = caFile_->text().trimmed(); !path.isEmpty()) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return *problem = tr("CA certificate: cannot read %1").arg(path), std::nullopt;
+        s.caPem = f.read(rsload::kMaxCaPemBytes + 1).toStdString();
     }
     if (!hosts_->text().trimmed().isEmpty()) {
         const HostlistResult list = expandHostlist(hosts_->text().trimmed());

@@ -7,6 +7,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -25,10 +26,13 @@ public:
     QLineEdit* modelEdit() const { return model_; }
     QLineEdit* hostsEdit() const { return hosts_; }
     QSpinBox* requestsBox() const { return requests_; }
+    QLineEdit* caFileEdit() const { return caFile_; }
+    QCheckBox* insecureBox() const { return insecure_; }
 
 private:
     void check();
-    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *apiKeyEnv_;
+    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *apiKeyEnv_, *caFile_;
+    QCheckBox* insecure_;
     QComboBox* endpoint_;
     QSpinBox *concurrency_, *requests_, *warmup_;
     QDoubleSpinBox *rate_, *burstiness_;

@@ -23,6 +23,9 @@ Failure failureOfCurl(CURLcode c) {
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_CONNECT:
     case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
     case CURLE_PEER_FAILED_VERIFICATION: return Failure::Connect;
     case CURLE_OPERATION_TIMEDOUT: return Failure::Timeout;
     case CURLE_WEIRD_SERVER_REPLY:
@@ -92,6 +95,13 @@ public:
         proxy_ = https ? firstVariable({"https_proxy", "HTTPS_PROXY"}) : firstVariable({"http_proxy"});
         if (proxy_.empty()) proxy_ = firstVariable({"all_proxy", "ALL_PROXY"});
         noProxy_ = firstVariable({"no_proxy", "NO_PROXY"});
+        if (!setup_.caPem.empty()) { // an older libcurl would not say so per request, and the check would fail for the wrong reason
+            CURL* probe = curl_->easyInit();
+            curl_blob ca{const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(), CURL_BLOB_NOCOPY};
+            const CURLcode rc = probe ? curl_->easySetopt(probe, CURLOPT_CAINFO_BLOB, &ca) : CURLE_OUT_OF_MEMORY;
+            if (probe) curl_->easyCleanup(probe);
+            if (rc != CURLE_OK) return curl_->version + " cannot take CA certificates from memory (libcurl 7.77 or newer can)";
+        }
         return {};
     }
 
@@ -102,6 +112,7 @@ public:
         if (!h) return false;
         h->events = events;
         h->status = 0;
+        h->error[0] = '\0';
         curl_->easySetopt(h->easy, CURLOPT_POSTFIELDS, body.c_str());
         curl_->easySetopt(h->easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
         if (curl_->multiAddHandle(multi_, h->easy) != CURLM_OK) {
@@ -169,6 +180,7 @@ private:
         CurlTransport* owner;
         TransferEvents* events; // the request it carries now
         int status;             // of that request's response, once known
+        char error[CURL_ERROR_SIZE]; // libcurl's own words on a failure: which certificate check, say
     };
     struct HandleCleanup {
         const CurlApi* curl;
@@ -272,7 +284,7 @@ private:
         }
         CURL* e = curl_->easyInit();
         if (!e) return nullptr;
-        auto* h = new Handle{e, this, nullptr, 0};
+        auto* h = new Handle{e, this, nullptr, 0, {}};
         const auto set = curl_->easySetopt;
         set(e, CURLOPT_URL, setup_.url.c_str());
         set(e, CURLOPT_HTTPHEADER, headers_);
@@ -292,6 +304,15 @@ private:
         set(e, CURLOPT_CLOSESOCKETDATA, this);
         set(e, CURLOPT_PROXY, proxy_.c_str());
         set(e, CURLOPT_NOPROXY, noProxy_.c_str());
+        set(e, CURLOPT_ERRORBUFFER, h->error);
+        if (!setup_.caPem.empty()) {
+            curl_blob ca{const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(), CURL_BLOB_NOCOPY}; // setup_ outlives the handle
+            set(e, CURLOPT_CAINFO_BLOB, &ca);
+        }
+        if (setup_.insecure) {
+            set(e, CURLOPT_SSL_VERIFYPEER, 0L);
+            set(e, CURLOPT_SSL_VERIFYHOST, 0L);
+        }
         return h;
     }
 
@@ -312,7 +333,7 @@ private:
             TransferEnd end;
             if (m->data.result != CURLE_OK) {
                 end.failure = failureOfCurl(m->data.result);
-                end.detail = curl_->easyStrerror(m->data.result);
+                end.detail = h->error[0] ? h->error : curl_->easyStrerror(m->data.result);
             }
             if (m->data.result == CURLE_OPERATION_TIMEDOUT) end.detail.clear(); // which timeout: the engine words it
             long status = 0, connects = 0;

@@ -44,6 +44,8 @@ struct HttpSetup {
     double timeoutS = 0; // per request; 0 = none
     double connectTimeoutS = 10;
     int concurrency = 0; // how many connections to keep when idle; 0 = as many as are open
+    std::string caPem;   // https: the certificates to trust instead of the system's
+    bool insecure = false; // https: no check of the server's certificate or name
 };
 
 class HttpTransport {

@@ -353,6 +353,8 @@ LoadOutcome LoadEngine::Impl::run() {
     setup.headers.insert(setup.headers.end(), spec.headers.begin(), spec.headers.end());
     setup.timeoutS = spec.timeoutS;
     setup.connectTimeoutS = spec.connectTimeoutS;
+    setup.caPem = spec.caPem;
+    setup.insecure = spec.insecure;
     setup.concurrency = spec.concurrency;
     std::string why;
     transport = makeTransport(setup, spec.httpClient, &why);

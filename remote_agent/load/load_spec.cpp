@@ -123,6 +123,10 @@ std::vector<std::string> validate(const LoadSpec& s) {
     if (s.requests == 0 && s.durationS <= 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "give a request count, a duration, or both"));
     if (s.durationS < 0 || s.timeoutS < 0 || s.connectTimeoutS < 0) problems.push_back(QT_TRANSLATE_NOOP("rsload", "times cannot be negative"));
     if (s.temperature && (*s.temperature < 0 || *s.temperature > 2)) problems.push_back(QT_TRANSLATE_NOOP("rsload", "the temperature must be between 0 and 2"));
+    if ((!s.caPem.empty() || s.insecure) && s.url.rfind("https://", 0) != 0)
+        problems.push_back(QT_TRANSLATE_NOOP("rsload", "a CA certificate or skipping the certificate check is for https:// URLs"));
+    if (!s.caPem.empty() && (s.caPem.size() > kMaxCaPemBytes || s.caPem.find("-----BEGIN CERTIFICATE-----") == std::string::npos))
+        problems.push_back(QT_TRANSLATE_NOOP("rsload", "the CA certificate file is not PEM certificates (-----BEGIN CERTIFICATE-----), or is over 1 MiB"));
     for (const auto& [name, value] : s.headers) {
         if (name.empty() || name.find_first_of(":\r\n ") != std::string::npos || value.find_first_of("\r\n") != std::string::npos)
             problems.push_back("the header '" + name + "' is malformed");
@@ -160,6 +164,8 @@ Json toJson(const LoadSpec& s) {
                 {"timeout_s", s.timeoutS},
                 {"connect_timeout_s", s.connectTimeoutS},
                 {"http_client", httpClientName(s.httpClient)},
+                {"ca_pem", s.caPem},
+                {"insecure", s.insecure},
                 {"input_len", distJson(s.inputLen)},
                 {"output_len", distJson(s.outputLen)},
                 {"seed", s.seed},
@@ -197,6 +203,8 @@ std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why) {
         const auto client = httpClientFromName(j.value("http_client", "auto"));
         if (!client) return fail("unknown http_client '" + j.value("http_client", "") + "' (auto, curl or native)");
         s.httpClient = *client;
+        s.caPem = j.value("ca_pem", "");
+        s.insecure = j.value("insecure", false);
         if (j.contains("input_len")) {
             auto d = distFromJson(j["input_len"]);
             if (!d) return fail("input_len is not a length distribution");

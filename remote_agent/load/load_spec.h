@@ -38,6 +38,8 @@ enum class HttpClient { Auto, Curl, Native };
 const char* httpClientName(HttpClient c);
 std::optional<HttpClient> httpClientFromName(const std::string& name);
 
+constexpr size_t kMaxCaPemBytes = 1u << 20;
+
 struct LoadSpec {
     std::string url;                  // the API's base, e.g. http://node3:8000/v1
     Endpoint endpoint = Endpoint::ChatCompletions;
@@ -57,6 +59,10 @@ struct LoadSpec {
     double timeoutS = 0;              // per request; 0 = none
     double connectTimeoutS = 10;
     HttpClient httpClient = HttpClient::Auto;
+    // https: the certificates to trust, in PEM, in place of the system's (read where the run is started and sent
+    // with it, as an agent's machine may not have the file); or no check of the server's certificate at all.
+    std::string caPem;
+    bool insecure = false;
 
     LengthDist inputLen{LengthDist::Kind::Fixed, 1024, 0};
     LengthDist outputLen{LengthDist::Kind::Fixed, 128, 0};

@@ -11,6 +11,7 @@
 #include "runs/load_results.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -43,6 +44,34 @@ private slots:
         d.hostsEdit()->setText(QStringLiteral("gpu[3-1]"));
         QVERIFY(!d.request(&why));
         QVERIFY(why.startsWith(QStringLiteral("Servers")));
+        d.hostsEdit()->clear();
+    }
+
+    // The CA file is read when the run is asked for, and travels in the spec; TLS settings need https.
+    void theDialogReadsTheCaFile() {
+        QTemporaryDir dir;
+        LoadRunDialog d;
+        QString why;
+        d.urlEdit()->setText(QStringLiteral("http://127.0.0.1:9/v1"));
+        d.modelEdit()->setText(QStringLiteral("m"));
+        d.insecureBox()->setChecked(true);
+        QVERIFY(!d.request(&why));
+        QVERIFY2(why.contains(QStringLiteral("https://")), qPrintable(why));
+        d.urlEdit()->setText(QStringLiteral("https://127.0.0.1:9/v1"));
+        QVERIFY2(d.request(&why), qPrintable(why));
+        QVERIFY(d.request(&why)->spec.insecure);
+        d.insecureBox()->setChecked(false);
+        d.caFileEdit()->setText(dir.filePath(QStringLiteral("missing.pem")));
+        QVERIFY(!d.request(&why));
+        QVERIFY2(why.startsWith(QStringLiteral("CA certificate")), qPrintable(why));
+        const QByteArray pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+        QFile f(dir.filePath(QStringLiteral("ca.pem")));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(pem) == pem.size());
+        f.close();
+        d.caFileEdit()->setText(f.fileName());
+        const auto r = d.request(&why);
+        QVERIFY2(r, qPrintable(why));
+        QCOMPARE(QByteArray::fromStdString(r->spec.caPem), pem);
     }
 
     // The engine's own checks (plain C++, shared with the agent and the CLI) reach the dialog in its language.

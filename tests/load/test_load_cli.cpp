@@ -5,6 +5,7 @@
 // (a cut file too), comparing runs, exporting CSV, and refusing bad options.
 #include "load/load_spec.h"
 #include "load_test_server.h"
+#include "tls_front.h"
 #include "runs/load_results.h"
 
 #include <QJsonArray>
@@ -15,6 +16,7 @@
 #include <QTest>
 
 using rackscope::test::LoadTestServer;
+using rackscope::test::TlsFront;
 
 namespace {
 
@@ -185,6 +187,27 @@ private slots:
         QCOMPARE(both.out.count(QLatin1Char('\n')), 3);
     }
 
+    // --cacert is read here and travels with the run: https through a real TLS terminator.
+    void httpsTrustsTheGivenCaFile() {
+        QTemporaryDir dir;
+        TlsFront front(dir.path(), QStringLiteral("front"), server_.port());
+        QVERIFY2(front.ok(), qPrintable(front.error()));
+        const QString ca = dir.filePath(QStringLiteral("ca.pem"));
+        QFile file(ca);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(front.certPem()));
+        file.close();
+        const QStringList run = {QStringLiteral("--url"), QString::fromStdString(front.url()), QStringLiteral("--model"), QStringLiteral("m"),
+                                 QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--output-len"), QStringLiteral("4"),
+                                 QStringLiteral("--no-save"), QStringLiteral("--json")};
+        const Cli trusted = cli(run + QStringList{QStringLiteral("--cacert"), ca});
+        QVERIFY2(trusted.status == 0, qPrintable(trusted.err + trusted.out));
+        QCOMPARE(QJsonDocument::fromJson(trusted.out.toUtf8()).object().value("completed").toInt(), 3);
+        const Cli untrusted = cli(run);
+        QCOMPARE(untrusted.status, 1);
+        QCOMPARE(QJsonDocument::fromJson(untrusted.out.toUtf8()).object().value("completed").toInt(), 0);
+    }
+
     void aSweepStopsWhenTheSloBreaks() {
         QTemporaryDir dir;
         // TTFT is 10 ms at any concurrency here; an SLO of 1 ms breaks at the first step
@@ -227,6 +250,8 @@ private slots:
             {{QStringLiteral("--url"), QStringLiteral("ftp://x"), QStringLiteral("--model"), QStringLiteral("m")}, QStringLiteral("http://")},
             {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--api-key-env"), QStringLiteral("RS_NOT_SET_ANYWHERE")}, QStringLiteral("not set")},
             {{QStringLiteral("--open"), QStringLiteral("/nonexistent/run")}, QStringLiteral("cannot read")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--cacert"), QStringLiteral("/nonexistent/ca.pem")}, QStringLiteral("--cacert: cannot read")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--insecure")}, QStringLiteral("https://")},
         };
         for (const auto& [args, says] : cases) {
             const Cli c = cli(args + QStringList{QStringLiteral("--no-save")});

@@ -7,7 +7,9 @@
 #include "load/load_engine.h"
 #include "load/load_summary.h"
 #include "load_test_server.h"
+#include "tls_front.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <arpa/inet.h>
@@ -24,6 +26,7 @@
 
 using namespace rsload;
 using rackscope::test::LoadTestServer;
+using rackscope::test::TlsFront;
 
 namespace {
 
@@ -414,6 +417,61 @@ private slots:
         QVERIFY(!nativeCanCarry("http://h:notaport/v1"));
         QVERIFY(nativeCanCarry("http://[::1]:8000/v1"));
         QVERIFY(nativeCanCarry("http://node3:8000/v1"));
+    }
+
+    // https through a real TLS terminator: trusted with the certificates given with the run, refused without
+    // them or for a certificate of another name (in libcurl's words on which check failed), carried unchecked
+    // when asked, and the spec says which.
+    void httpsIsCheckedAgainstTheGivenCertificates() {
+        if (client == HttpClient::Native) QSKIP("https is libcurl's; the native client refuses it (theNativeClientRefusesWhatItCannotCarry)");
+        QTemporaryDir dir;
+        TlsFront front(dir.path(), QStringLiteral("ip"), server_.port());
+        QVERIFY2(front.ok(), qPrintable(front.error()));
+        LoadSpec spec = specFor(server_, "ttft=20;tpot=2", 4, 2);
+        spec.url = front.url();
+        spec.caPem = front.certPem();
+        const Run trusted = runLoad(spec);
+        expectAll(trusted, Failure::Ok, 4);
+        QVERIFY2(trusted.outcome.httpClient.rfind("libcurl/", 0) == 0, trusted.outcome.httpClient.c_str());
+        for (const RequestRecord& r : trusted.records) {
+            QVERIFY(*r.ttftMs >= 20);
+            QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
+        }
+
+        spec.caPem.clear(); // the system's certificates do not know this one
+        const Run untrusted = runLoad(spec);
+        expectAll(untrusted, Failure::Connect, 4);
+        for (const RequestRecord& r : untrusted.records) QVERIFY2(QString::fromStdString(r.error).contains("certificate"), r.error.c_str());
+
+        spec.insecure = true;
+        expectAll(runLoad(spec), Failure::Ok, 4);
+
+        TlsFront elsewhere(dir.path(), QStringLiteral("dns"), server_.port(), QStringLiteral("DNS:elsewhere.example"));
+        QVERIFY2(elsewhere.ok(), qPrintable(elsewhere.error()));
+        spec.url = elsewhere.url();
+        spec.insecure = false;
+        spec.caPem = elsewhere.certPem();
+        const Run wrongName = runLoad(spec);
+        expectAll(wrongName, Failure::Connect, 4);
+        for (const RequestRecord& r : wrongName.records) QVERIFY2(QString::fromStdString(r.error).contains("127.0.0.1"), r.error.c_str());
+    }
+
+    void tlsOptionsAreForHttpsAndCaFilesArePem() {
+        LoadSpec spec = specFor(server_, "", 1, 1);
+        spec.insecure = true;
+        QCOMPARE(validate(spec).size(), size_t(1)); // an http:// URL
+        spec.url = "https://h/v1";
+        QVERIFY(validate(spec).empty());
+        spec.caPem = "not a certificate";
+        QCOMPARE(validate(spec).size(), size_t(1));
+        spec.caPem = "-----BEGIN CERTIFICATE-----\n" + std::string(kMaxCaPemBytes, 'A');
+        QCOMPARE(validate(spec).size(), size_t(1));
+        spec.caPem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+        std::string why;
+        const auto back = loadSpecFromJson(toJson(spec), &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->caPem, spec.caPem);
+        QVERIFY(back->insecure);
     }
 
     void aCancelLosesNothing() {
