@@ -1,5 +1,6 @@
 #include "topology_canvas.h"
 
+#include "render/diagram_raster.h"
 #include "render/diagram_style.h"
 
 #include <QHelpEvent>
@@ -132,15 +133,17 @@ QString TopologyCanvas::toolTipForLink(int link) const {
 }
 
 void TopologyCanvas::paintEvent(QPaintEvent* e) {
-    QPainter p(this);
-    p.fillRect(e->rect(), QColor(0xfb, 0xfc, 0xfd));
-    p.translate(offset_);
-    p.scale(zoom_, zoom_);
+    const double dpr = devicePixelRatioF();
+    if (frame_.size() != size() * dpr || frame_.devicePixelRatio() != dpr) {
+        frame_ = QImage(size() * dpr, QImage::Format_RGB32); // opaque: shown by a plain copy
+        frame_.setDevicePixelRatio(dpr);
+    }
     PaintOptions o = paint_;
     o.exposed = QRectF(toScene(e->rect().topLeft()), toScene(e->rect().bottomRight() + QPoint(1, 1)));
-    paintDiagram(p, diagram_, o);
+    paintDiagramInBands(frame_, e->rect(), QTransform(zoom_, 0, 0, zoom_, offset_.x(), offset_.y()), diagram_, o, QColor(0xfb, 0xfc, 0xfd));
+    QPainter p(this);
+    p.drawImage(e->rect(), frame_, QRectF(QPointF(e->rect().topLeft()) * dpr, QSizeF(e->rect().size()) * dpr));
     if (diagram_.items.empty()) {
-        p.resetTransform();
         p.setPen(Qt::gray);
         p.drawText(rect(), Qt::AlignCenter, tr("Nothing to draw yet: open a topology or connect to servers."));
     }

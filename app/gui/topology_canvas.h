@@ -8,6 +8,7 @@
 #include "diagram/diagram.h"
 #include "render/diagram_painter.h"
 
+#include <QImage>
 #include <QWidget>
 
 namespace rackscope::gui {
@@ -64,6 +65,7 @@ private:
     PaintOptions paint_;
     double zoom_ = 1;
     QPointF offset_;      // widget position of scene (0, 0)
+    QImage frame_;        // painted in bands on every core, then shown (paintDiagramInBands)
     QPoint dragFrom_;
     bool dragging_ = false;
     bool fitted_ = false;

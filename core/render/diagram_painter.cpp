@@ -26,9 +26,10 @@ QFont makeFont(int pixels, bool bold) {
     return f;
 }
 
-// The few fonts the diagram uses, made once: a repaint draws thousands of labels.
+// The few fonts the diagram uses, made once a thread (bands paint on several, diagram_raster.cpp): a repaint
+// draws thousands of labels.
 const QFont& font(int pixels, bool bold = false) {
-    static std::map<std::pair<int, bool>, QFont> fonts;
+    thread_local std::map<std::pair<int, bool>, QFont> fonts;
     auto it = fonts.find({pixels, bold});
     if (it == fonts.end()) it = fonts.emplace(std::pair{pixels, bold}, makeFont(pixels, bold)).first;
     return it->second;
@@ -36,7 +37,7 @@ const QFont& font(int pixels, bool bold = false) {
 
 // Text cut to a width with an ellipsis, remembered: the same labels are elided on every repaint.
 const QString& elided(const QString& text, int pixels, double width) {
-    static QHash<QString, QString> cache;
+    thread_local QHash<QString, QString> cache;
     if (cache.size() > 50000) cache.clear();
     const QString key = QString::number(pixels) + QLatin1Char('|') + QString::number(qRound(width)) + QLatin1Char('|') + text;
     auto it = cache.find(key);
@@ -45,7 +46,7 @@ const QString& elided(const QString& text, int pixels, double width) {
 }
 
 double advance(const QString& text, int pixels, bool bold) {
-    static QHash<QString, double> cache;
+    thread_local QHash<QString, double> cache;
     if (cache.size() > 50000) cache.clear();
     const QString key = QString::number(pixels) + (bold ? QLatin1Char('b') : QLatin1Char('r')) + text;
     auto it = cache.find(key);

@@ -4,12 +4,15 @@
 // and close, highlights switch off, and the window's export is the diagram.
 #include "test_support.h"
 
+#include "diagram/diagram_sources.h"
 #include "main_window.h"
+#include "render/diagram_raster.h"
 #include "topology_canvas.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QMessageBox>
@@ -218,6 +221,58 @@ private slots:
     }
 
     // Many servers open closed, with the fabric above them, and paint.
+    // The canvas paints in bands on several threads: the same picture as painting in one piece, at every zoom
+    // (boxes only, labels, close up), on a HiDPI screen too, with seams through boxes, labels and cables.
+    void bandsPaintTheSamePixelsAsOnePiece() {
+        const DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        QVERIFY(s.failed.empty());
+        const Diagram d = buildDiagram(s.input);
+        PaintOptions o;
+        o.selected = d.find(QStringLiteral("node08/GPU4"));
+        o.hovered = d.find(QStringLiteral("node07/GPU6"));
+        QVERIFY(o.selected >= 0 && o.hovered >= 0);
+        const QColor background(0xfb, 0xfc, 0xfd);
+        const QSize view(1100, 700);
+        const double fit = std::min(view.width() / d.bounds.width(), view.height() / d.bounds.height());
+        for (const double dpr : {1.0, 2.0})
+            for (const double zoom : {fit, 0.3, 0.6, 1.0, 2.5}) {
+                const QPointF centre = zoom == fit ? d.bounds.center() : d.items[std::size_t(o.selected)].rect.center();
+                const QTransform t = QTransform::fromTranslate(view.width() / 2.0 - centre.x() * zoom, view.height() / 2.0 - centre.y() * zoom).scale(zoom, zoom);
+                o.exposed = t.inverted().mapRect(QRectF(QPointF(), QSizeF(view)));
+                QImage whole(view * dpr, QImage::Format_RGB32);
+                whole.setDevicePixelRatio(dpr);
+                {
+                    QPainter p(&whole);
+                    p.fillRect(QRectF(QPointF(), QSizeF(view)), background);
+                    p.setTransform(t);
+                    paintDiagram(p, d, o);
+                }
+                for (const int bands : {2, 7}) {
+                    QImage banded(view * dpr, QImage::Format_RGB32);
+                    banded.setDevicePixelRatio(dpr);
+                    paintDiagramInBands(banded, QRect(QPoint(), view), t, d, o, background, bands);
+                    // What a band's clip changes: blending and antialiasing rounded a few units apart (invisible), and
+                    // now and then a box outline's lone corner pixel. Anything missing or moved (a cable, a label, a port
+                    // tab) is several pixels together, far apart in colour.
+                    auto differs = [&](int x, int y) {
+                        if (!whole.valid(x, y)) return false;
+                        const QRgb a = whole.pixel(x, y), b = banded.pixel(x, y);
+                        return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))}) > 16;
+                    };
+                    int lone = 0;
+                    for (int y = 0; y < whole.height(); ++y)
+                        for (int x = 0; x < whole.width(); ++x) {
+                            if (!differs(x, y)) continue;
+                            ++lone;
+                            for (const QPoint n : {QPoint(1, 0), QPoint(-1, 1), QPoint(0, 1), QPoint(1, 1)})
+                                QVERIFY2(!differs(x + n.x(), y + n.y()), qPrintable(QStringLiteral("zoom %1, dpr %2, %3 bands: pixels differ together at %4,%5")
+                                                                                         .arg(zoom).arg(dpr).arg(bands).arg(x).arg(y)));
+                        }
+                    QVERIFY2(lone < 50, qPrintable(QStringLiteral("zoom %1, dpr %2, %3 bands: %4 pixels differ").arg(zoom).arg(dpr).arg(bands).arg(lone)));
+                }
+            }
+    }
+
     void aFabricOfManyServers() {
         gui::MainWindow w;
         w.show();
