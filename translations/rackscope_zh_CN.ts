@@ -42,18 +42,18 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="355"/>
+        <location filename="../core/render/diagram_painter.cpp" line="356"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="372"/>
-        <location filename="../core/render/diagram_painter.cpp" line="387"/>
+        <location filename="../core/render/diagram_painter.cpp" line="373"/>
+        <location filename="../core/render/diagram_painter.cpp" line="388"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="417"/>
+        <location filename="../core/render/diagram_painter.cpp" line="418"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -702,157 +702,168 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadRunDialog</name>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="24"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="26"/>
         <source>Do not check the server&apos;s certificate</source>
         <translation>不校验服务器证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="27"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
         <source>Inference load run</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="32"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="34"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="33"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="35"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="36"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="40"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="48"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="49"/>
         <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
         <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
         <source>CA certificate</source>
         <translation>CA 证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
+        <source>PEM certificates (*.pem *.crt);;All files (*)</source>
+        <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="109"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="119"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="110"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="120"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="112"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="122"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="117"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="127"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="122"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="132"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="128"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="138"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="133"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="143"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>
@@ -1904,39 +1915,39 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::TopologyCanvas</name>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="108"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="109"/>
         <source>PCI %1</source>
         <translation>PCI %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="110"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="111"/>
         <source>&lt;i&gt;double-click to open or close&lt;/i&gt;</source>
         <translation>&lt;i&gt;双击展开或折叠&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="122"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="123"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="122"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="123"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/topology_canvas.cpp" line="124"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="125"/>
         <source> (%n in parallel)</source>
         <translation>
             <numerusform>（%n 根并联）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="127"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="128"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="145"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="148"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>

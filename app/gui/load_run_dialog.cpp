@@ -4,12 +4,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -60,7 +62,15 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     form->addRow(tr("Goodput SLO"), slo_);
     form->addRow(tr("Load from servers"), hosts_);
     form->addRow(tr("API key variable"), apiKeyEnv_);
-    form->addRow(tr("CA certificate"), caFile_);
+    auto* caRow = new QHBoxLayout;
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("CA certificate"), caFile_->text(), tr("PEM certificates (*.pem *.crt);;All files (*)"));
+        if (!path.isEmpty()) caFile_->setText(path);
+    });
+    caRow->addWidget(caFile_);
+    caRow->addWidget(browse);
+    form->addRow(tr("CA certificate"), caRow);
     form->addRow(QString(), insecure_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
