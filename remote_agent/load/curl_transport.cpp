@@ -96,9 +96,9 @@ public:
         if (proxy_.empty()) proxy_ = firstVariable({"all_proxy", "ALL_PROXY"});
         noProxy_ = firstVariable({"no_proxy", "NO_PROXY"});
         if (!setup_.caPem.empty()) { // an older libcurl would not say so per request, and the check would fail for the wrong reason
+            ca_ = {const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(), CURL_BLOB_NOCOPY}; // setup_ outlives every handle
             CURL* probe = curl_->easyInit();
-            curl_blob ca{const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(), CURL_BLOB_NOCOPY};
-            const CURLcode rc = probe ? curl_->easySetopt(probe, CURLOPT_CAINFO_BLOB, &ca) : CURLE_OUT_OF_MEMORY;
+            const CURLcode rc = probe ? curl_->easySetopt(probe, CURLOPT_CAINFO_BLOB, &ca_) : CURLE_OUT_OF_MEMORY;
             if (probe) curl_->easyCleanup(probe);
             if (rc != CURLE_OK) return curl_->version + " cannot take CA certificates from memory (libcurl 7.77 or newer can)";
         }
@@ -171,6 +171,7 @@ private:
     CURLM* multi_ = nullptr;
     curl_slist* headers_ = nullptr;
     std::string proxy_, noProxy_;
+    curl_blob ca_{}; // setup_.caPem, for CURLOPT_CAINFO_BLOB
     int epoll_ = -1, wake_ = -1;
     epoll_event events_[kEvents];
     std::optional<Clock::time_point> deadline_; // libcurl's timer
@@ -305,10 +306,7 @@ private:
         set(e, CURLOPT_PROXY, proxy_.c_str());
         set(e, CURLOPT_NOPROXY, noProxy_.c_str());
         set(e, CURLOPT_ERRORBUFFER, h->error);
-        if (!setup_.caPem.empty()) {
-            curl_blob ca{const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(), CURL_BLOB_NOCOPY}; // setup_ outlives the handle
-            set(e, CURLOPT_CAINFO_BLOB, &ca);
-        }
+        if (!setup_.caPem.empty()) set(e, CURLOPT_CAINFO_BLOB, &ca_);
         if (setup_.insecure) {
             set(e, CURLOPT_SSL_VERIFYPEER, 0L);
             set(e, CURLOPT_SSL_VERIFYHOST, 0L);

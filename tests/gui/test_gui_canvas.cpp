@@ -220,10 +220,9 @@ private slots:
         QCOMPARE(w.hosts().size(), std::size_t(8)); // nothing lost
     }
 
-    // Many servers open closed, with the fabric above them, and paint.
     // The canvas paints in bands on several threads: the same picture as painting in one piece, at every zoom
     // (boxes only, labels, close up), on a HiDPI screen too, with seams through boxes, labels and cables.
-    void bandsPaintTheSamePixelsAsOnePiece() {
+    void bandsPaintTheSamePictureAsOnePiece() {
         const DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
         QVERIFY(s.failed.empty());
         const Diagram d = buildDiagram(s.input);
@@ -273,6 +272,7 @@ private slots:
             }
     }
 
+    // Many servers open closed, with the fabric above them, and paint.
     void aFabricOfManyServers() {
         gui::MainWindow w;
         w.show();

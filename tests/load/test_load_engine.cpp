@@ -421,7 +421,7 @@ private slots:
 
     // https through a real TLS terminator: trusted with the certificates given with the run, refused without
     // them or for a certificate of another name (in libcurl's words on which check failed), carried unchecked
-    // when asked, and the spec says which.
+    // when asked.
     void httpsIsCheckedAgainstTheGivenCertificates() {
         if (client == HttpClient::Native) QSKIP("https is libcurl's; the native client refuses it (theNativeClientRefusesWhatItCannotCarry)");
         QTemporaryDir dir;
