@@ -1,5 +1,6 @@
 #include "fabric_command.h"
 
+#include "protocol/protocol.h"
 #include "analysis/fabric_merge.h"
 #include "analysis/fabric_placement.h"
 #include "import/fabric_file.h"
@@ -129,7 +130,7 @@ int runFabric(const QStringList& args) {
     }
     if (remote.wanted(parser)) {
         // Each server's LLDP neighbours and RDMA ports, from its agent.
-        const RemoteAnswers answers = askHosts(parser, remote, QStringLiteral("collect"),
+        const RemoteAnswers answers = askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect),
                                                {{"sections", QJsonArray{QStringLiteral("rdma"), QStringLiteral("net"), QStringLiteral("lldp")}}});
         if (!answers.error.isEmpty()) {
             fprintf(stderr, "rackscope-cli fabric: %s\n", qPrintable(answers.error));

@@ -1,5 +1,6 @@
 #include "inspect_command.h"
 
+#include "protocol/protocol.h"
 #include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
 #include "remote_hosts.h"
@@ -68,7 +69,7 @@ int runInspect(const QStringList& args) {
     QJsonArray remoteEntries;
     bool remoteFailed = false;
     if (remote.wanted(parser)) {
-        const RemoteAnswers answers = askHosts(parser, remote, QStringLiteral("collect"));
+        const RemoteAnswers answers = askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect));
         if (!answers.error.isEmpty()) {
             fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(answers.error));
             return 2;

@@ -1,5 +1,9 @@
 #include "load_command.h"
 
+#include "interrupts.h"
+
+#include "import/input_file.h"
+
 #include "load/prompts.h"
 #include "remote_hosts.h"
 #include "runs/load_runner.h"
@@ -11,9 +15,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTextStream>
-#include <QTimer>
 #include <unistd.h>
-#include <csignal>
 #include <cstdio>
 #include <random>
 
@@ -39,8 +41,6 @@ std::optional<std::vector<double>> numbers(const QString& text) {
 
 // Ctrl+C cancels the run (the requests in flight end as "cancelled" and are saved); the handler only
 // sets a flag, which the event loop polls: nothing else is safe in a signal handler.
-volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) { interrupted = 1; }
 
 int openSaved(const QStringList& dirs, bool json, const QString& csvPath) {
     std::vector<LoadResults> runs;
@@ -171,9 +171,10 @@ int runLoad(const QStringList& args) {
     spec.httpClient = *chosenClient;
     spec.insecure = parser.isSet(insecure);
     if (parser.isSet(caCert)) {
-        QFile f(parser.value(caCert));
-        if (!f.open(QIODevice::ReadOnly)) return usage(QStringLiteral("--cacert: cannot read %1").arg(f.fileName()));
-        spec.caPem = f.read(rsload::kMaxCaPemBytes + 1).toStdString();
+        QByteArray pem;
+        if (const QString problem = readBoundedFile(parser.value(caCert), rsload::kMaxCaPemBytes, &pem); !problem.isEmpty())
+            return usage(QStringLiteral("--cacert: cannot read %1: %2").arg(parser.value(caCert), problem));
+        spec.caPem = pem.toStdString();
     }
     std::string why;
     const auto in = rsload::parseLengthDist(parser.value(inputLen).toStdString(), &why);
@@ -196,19 +197,21 @@ int runLoad(const QStringList& args) {
         key = qEnvironmentVariable(qPrintable(parser.value(apiKeyEnv)));
         if (key.isEmpty()) return usage(QStringLiteral("--api-key-env: %1 is not set").arg(parser.value(apiKeyEnv)));
     } else if (parser.isSet(apiKeyFile)) {
-        QFile f(parser.value(apiKeyFile));
-        if (!f.open(QIODevice::ReadOnly)) return usage(QStringLiteral("--api-key-file: cannot read %1").arg(f.fileName()));
-        key = QString::fromUtf8(f.read(64 * 1024)).trimmed();
+        QByteArray text;
+        if (const QString problem = readBoundedFile(parser.value(apiKeyFile), 64 * 1024, &text); !problem.isEmpty())
+            return usage(QStringLiteral("--api-key-file: cannot read %1: %2").arg(parser.value(apiKeyFile), problem));
+        key = QString::fromUtf8(text).trimmed();
     }
     if (!key.isEmpty()) spec.headers.emplace_back("Authorization", "Bearer " + key.toStdString());
     if (parser.isSet(dataset)) {
-        QFile f(parser.value(dataset));
-        if (!f.open(QIODevice::ReadOnly)) return usage(QStringLiteral("--dataset: cannot read %1").arg(f.fileName()));
+        QByteArray text;
+        if (const QString problem = readBoundedFile(parser.value(dataset), qint64(1) << 30, &text); !problem.isEmpty())
+            return usage(QStringLiteral("--dataset: cannot read %1: %2").arg(parser.value(dataset), problem));
         size_t skipped = 0;
         const size_t wanted = size_t(std::max<int64_t>(spec.requests + spec.warmup, 1000));
-        spec.prompts = rsload::readPromptFile(f.readAll().toStdString(), wanted, &skipped, &why);
+        spec.prompts = rsload::readPromptFile(text.toStdString(), wanted, &skipped, &why);
         if (skipped) fprintf(stderr, "rackscope-cli load: --dataset: %zu records skipped (%s)\n", skipped, why.c_str());
-        if (spec.prompts.empty()) return usage(QStringLiteral("--dataset %1 has no usable prompt").arg(f.fileName()));
+        if (spec.prompts.empty()) return usage(QStringLiteral("--dataset %1 has no usable prompt").arg(parser.value(dataset)));
     }
     if (auto problems = rsload::validate(spec); !problems.empty()) return usage(QString::fromStdString(problems.front()));
 
@@ -286,19 +289,11 @@ int runLoad(const QStringList& args) {
         }
         loop.quit();
     });
-    interrupted = 0;
-    std::signal(SIGINT, onInterrupt);
-    QTimer interruptPoll;
-    QObject::connect(&interruptPoll, &QTimer::timeout, &loop, [&] {
-        if (interrupted) {
-            interrupted = 0;
-            runner.cancel();
-        }
-    });
-    interruptPoll.start(100);
-    runner.start(std::move(request));
-    if (runner.isRunning()) loop.exec();
-    std::signal(SIGINT, SIG_DFL);
+    {
+        const InterruptWatch interrupts([&] { runner.cancel(); });
+        runner.start(std::move(request));
+        if (runner.isRunning()) loop.exec();
+    }
     if (quiet) printf("%s\n", (summaries.size() == 1 ? summaries[0] : summaries).dump(2).c_str());
     // a run whose every request failed is a failed run
     for (const auto& s : summaries)

@@ -1,5 +1,7 @@
 #include "nccl_command.h"
 
+#include "interrupts.h"
+
 #include "report/json_values.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_run_spec.h"
@@ -53,6 +55,7 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
         verdict = v;
         loop.quit();
     });
+    const InterruptWatch interrupts([&] { hunt.cancel(); });
     hunt.start(options);
     loop.exec();
     QTextStream out(stdout);
@@ -167,7 +170,6 @@ int runNccl(const QStringList& args) {
     request.timeoutMs = parser.value(timeout).toInt() * 1000;
     request.resultsDirectory = parser.isSet(noSave) ? QString() : parser.value(results);
     const QString config = parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
-    request.ssh.sshConfigPath = parser.value(sshConfig);
     request.ssh.knownHostsFile = parser.value(knownHosts);
     if (parser.isSet(launchHost)) request.launchHost = SshConfig::fromFile(config).resolve(parser.value(launchHost));
     if (parser.isSet(counters)) {
@@ -213,6 +215,7 @@ int runNccl(const QStringList& args) {
         outcome = o;
         loop.quit();
     });
+    const InterruptWatch interrupts([&] { runner.cancel(); });
     runner.start(request);
     loop.exec();
     const int status = outcome.exitStatus;

@@ -66,7 +66,9 @@ int runParseNcclTests(const QStringList& args) {
     }
     QTextStream out(stdout);
     if (parser.isSet(json)) {
-        out << QJsonDocument(ncclTestsToJson(run, files[0], topologies)).toJson(QJsonDocument::Indented);
+        out.flush();
+        const QByteArray doc = ncclTestsJsonText(run, files[0], topologies);
+        fwrite(doc.constData(), 1, size_t(doc.size()), stdout);
     } else {
         out << files[0] << ": " << run.rows.size() << " sizes, " << run.ranks.size() << " ranks";
         if (run.avgBusbw) out << ", average bus bandwidth " << *run.avgBusbw << " GB/s";

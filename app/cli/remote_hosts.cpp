@@ -54,7 +54,6 @@ FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptio
     FleetOptions& fo = t.options;
     const QString config = parser.isSet(o.sshConfig) ? parser.value(o.sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
     fo.config = SshConfig::fromFile(config);
-    fo.ssh.sshConfigPath = parser.isSet(o.sshConfig) ? config : QString();
     fo.ssh.knownHostsFile = parser.value(o.knownHosts);
     fo.ssh.unknownKeys = parser.isSet(o.acceptNew) ? UnknownHostKeys::AcceptNew : UnknownHostKeys::Refuse;
     fo.ssh.askPassword = askOnTerminal;

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "protocol/protocol.h"
 #include "language.h"
 #include "load_chart.h"
 #include "load_run_dialog.h"
@@ -273,7 +274,7 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     log({}, tr("connecting to %1 servers (%2)").arg(list.hosts.size()).arg(request.hosts));
     for (const QString& h : serverNames_) serverItem(h)->setText(1, tr("waiting"));
     showHosts();
-    fleet_->request(serverNames_, QStringLiteral("collect"));
+    fleet_->request(serverNames_, QString::fromLatin1(rsagent::protocol::method::kCollect));
     return true;
 }
 
@@ -282,7 +283,6 @@ FleetOptions MainWindow::fleetOptions(QString* error) {
     o.config = SshConfig::fromFile(connection_.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config") : connection_.sshConfig);
     if (!connection_.jumpHost.isEmpty() && !o.config.addJumpForAll(connection_.jumpHost))
         *error = tr("the jump host is not [user@]host[:port]: %1").arg(connection_.jumpHost);
-    o.ssh.sshConfigPath = connection_.sshConfig;
     o.ssh.knownHostsFile = connection_.knownHosts;
     o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs = connection_.timeoutS * 1000;
     o.concurrency = connection_.concurrency;
@@ -443,7 +443,7 @@ void MainWindow::showRunFindings(const std::vector<Finding>& findings) {
 
 void MainWindow::refreshServers() {
     if (!fleet_ || serverNames_.isEmpty()) return;
-    fleet_->request(serverNames_, QStringLiteral("collect"));
+    fleet_->request(serverNames_, QString::fromLatin1(rsagent::protocol::method::kCollect));
 }
 
 QTreeWidgetItem* MainWindow::serverItem(const QString& host) {

@@ -17,7 +17,11 @@ QString severityName(Severity s) {
 }
 
 const GpuNicPair* HostAnalysis::pair(const QString& gpu, const QString& nic) const {
-    for (const auto& p : gpuNic)
+    if (gpuNicIndex.size() == qsizetype(gpuNic.size())) {
+        const auto it = gpuNicIndex.constFind(qMakePair(gpu, nic));
+        return it == gpuNicIndex.cend() ? nullptr : &gpuNic[size_t(*it)];
+    }
+    for (const auto& p : gpuNic) // made by hand, without the index
         if (p.gpu == gpu && p.nic == nic) return &p;
     return nullptr;
 }
@@ -119,7 +123,10 @@ HostAnalysis analyzeHost(const HostTopology& host) {
             a.gpuGpu.push_back({host.gpus[i].id, host.gpus[j].id, p.type, p.nvlinks});
         }
     for (const Device& gpu : host.gpus)
-        for (const Device& nic : host.nics) a.gpuNic.push_back(judgeGpuNic(host, gpu, nic));
+        for (const Device& nic : host.nics) {
+            a.gpuNicIndex.insert(qMakePair(gpu.id, nic.id), qsizetype(a.gpuNic.size()));
+            a.gpuNic.push_back(judgeGpuNic(host, gpu, nic));
+        }
     a.ncclNic = chooseNcclNics(host, a);
     a.findings = findingsFor(host, a);
     return a;

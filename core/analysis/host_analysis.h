@@ -4,6 +4,8 @@
 #include "finding.h"
 #include "model/host_topology.h"
 
+#include <QHash>
+#include <QPair>
 #include <vector>
 
 namespace rackscope {
@@ -30,6 +32,8 @@ struct HostAnalysis {
     std::vector<Finding> findings;
 
     const GpuNicPair* pair(const QString& gpu, const QString& nic) const;
+    // (GPU id, NIC id) -> position in gpuNic, so pair() stays O(1) on a 1000-device host.
+    QHash<QPair<QString, QString>, qsizetype> gpuNicIndex;
 };
 
 HostAnalysis analyzeHost(const HostTopology& host);

@@ -1,5 +1,6 @@
 #include "topology_loader.h"
 
+#include "logging.h"
 #include "agent_snapshot_importer.h"
 #include "hwloc_importer.h"
 #include "input_file.h"
@@ -65,9 +66,14 @@ ImportResult importTopology(const QByteArray& content, const QString& location) 
 
 ImportResult loadTopologyFile(const QString& path) {
     QByteArray content;
-    if (const QString error = readInputFile(path, kMaxTopologyBytes, &content); !error.isEmpty())
+    if (const QString error = readInputFile(path, kMaxTopologyBytes, &content); !error.isEmpty()) {
+        qCDebug(lcImport) << path << "refused:" << error;
         return ImportResult::fail(error);
-    return importTopology(content, QFileInfo(path).absoluteFilePath());
+    }
+    ImportResult r = importTopology(content, QFileInfo(path).absoluteFilePath());
+    if (r.host) qCDebug(lcImport) << path << "read as" << sourceFormatId(r.host->source.format) << "-" << r.host->gpus.size() << "GPUs," << r.host->nics.size() << "NICs";
+    else qCDebug(lcImport) << path << "refused:" << r.error;
+    return r;
 }
 
 } // namespace rackscope

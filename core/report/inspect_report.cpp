@@ -5,6 +5,7 @@
 
 #include "analysis/device_paths.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QTextStream>
 
@@ -81,12 +82,17 @@ void writeMatrix(QTextStream& out, const InspectedHost& h) {
     for (const Device& d : t.gpus) devs.push_back(&d);
     for (const Device& d : t.nics) devs.push_back(&d);
     if (devs.empty()) return;
+    // Each pair's cell once, both ways round: a 1000-device matrix is a million lookups.
+    QHash<QPair<QString, QString>, QString> cells;
+    const auto remember = [&](const QString& a, const QString& b, const QString& text) {
+        cells.insert(qMakePair(a, b), text);
+        cells.insert(qMakePair(b, a), text);
+    };
+    for (const GpuNicPair& p : h.analysis.gpuNic) remember(p.gpu, p.nic, cell(p.path));
+    for (const GpuPair& p : h.analysis.gpuGpu) remember(p.a, p.b, cell(p.path, p.nvlinks));
     auto path = [&](const Device* a, const Device* b) -> QString {
         if (a == b) return QStringLiteral("X");
-        for (const GpuPair& p : h.analysis.gpuGpu)
-            if ((p.a == a->id && p.b == b->id) || (p.a == b->id && p.b == a->id)) return cell(p.path, p.nvlinks);
-        for (const GpuNicPair& p : h.analysis.gpuNic)
-            if ((p.gpu == a->id && p.nic == b->id) || (p.gpu == b->id && p.nic == a->id)) return cell(p.path);
+        if (const auto it = cells.constFind(qMakePair(a->id, b->id)); it != cells.cend()) return *it;
         const DevicePath p = pathBetween(t, *a, *b); // NIC to NIC: not a verdict, shown for reference
         return cell(p.type, p.nvlinks);
     };
@@ -116,11 +122,12 @@ QString inspectToText(const std::vector<InspectedHost>& hosts) {
         out << "\nLegend: X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge,\n"
                "        NODE between host bridges of a NUMA node, SYS across NUMA nodes/sockets, ? unknown\n\n";
         if (!t.gpus.empty()) {
+            QHash<QString, QString> ncclNicOf;
+            for (const auto& [gpu, nic] : h.analysis.ncclNic) ncclNicOf.insert(gpu, nic);
             out << "GPU     NUMA  socket  NCCL NIC          path  GPUDirect  cross-socket\n";
             for (const Device& g : t.gpus) {
                 QString nicId, nicName, path = QStringLiteral("-"), gdr = QStringLiteral("-"), cross = QStringLiteral("-");
-                for (const auto& [gpu, nic] : h.analysis.ncclNic)
-                    if (gpu == g.id) nicId = nic;
+                if (const auto it = ncclNicOf.constFind(g.id); it != ncclNicOf.cend()) nicId = *it;
                 if (const GpuNicPair* p = h.analysis.pair(g.id, nicId)) {
                     nicName = t.findDevice(nicId)->name;
                     path = cell(p->path);

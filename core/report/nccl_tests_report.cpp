@@ -3,6 +3,7 @@
 #include "finding_json.h"
 #include "json_values.h"
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
 
 namespace rackscope {
@@ -12,6 +13,31 @@ QJsonObject passJson(const NcclTestsPass& p, bool errorColumn) {
     QJsonObject o{{"time_us", p.timeUs}, {"algbw", p.algbw}, {"busbw", p.busbw}, {"wrong", orNull(p.wrong)}};
     if (errorColumn) o.insert("max_error", orNull(p.maxError));
     return o;
+}
+
+QJsonObject rowJson(const NcclTestsRow& row, bool errorColumn) {
+    return {{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop.isEmpty() ? QJsonValue() : QJsonValue(row.redop)},
+            {"root", orNull(row.root)}, {"oop", passJson(row.outOfPlace, errorColumn)}, {"ip", passJson(row.inPlace, errorColumn)}};
+}
+
+QJsonObject withoutRows(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
+    QJsonObject header;
+    for (const auto& [k, v] : r.header) {
+        bool ok = false;
+        const qlonglong n = v.toLongLong(&ok);
+        header.insert(QString(k).replace(QLatin1Char(' '), QLatin1Char('_')), ok ? QJsonValue(n) : QJsonValue(v));
+    }
+    if (!r.ncclVersion.isEmpty()) header.insert("nccl_version", r.ncclVersion);
+    QJsonArray ranks, diagnostics;
+    for (const NcclTestsRank& k : r.ranks)
+        ranks.append(QJsonObject{{"rank", k.rank}, {"host", k.host}, {"device", k.device}, {"pci", k.pci}, {"gpu", k.gpu}, {"pid", k.pid}, {"group", orNull(k.group)}});
+    for (const auto& d : r.diagnostics) diagnostics.append(QJsonObject{{"line", d.line}, {"text", d.text}, {"message", d.message}});
+    const NcclTransport transport = readNcclTransport(r.ncclInfo);
+    const bool anyWrongKnown = std::any_of(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& x) { return x.outOfPlace.wrong || x.inPlace.wrong; });
+    return {{"source", source}, {"header", header}, {"ranks", ranks}, {"avg_busbw", orNull(r.avgBusbw)},
+            {"out_of_bounds", orNull(r.outOfBounds)}, {"wrong_total", anyWrongKnown ? QJsonValue(r.wrongTotal()) : QJsonValue()},
+            {"error_column", r.errorColumn}, {"nccl_info_lines", int(r.ncclInfo.size())}, {"diagnostics", diagnostics},
+            {"transport", ncclTransportToJson(transport, ncclTransportFindings(transport, r.ranks, topologies))}};
 }
 
 } // namespace
@@ -48,26 +74,27 @@ QJsonObject ncclTransportToJson(const NcclTransport& t, const std::vector<Findin
 }
 
 QJsonObject ncclTestsToJson(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
-    QJsonObject header;
-    for (const auto& [k, v] : r.header) {
-        bool ok = false;
-        const qlonglong n = v.toLongLong(&ok);
-        header.insert(QString(k).replace(QLatin1Char(' '), QLatin1Char('_')), ok ? QJsonValue(n) : QJsonValue(v));
+    QJsonArray rows;
+    for (const NcclTestsRow& row : r.rows) rows.append(rowJson(row, r.errorColumn));
+    QJsonObject doc = withoutRows(r, source, topologies);
+    doc.insert("rows", rows);
+    return doc;
+}
+
+QByteArray ncclTestsJsonText(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
+    static const QByteArray kPlaceholder = "\"rackscope:rows\"";
+    QJsonObject doc = withoutRows(r, source, topologies);
+    doc.insert("rows", QString::fromLatin1(kPlaceholder.mid(1, kPlaceholder.size() - 2)));
+    const QByteArray text = QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    const qsizetype at = text.indexOf(kPlaceholder);
+    QByteArray out = text.left(at) + "[\n";
+    out.reserve(text.size() + qsizetype(r.rows.size()) * 200);
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        out += "        " + QJsonDocument(rowJson(r.rows[i], r.errorColumn)).toJson(QJsonDocument::Compact);
+        out += i + 1 < r.rows.size() ? ",\n" : "\n";
     }
-    if (!r.ncclVersion.isEmpty()) header.insert("nccl_version", r.ncclVersion);
-    QJsonArray ranks, rows, diagnostics;
-    for (const NcclTestsRank& k : r.ranks)
-        ranks.append(QJsonObject{{"rank", k.rank}, {"host", k.host}, {"device", k.device}, {"pci", k.pci}, {"gpu", k.gpu}, {"pid", k.pid}, {"group", orNull(k.group)}});
-    for (const NcclTestsRow& row : r.rows)
-        rows.append(QJsonObject{{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop.isEmpty() ? QJsonValue() : QJsonValue(row.redop)},
-                                {"root", orNull(row.root)}, {"oop", passJson(row.outOfPlace, r.errorColumn)}, {"ip", passJson(row.inPlace, r.errorColumn)}});
-    for (const auto& d : r.diagnostics) diagnostics.append(QJsonObject{{"line", d.line}, {"text", d.text}, {"message", d.message}});
-    const NcclTransport transport = readNcclTransport(r.ncclInfo);
-    const bool anyWrongKnown = std::any_of(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& x) { return x.outOfPlace.wrong || x.inPlace.wrong; });
-    return {{"source", source}, {"header", header}, {"ranks", ranks}, {"rows", rows}, {"avg_busbw", orNull(r.avgBusbw)},
-            {"out_of_bounds", orNull(r.outOfBounds)}, {"wrong_total", anyWrongKnown ? QJsonValue(r.wrongTotal()) : QJsonValue()},
-            {"error_column", r.errorColumn}, {"nccl_info_lines", int(r.ncclInfo.size())}, {"diagnostics", diagnostics},
-            {"transport", ncclTransportToJson(transport, ncclTransportFindings(transport, r.ranks, topologies))}};
+    out += "    ]" + text.mid(at + kPlaceholder.size());
+    return out;
 }
 
 

@@ -1,5 +1,7 @@
 #include "counter_watch.h"
 
+#include "protocol/protocol.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <map>
@@ -83,7 +85,7 @@ void CounterWatch::sample(const QStringList& hosts, const QString& when) {
         emit sampled(when, ordered);
     });
     // One sample over 50 ms: its values are what counts here, not its rate.
-    fleet_->request(hosts, QStringLiteral("sample"), QJsonObject{{"interval_ms", 50}, {"count", 1}});
+    fleet_->request(hosts, QString::fromLatin1(rsagent::protocol::method::kSample), QJsonObject{{"interval_ms", 50}, {"count", 1}});
 }
 
 } // namespace rackscope

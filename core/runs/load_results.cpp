@@ -1,6 +1,11 @@
 #include "load_results.h"
 
+#include "import/input_file.h"
+#include "protocol/json_nesting.h"
+
 #include <QDir>
+#include <QFileInfo>
+#include <algorithm>
 #include <QStandardPaths>
 #include <QTextStream>
 
@@ -15,12 +20,15 @@ bool writeWhole(const QString& path, const rsload::Json& j) {
 }
 
 std::optional<rsload::Json> readJsonFile(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+    QByteArray bytes;
+    if (const QString why = readBoundedFile(path, 256 << 20, &bytes); !why.isEmpty()) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, why);
         return std::nullopt;
     }
-    const QByteArray bytes = f.readAll();
+    if (!rsagent::protocol::jsonNestingWithin(std::string_view(bytes.constData(), size_t(bytes.size())))) {
+        *error = QStringLiteral("%1 is nested deeper than %2 levels").arg(path).arg(rsagent::protocol::kMaxJsonDepth);
+        return std::nullopt;
+    }
     rsload::Json j = rsload::Json::parse(bytes.begin(), bytes.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         *error = QStringLiteral("%1 is not a JSON object").arg(path);
@@ -52,8 +60,9 @@ std::vector<std::pair<std::string, std::string>> redactedHeaders(const std::vect
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& [name, value] : headers) {
         const QString n = QString::fromStdString(name).toLower();
-        const bool secret = n == QLatin1String("authorization") || n.contains(QLatin1String("key")) || n.contains(QLatin1String("token")) ||
-                            n.contains(QLatin1String("secret")) || n.contains(QLatin1String("auth"));
+        // Whatever carries a credential: keys, tokens, sessions, cookies, passwords, signatures.
+        static const char* const kCredentialWords[] = {"auth", "key", "token", "secret", "cookie", "session", "password", "passwd", "credential", "signature"};
+        const bool secret = std::any_of(std::begin(kCredentialWords), std::end(kCredentialWords), [&](const char* w) { return n.contains(QLatin1String(w)); });
         out.emplace_back(name, secret ? std::string("(redacted)") : value);
     }
     return out;
@@ -99,6 +108,10 @@ std::optional<LoadResults> readLoadResults(const QString& directory, QString* er
         else r.problems << ignored;
     }
     QFile f(directory + QStringLiteral("/requests.jsonl"));
+    if (!QFileInfo(f.fileName()).isFile()) { // a FIFO would block: a saved run's records are a file
+        *error = QStringLiteral("%1 is not a regular file").arg(f.fileName());
+        return std::nullopt;
+    }
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
         return std::nullopt;
@@ -112,8 +125,9 @@ std::optional<LoadResults> readLoadResults(const QString& directory, QString* er
             r.problems << QStringLiteral("line %1 is cut short (the run ended while writing it)").arg(lineNo);
             break;
         }
-        const rsload::Json j = rsload::Json::parse(line.begin(), line.end(), nullptr, false);
-        std::string why = "not JSON";
+        const bool shallow = rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
+        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false) : rsload::Json(rsload::Json::value_t::discarded);
+        std::string why = shallow ? "not JSON" : "nested too deeply";
         std::optional<rsload::RequestRecord> rec = j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
         if (rec) r.records.push_back(std::move(*rec));
         else r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));

@@ -1,5 +1,6 @@
 #include "load_runner.h"
 
+#include "logging.h"
 #include "transport/agent_client.h"
 #include "transport/local_agent.h"
 
@@ -54,6 +55,7 @@ void LoadRunner::cancel() {
 
 void LoadRunner::startStep() {
     ++step_;
+    qCDebug(lcRuns) << "load step" << step_ << "on" << (request_.hosts.isEmpty() ? QStringLiteral("the local agent") : request_.hosts.join(QLatin1Char(',')));
     stepSpec_ = request_.spec;
     double value = 0;
     if (request_.sweep != LoadRequest::Sweep::None) {
@@ -85,15 +87,18 @@ void LoadRunner::startStep() {
         process_->setProcessChannelMode(QProcess::SeparateChannels);
         agent_ = std::make_unique<AgentClient>(process_.get());
         const rsload::LoadSpec mine = shareOf(stepSpec_, 0, 1, "");
-        connect(agent_.get(), &AgentClient::ready, this, [this, mine] { agentRequest_ = agent_->request(QStringLiteral("load"), toQt(rsload::toJson(mine))); });
+        connect(agent_.get(), &AgentClient::ready, this, [this, mine] { agentRequest_ = agent_->request(QString::fromLatin1(rsagent::protocol::method::kLoad), toQt(rsload::toJson(mine))); });
         connect(agent_.get(), &AgentClient::event, this, [this](qint64, const QString& name, const QJsonObject& data) { onEvent(QString(), name, data); });
         connect(agent_.get(), &AgentClient::result, this, [this](qint64, const QJsonValue& r) {
             onClientDone(QString(), r.toObject().value("error").toString());
         });
         connect(agent_.get(), &AgentClient::failed, this, [this](qint64, const QString&, const QString& message) { onClientDone(QString(), message); });
         connect(agent_.get(), &AgentClient::protocolError, this, [this](const QString& message) { onClientDone(QString(), message); });
-        connect(process_.get(), &QProcess::errorOccurred, this, [this, agent](QProcess::ProcessError) {
-            if (clientsLeft_ > 0) onClientDone(QString(), QStringLiteral("cannot run the local agent %1: %2").arg(agent, process_->errorString()));
+        connect(process_.get(), &QProcess::errorOccurred, this, [this, agent](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart && clientsLeft_ > 0) onClientDone(QString(), QStringLiteral("cannot run the local agent %1: %2").arg(agent, process_->errorString()));
+        });
+        connect(process_.get(), &QProcess::finished, this, [this] {
+            if (clientsLeft_ > 0) onClientDone(QString(), describeAgentEnd(*process_));
         });
         process_->start();
         return;
@@ -107,7 +112,7 @@ void LoadRunner::startStep() {
     // Each host gets its own share: one stream() per host.
     for (int i = 0; i < int(request_.hosts.size()); ++i) {
         const QString host = request_.hosts[i];
-        fleet_->stream({host}, QStringLiteral("load"), toQt(rsload::toJson(shareOf(stepSpec_, i, int(request_.hosts.size()), host.toStdString()))));
+        fleet_->stream({host}, QString::fromLatin1(rsagent::protocol::method::kLoad), toQt(rsload::toJson(shareOf(stepSpec_, i, int(request_.hosts.size()), host.toStdString()))));
     }
 }
 
@@ -130,6 +135,7 @@ void LoadRunner::onEvent(const QString& client, const QString& name, const QJson
 
 void LoadRunner::onClientDone(const QString& client, const QString& error) {
     if (clientsLeft_ <= 0) return;
+    qCDebug(lcRuns) << "load client" << (client.isEmpty() ? QStringLiteral("(local agent)") : client) << "done" << error;
     if (!error.isEmpty()) {
         const QString who = client.isEmpty() ? QStringLiteral("local agent") : client;
         clientErrors_ << QStringLiteral("%1: %2").arg(who, error);

@@ -1,5 +1,6 @@
 #include "nccl_runner.h"
 
+#include "logging.h"
 #include "transport/shell_quote.h"
 
 #include <QRegularExpression>
@@ -70,10 +71,12 @@ void NcclRunner::end(int status, QString error) {
     if (!console_.isEmpty()) take("\n"); // a last line without its newline
     parser_.finish();
     if (error.isEmpty() && status != 0) error = explainRunFailure(status, lastLines_);
+    qCDebug(lcRuns) << "nccl run ended, status" << status << error;
     emit finished(status, error);
 }
 
 void NcclRunner::startLocal(const QStringList& argv) {
+    qCDebug(lcRuns) << "nccl run, here:" << shellCommand(argv).line;
     process_ = std::make_unique<QProcess>();
     process_->setProcessChannelMode(QProcess::MergedChannels); // mpirun's own messages belong in the console too
     connect(process_.get(), &QProcess::readyRead, this, [this] { take(process_->readAll()); });
@@ -91,6 +94,7 @@ void NcclRunner::startRemote(const SshTarget& target, const SshOptions& options,
     SshOptions o = options;
     o.cancel = &cancel_;
     const QString line = shellCommand(argv).line;
+    qCDebug(lcRuns) << "nccl run, on" << target.alias << ":" << line;
     worker_ = QThread::create([this, target, o, line, timeoutMs] {
         SshConnection ssh;
         auto done = [this](int status, const QString& error) {

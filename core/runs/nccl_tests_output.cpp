@@ -1,6 +1,9 @@
 #include "nccl_tests_output.h"
 
 #include <QRegularExpression>
+#include <QVarLengthArray>
+#include <cstring>
+#include <span>
 
 namespace rackscope {
 namespace {
@@ -9,9 +12,8 @@ namespace {
 // #   Rank  0 Pid    195 on 2e3f9af7... device  0 [0x00] Tesla K80
 const QRegularExpression kRank(QStringLiteral("^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s*(.*)$"));
 const QRegularExpression kHeaderPair(QStringLiteral("(nThread|nGpus|minBytes|maxBytes|step:|warmup iters:|iters:|agg iters:|validation:|graph:)\\s*(\\S+)"));
-const QRegularExpression kWhitespace(QStringLiteral("\\s+"));
 
-std::optional<double> number(const QString& s) {
+std::optional<double> number(QStringView s) {
     bool ok = false;
     const double v = s.toDouble(&ok);
     return ok ? std::optional(v) : std::nullopt;
@@ -25,11 +27,23 @@ qint64 NcclTestsRun::wrongTotal() const {
     return total;
 }
 
-void NcclTestsParser::feed(const QByteArray& bytes) {
-    pending_ += bytes;
+void NcclTestsParser::lines(const char* data, qsizetype size, qsizetype* consumed) {
     qsizetype start = 0;
-    for (qsizetype nl; (nl = pending_.indexOf('\n', start)) >= 0; start = nl + 1) line(QString::fromUtf8(pending_.mid(start, nl - start)));
-    pending_.remove(0, start);
+    for (const char* nl; (nl = static_cast<const char*>(std::memchr(data + start, '\n', size_t(size - start)))); start = nl - data + 1)
+        line(QString::fromUtf8(data + start, nl - data - start));
+    *consumed = start;
+}
+
+void NcclTestsParser::feed(const QByteArray& bytes) {
+    qsizetype used = 0;
+    if (pending_.isEmpty()) { // read in place: a whole file is not copied first
+        lines(bytes.constData(), bytes.size(), &used);
+        pending_ = bytes.mid(used);
+    } else {
+        pending_ += bytes;
+        lines(pending_.constData(), pending_.size(), &used);
+        pending_.remove(0, used);
+    }
     if (pending_.size() > (1 << 20)) { // no nccl-tests line is this long
         run_.diagnostics.push_back({lineNo_ + 1, QString::fromUtf8(pending_.left(120)), QStringLiteral("a line longer than 1 MiB, skipped")});
         pending_.clear();
@@ -84,24 +98,35 @@ void NcclTestsParser::line(const QString& raw) {
         return; // other comment lines ("Using devices", units, column groups) carry nothing more
     }
     // A result row: size count type [redop] [root], then time algbw busbw wrong for out-of-place and in-place.
-    const QStringList w = text.split(kWhitespace, Qt::SkipEmptyParts);
+    // Split by hand: a regular expression per row is most of the time of a sweep of a million rows.
+    QVarLengthArray<QStringView, 16> w;
+    for (qsizetype i = 0; i < text.size() && w.size() <= 13;) {
+        while (i < text.size() && text[i].isSpace()) ++i;
+        const qsizetype from = i;
+        while (i < text.size() && !text[i].isSpace()) ++i;
+        if (i > from) w.append(QStringView(text).mid(from, i - from));
+    }
     if (w.size() < 11 || w.size() > 13) return diag(QStringLiteral("not an nccl-tests line"));
     NcclTestsRow row;
     row.line = lineNo_;
     bool okSize = false, okCount = false;
     row.size = w[0].toLongLong(&okSize);
     row.count = w[1].toLongLong(&okCount);
-    row.type = w[2];
+    // Every row of a run has the same type and operation: share the previous row's strings.
+    const auto shared = [&](QStringView v, const QString NcclTestsRow::*field) {
+        return !run_.rows.empty() && run_.rows.back().*field == v ? run_.rows.back().*field : v.toString();
+    };
+    row.type = shared(w[2], &NcclTestsRow::type);
     if (!okSize || !okCount || row.size < 0) return diag(QStringLiteral("not an nccl-tests line"));
-    const QStringList extra = w.mid(3, w.size() - 11); // redop and/or root
+    const std::span<const QStringView> extra(w.data() + 3, size_t(w.size() - 11)); // redop and/or root
     if (extra.size() == 2) {
-        row.redop = extra[0];
+        row.redop = shared(extra[0], &NcclTestsRow::redop);
         row.root = extra[1].toInt();
     } else if (extra.size() == 1) {
         bool isInt = false;
         const int v = extra[0].toInt(&isInt);
         if (run_.rootColumn && isInt) row.root = v;
-        else row.redop = extra[0];
+        else row.redop = shared(extra[0], &NcclTestsRow::redop);
     }
     auto pass = [&](int at, NcclTestsPass* p) {
         const auto t = number(w[at]), a = number(w[at + 1]), b = number(w[at + 2]);
@@ -109,7 +134,7 @@ void NcclTestsParser::line(const QString& raw) {
         p->timeUs = *t;
         p->algbw = *a;
         p->busbw = *b;
-        const QString& check = w[at + 3];
+        const QStringView check = w[at + 3];
         if (check == QLatin1String("N/A")) return true;
         if (run_.errorColumn) {
             p->maxError = number(check);
@@ -130,7 +155,7 @@ NcclTestsRun parseNcclTestsOutput(const QByteArray& text) {
     NcclTestsParser p;
     p.feed(text);
     p.finish();
-    return p.run();
+    return p.take();
 }
 
 } // namespace rackscope

@@ -61,8 +61,10 @@ public:
     void feed(const QByteArray& bytes);              // any split: partial lines wait for the rest
     void finish();                                   // the last line, if it had no newline
     const NcclTestsRun& run() const { return run_; }
+    NcclTestsRun take() { return std::move(run_); } // the run, without a copy of its rows
 
 private:
+    void lines(const char* data, qsizetype size, qsizetype* consumed);
     void line(const QString& text);
     NcclTestsRun run_;
     QByteArray pending_;

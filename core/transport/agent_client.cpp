@@ -15,7 +15,7 @@ AgentMessage parseAgentLine(const QByteArray& line, bool expectHello) {
     const QJsonObject m = doc.object();
     out.object = m;
     if (expectHello) {
-        if (m.value("type").toString() != QLatin1String("hello")) {
+        if (m.value("type").toString() != QLatin1String(rsagent::protocol::method::kHello)) {
             out.problem = QStringLiteral("the agent did not greet first (expected a hello message)");
             return out;
         }
@@ -58,7 +58,7 @@ qint64 AgentClient::request(const QString& method, const QJsonObject& params) {
 }
 
 void AgentClient::cancel(qint64 id) {
-    if (io_) io_->write(QJsonDocument(QJsonObject{{"id", id}, {"method", "cancel"}}).toJson(QJsonDocument::Compact) + '\n');
+    if (io_) io_->write(QJsonDocument(QJsonObject{{"id", id}, {"method", rsagent::protocol::method::kCancel}}).toJson(QJsonDocument::Compact) + '\n');
 }
 
 void AgentClient::fail(const QString& message) {

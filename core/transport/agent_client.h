@@ -3,6 +3,8 @@
 // QIODevice: a QProcess running `rackscope-agent --stdio`, an SSH channel,
 // or a local socket. It consumes only complete lines, and the agent's hello
 // must come first with a matching protocol version.
+#include "protocol/protocol.h"
+
 #include <QIODevice>
 #include <QJsonObject>
 #include <QObject>
@@ -17,7 +19,7 @@ struct AgentMessage {
     QJsonObject object;
     QString problem; // for Invalid: what is wrong, as a sentence
 };
-constexpr int kAgentProtocolVersion = 1;
+constexpr int kAgentProtocolVersion = rsagent::protocol::kVersion;
 AgentMessage parseAgentLine(const QByteArray& line, bool expectHello);
 QByteArray agentRequestLine(qint64 id, const QString& method, const QJsonObject& params = {});
 
@@ -25,7 +27,7 @@ class AgentClient : public QObject {
     Q_OBJECT
 public:
     static constexpr int kProtocolVersion = kAgentProtocolVersion;
-    static constexpr qsizetype kMaxLine = 128 * 1024 * 1024; // a snapshot carries hwloc XML
+    static constexpr qsizetype kMaxLine = qsizetype(rsagent::protocol::kMaxResponseLine);
 
     explicit AgentClient(QIODevice* io, QObject* parent = nullptr, qsizetype maxLine = kMaxLine);
 

@@ -168,7 +168,7 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
             } else if (read == SshChannel::Read::Cancelled) {
                 // A streamed request is asked to stop and read to its end: the agent sends the events of
                 // what it stopped (a load run's requests in flight), then its result. Anything else just stops.
-                if (streaming && link->agent->write(agentRequestLine(id, QStringLiteral("cancel")))) {
+                if (streaming && link->agent->write(agentRequestLine(id, QString::fromLatin1(rsagent::protocol::method::kCancel)))) {
                     cancelSent = true;
                     link->agent->ignoreCancel();
                     waitMs = std::min(waitMs, kCancelDrainMs);

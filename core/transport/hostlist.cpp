@@ -47,6 +47,17 @@ QStringList expandRange(const QString& inside, QString* error) {
 
 } // namespace
 
+QString hostNameProblem(const QString& name) {
+    // Letters, digits, '-', '.', '_'; ':' and '%' for IPv6 addresses and their zone. Never a leading
+    // '-': ssh and mpirun would read the name as an option ("-Fevil", "-oProxyCommand=...").
+    static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_:][A-Za-z0-9._:%-]*$"));
+    if (name.size() > 253) return QStringLiteral("'%1...' is longer than a host name can be").arg(name.left(40));
+    if (!valid.match(name).hasMatch())
+        return name.startsWith(QLatin1Char('-')) ? QStringLiteral("'%1' begins with '-': a host name never does").arg(name.left(40))
+                                                 : QStringLiteral("'%1' has characters no host name has").arg(name.left(40));
+    return {};
+}
+
 HostlistResult expandHostlist(const QString& text) {
     HostlistResult r;
     QString error;
@@ -70,7 +81,10 @@ HostlistResult expandHostlist(const QString& text) {
             names = next;
             at = int(m.capturedEnd());
         }
-        for (QString& n : names) n += item.mid(at);
+        for (QString& n : names) {
+            n += item.mid(at);
+            if (const QString why = hostNameProblem(n); !why.isEmpty()) return {{}, why};
+        }
         r.hosts << names;
         if (r.hosts.size() > kMaxHostlistHosts) return {{}, QStringLiteral("expands to more than %1 hosts").arg(kMaxHostlistHosts)};
     }

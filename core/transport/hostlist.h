@@ -15,7 +15,10 @@ struct HostlistResult {
 
 constexpr int kMaxHostlistHosts = 1000000;
 
+// Every name is checked with hostNameProblem: a list that names something no host is called is refused.
 HostlistResult expandHostlist(const QString& text);
+// Why `name` cannot be a host name (empty when it can): a leading '-', or a character no host name has.
+QString hostNameProblem(const QString& name);
 // A hosts file: one hostlist per line (or several, separated by spaces),
 // '#' starts a comment; each host once, in the order first written. An error
 // names the line.

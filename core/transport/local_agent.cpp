@@ -2,11 +2,13 @@
 
 #include "agent_client.h"
 
+#include "logging.h"
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTimer>
+#include <cstring>
 
 namespace rackscope {
 
@@ -23,6 +25,16 @@ QString findLocalAgent() {
     return {};
 }
 
+QString describeAgentEnd(QProcess& agent) {
+    qCDebug(lcTransport) << "local agent ended:" << agent.exitStatus() << agent.exitCode();
+    // Qt gives the signal's number as the exit code of a process that a signal ended.
+    const QString how = agent.exitStatus() == QProcess::CrashExit
+                            ? QStringLiteral("was killed by signal %1 (%2)").arg(agent.exitCode()).arg(QString::fromLocal8Bit(::strsignal(agent.exitCode())))
+                            : QStringLiteral("exited with status %1").arg(agent.exitCode());
+    const QStringList said = QString::fromUtf8(agent.readAllStandardError()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return QStringLiteral("the agent %1 before answering%2").arg(how, said.isEmpty() ? QString() : QStringLiteral("; it last said: ") + said.last().trimmed().left(300));
+}
+
 AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs, int timeoutMs) {
     if (agentPath.isEmpty()) return {std::nullopt, QStringLiteral("rackscope-agent not found (set RACKSCOPE_AGENT)")};
     QProcess process;
@@ -35,7 +47,7 @@ AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& 
     AgentCollect out;
     QEventLoop loop;
     qint64 id = -1;
-    QObject::connect(&client, &AgentClient::ready, &loop, [&] { id = client.request(QStringLiteral("collect")); });
+    QObject::connect(&client, &AgentClient::ready, &loop, [&] { id = client.request(QString::fromLatin1(rsagent::protocol::method::kCollect)); });
     QObject::connect(&client, &AgentClient::result, &loop, [&](qint64 rid, const QJsonValue& r) {
         if (rid != id) return;
         out.snapshot = r.toObject();
@@ -50,10 +62,7 @@ AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& 
         loop.quit();
     });
     QObject::connect(&process, &QProcess::finished, &loop, [&] {
-        if (!out.snapshot && out.error.isEmpty())
-            out.error = QStringLiteral("the agent exited (status %1) before answering: %2")
-                            .arg(process.exitCode())
-                            .arg(QString::fromUtf8(process.readAllStandardError().trimmed().left(300)));
+        if (!out.snapshot && out.error.isEmpty()) out.error = describeAgentEnd(process);
         loop.quit();
     });
     QTimer::singleShot(timeoutMs, &loop, [&] {

@@ -4,6 +4,7 @@
 #include "import/import_result.h"
 
 #include <QJsonObject>
+#include <QProcess>
 #include <QString>
 #include <optional>
 
@@ -17,6 +18,10 @@ struct AgentCollect {
     std::optional<QJsonObject> snapshot;
     QString error;
 };
+// How an agent process that ended before its answer ended: its exit status or the signal that
+// killed it, and the last line it wrote to stderr.
+QString describeAgentEnd(QProcess& agent);
+
 AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs = {}, int timeoutMs = 60000);
 
 } // namespace rackscope

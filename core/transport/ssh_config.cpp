@@ -195,6 +195,8 @@ SshTarget SshConfig::resolveDirect(const QString& alias, bool withJumps) const {
                 const SshTarget via = resolveDirect(j.host);
                 j.address = via.hostName;
                 j.addressPort = j.port > 0 ? j.port : via.port;
+                if (j.user.isEmpty()) j.user = via.user;
+                j.identityFiles = via.identityFiles;
                 t.proxyJump.push_back(j);
             }
             else t.notes << QStringLiteral("ProxyJump '%1' is not [user@]host[:port]").arg(hop);

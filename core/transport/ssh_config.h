@@ -14,6 +14,7 @@ struct SshJump {
     int port = 0;       // 0: as the config says for that host
     QString address;    // the host's HostName and port as the config resolves them: where the hop before connects
     int addressPort = 22;
+    QStringList identityFiles; // the config's IdentityFile lines for that host, expanded
 };
 
 struct SshTarget {

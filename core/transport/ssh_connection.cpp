@@ -2,9 +2,11 @@
 
 #include "shell_quote.h"
 
+#include "logging.h"
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
+#include <QTemporaryFile>
 #include <QThread>
 #include <libssh/libssh.h>
 #include <poll.h>
@@ -16,7 +18,55 @@ bool cancelled(const std::atomic<bool>* c) { return c && c->load(); }
 
 QString lastError(ssh_session s) { return QString::fromUtf8(ssh_get_error(s)); }
 
+QString knownHostsFileFor(const SshTarget& t, const SshOptions& o) {
+    if (!o.knownHostsFile.isEmpty()) return o.knownHostsFile;
+    if (!t.userKnownHostsFile.isEmpty()) return t.userKnownHostsFile;
+    return QDir::homePath() + QStringLiteral("/.ssh/known_hosts");
+}
+
+// What OpenSSH wrote while carrying the jump chain: the innermost hop's words come first (the hop that
+// failed), the outer hops' consequences after them.
+QString lastLines(QTemporaryFile* file) {
+    if (!file) return {};
+    QFile f(file->fileName());
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    if (f.size() > 4096) f.seek(f.size() - 4096);
+    QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (QString& l : lines) l = l.trimmed();
+    lines.removeAll(QString());
+    return lines.mid(std::max<qsizetype>(0, lines.size() - 6)).join(QStringLiteral("; "));
+}
+
 } // namespace
+
+// The jump chain as one command line: one `ssh -W` per hop, each hop reached through the previous
+// one's command. Each ssh reads no config file (-F /dev/null): rackscope's own reading of the
+// config gives every hop's address, user, port and keys, and the host-key policy is the same as
+// for the target. OpenSSH's messages go to `errorLog`.
+QString jumpCommand(const SshTarget& t, const SshOptions& o, const QString& knownHosts, const QString& errorLog) {
+    const QStringList common{QStringLiteral("-F"), QStringLiteral("/dev/null"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
+                             QStringLiteral("StrictHostKeyChecking=") + (o.unknownKeys == UnknownHostKeys::AcceptNew ? QStringLiteral("accept-new") : QStringLiteral("yes")),
+                             QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHosts,
+                             QStringLiteral("-o"), QStringLiteral("GlobalKnownHostsFile=") + (o.knownHostsFile.isEmpty() ? QStringLiteral("/etc/ssh/ssh_known_hosts") : QStringLiteral("/dev/null")),
+                             QStringLiteral("-o"), QStringLiteral("ConnectTimeout=%1").arg(std::max(1, o.connectTimeoutMs / 1000))};
+    QString previous;
+    for (size_t i = 0; i < t.proxyJump.size(); ++i) {
+        const SshJump& hop = t.proxyJump[i];
+        const bool last = i + 1 == t.proxyJump.size();
+        const QString next = last ? t.hostName : t.proxyJump[i + 1].address;
+        const int nextPort = last ? t.port : t.proxyJump[i + 1].addressPort;
+        QStringList argv{QStringLiteral("ssh")};
+        argv << common;
+        argv << QStringLiteral("-o") << QStringLiteral("ProxyCommand=") + (previous.isEmpty() ? QStringLiteral("none") : QString(previous).replace(QLatin1Char('%'), QLatin1String("%%")));
+        for (const QString& key : hop.identityFiles) argv << QStringLiteral("-i") << key;
+        if (!hop.user.isEmpty()) argv << QStringLiteral("-l") << hop.user;
+        argv << QStringLiteral("-p") << QString::number(hop.addressPort);
+        argv << QStringLiteral("-W") << QStringLiteral("[%1]:%2").arg(next).arg(nextPort) << (hop.address.isEmpty() ? hop.host : hop.address);
+        previous = shellCommand(argv).line;
+    }
+    return previous + QStringLiteral(" 2>>") + shellQuote(errorLog);
+}
+
 
 QString stageName(SshStage s) {
     switch (s) {
@@ -32,6 +82,7 @@ QString stageName(SshStage s) {
 
 struct SshConnection::Impl {
     ssh_session session = nullptr;
+    std::unique_ptr<QTemporaryFile> hopErrors; // OpenSSH's messages from the jump chain
     ~Impl() {
         if (!session) return;
         if (ssh_is_connected(session)) ssh_disconnect(session);
@@ -66,38 +117,23 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
     ssh_options_set(s, SSH_OPTIONS_HOST, host.constData());
     ssh_options_set(s, SSH_OPTIONS_PORT, &port);
     if (!t.user.isEmpty()) ssh_options_set(s, SSH_OPTIONS_USER, user.constData());
-    // rackscope's own settings only: the user's config is read by SshConfig, not again by libssh.
-    const QString knownHosts = !o.knownHostsFile.isEmpty() ? o.knownHostsFile
-                               : !t.userKnownHostsFile.isEmpty() ? t.userKnownHostsFile
-                                                                 : QDir::homePath() + QStringLiteral("/.ssh/known_hosts");
+    // rackscope alone decides the settings: libssh must not read ~/.ssh/config or /etc/ssh/ssh_config
+    // behind its back (a UserKnownHostsFile or ProxyCommand there would override the host-key policy).
+    // SshConfig has read the user's file; what rackscope follows of it is set here, explicitly.
+    const bool processConfig = false;
+    ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &processConfig);
+    const QString knownHosts = knownHostsFileFor(t, o);
     const QByteArray kh = knownHosts.toUtf8();
     ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, kh.constData());
+    // --known-hosts is authoritative: no system-wide file adds keys beside it.
+    if (!o.knownHostsFile.isEmpty()) ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
     const long authSeconds = std::max(1, o.authTimeoutMs / 1000);
     ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &authSeconds);
     if (!t.proxyJump.empty()) {
-        // OpenSSH carries the jump chain, one `ssh -W` per hop, each hop reached through the
-        // previous one's command and its key checked against the same known_hosts.
-        const QStringList common{QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
-                                 QStringLiteral("StrictHostKeyChecking=") + (o.unknownKeys == UnknownHostKeys::AcceptNew ? QStringLiteral("accept-new") : QStringLiteral("yes")),
-                                 QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHosts,
-                                 QStringLiteral("-o"), QStringLiteral("ConnectTimeout=%1").arg(std::max(1, o.connectTimeoutMs / 1000))};
-        QString previous;
-        for (size_t i = 0; i < t.proxyJump.size(); ++i) {
-            const SshJump& hop = t.proxyJump[i];
-            const bool last = i + 1 == t.proxyJump.size();
-            const QString next = last ? t.hostName : t.proxyJump[i + 1].address;
-            const int nextPort = last ? t.port : t.proxyJump[i + 1].addressPort;
-            QStringList argv{QStringLiteral("ssh")};
-            argv << common;
-            if (!o.sshConfigPath.isEmpty()) argv << QStringLiteral("-F") << o.sshConfigPath;
-            if (!previous.isEmpty()) argv << QStringLiteral("-o") << QStringLiteral("ProxyCommand=") + QString(previous).replace(QLatin1Char('%'), QLatin1String("%%"));
-            if (!hop.user.isEmpty()) argv << QStringLiteral("-l") << hop.user;
-            if (hop.port > 0) argv << QStringLiteral("-p") << QString::number(hop.port);
-            argv << QStringLiteral("-W") << QStringLiteral("[%1]:%2").arg(next).arg(nextPort) << hop.host;
-            previous = shellCommand(argv).line;
-        }
+        d_->hopErrors = std::make_unique<QTemporaryFile>(QDir::tempPath() + QStringLiteral("/rackscope-jump-XXXXXX.log"));
+        d_->hopErrors->open();
         // libssh expands %h/%p in a ProxyCommand; the line is already literal.
-        const QByteArray line = previous.replace(QLatin1Char('%'), QLatin1String("%%")).toUtf8();
+        const QByteArray line = jumpCommand(t, o, knownHosts, d_->hopErrors->fileName()).replace(QLatin1Char('%'), QLatin1String("%%")).toUtf8();
         ssh_options_set(s, SSH_OPTIONS_PROXYCOMMAND, line.constData());
     }
 
@@ -112,7 +148,8 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
             if (!t.proxyJump.empty()) {
                 QStringList hops;
                 for (const SshJump& j : t.proxyJump) hops << j.host;
-                e.message += QStringLiteral(" (through %1; OpenSSH's message above says which hop failed)").arg(hops.join(QStringLiteral(" -> ")));
+                const QString said = lastLines(d_->hopErrors.get());
+                e.message += QStringLiteral(" (through %1; OpenSSH said: %2)").arg(hops.join(QStringLiteral(" -> ")), said.isEmpty() ? QStringLiteral("nothing") : said);
             }
             close();
             return e;
@@ -127,8 +164,10 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
         ::poll(&p, 1, 10);
     }
     ssh_set_blocking(s, 1);
+    qCDebug(lcTransport) << peer_ << "connected" << (t.proxyJump.empty() ? "directly" : "through a jump chain");
     if (auto e = verifyHostKey(o)) { close(); return e; }
     if (auto e = authenticate(t, o)) { close(); return e; }
+    qCDebug(lcTransport) << peer_ << "host key verified, authenticated";
     return std::nullopt;
 }
 

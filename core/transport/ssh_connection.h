@@ -32,7 +32,6 @@ struct HostKeyFacts {
 enum class UnknownHostKeys { Refuse, AcceptNew }; // a changed key is always refused
 
 struct SshOptions {
-    QString sshConfigPath;   // handed to OpenSSH for jump hosts; empty: its default
     QString knownHostsFile;  // empty: the target's UserKnownHostsFile, else ~/.ssh/known_hosts
     UnknownHostKeys unknownKeys = UnknownHostKeys::Refuse;
     // Asked about an unknown key (the GUI's dialog); true trusts and records it.
@@ -43,6 +42,10 @@ struct SshOptions {
     int authTimeoutMs = 10000;
     const std::atomic<bool>* cancel = nullptr;
 };
+
+// The ProxyCommand line that carries a ProxyJump chain through OpenSSH (one `ssh -W` per hop, reading
+// no config file of its own), with its messages appended to errorLog.
+QString jumpCommand(const SshTarget& target, const SshOptions& options, const QString& knownHostsFile, const QString& errorLog);
 
 struct ExecResult {
     int exitStatus = -1;

@@ -1,5 +1,6 @@
 #include "collectors.h"
 #include "run_fixed.h"
+#include "protocol/json_nesting.h"
 
 namespace rsagent {
 namespace {
@@ -22,6 +23,7 @@ const Json& firstObject(const Json& node, const char* key) {
 } // namespace
 
 Json parseLldpNeighbors(const std::string& json0) {
+    if (!protocol::jsonNestingWithin(json0)) return unavailable("lldpcli output is nested too deeply");
     const Json doc = Json::parse(json0, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return unavailable("lldpcli output is not JSON");
     Json out = Json::array();

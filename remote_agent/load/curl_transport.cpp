@@ -334,6 +334,12 @@ private:
                 end.detail = h->error[0] ? h->error : curl_->easyStrerror(m->data.result);
             }
             if (m->data.result == CURLE_OPERATION_TIMEDOUT) end.detail.clear(); // which timeout: the engine words it
+            // Headers past libcurl's limit: "Too large response headers", or, on older versions, "Out of memory".
+            const bool headersTooLarge = m->data.result == CURLE_OUT_OF_MEMORY || end.detail.find("response headers") != std::string::npos;
+            if (m->data.result != CURLE_OK && headersTooLarge) {
+                end.failure = Failure::Protocol;
+                end.detail = "the response's headers are larger than libcurl takes (" + end.detail + ")";
+            }
             long status = 0, connects = 0;
             curl_->easyGetinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             if (status > 0) end.httpStatus = int(status);

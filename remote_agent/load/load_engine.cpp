@@ -7,9 +7,11 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <unordered_set>
 
@@ -170,7 +172,8 @@ struct LoadEngine::Impl {
             r.outputTokens = r.chunks;
             r.outputTokensSource = "chunks";
         }
-        if (!r.chunkTokens.empty() && r.chunkTokens.size() != size_t(r.chunks)) r.chunkTokens.clear(); // not every chunk said
+        if (!r.chunkTokens.empty() && r.chunkTokens.size() != std::min<size_t>(size_t(r.chunks), kMaxTimedGaps + 1))
+            r.chunkTokens.clear(); // not every chunk said
         r.connectMs = how.connectMs;
         if (r.ok()) ++progress.completed;
         else ++progress.failed;
@@ -297,10 +300,15 @@ void LoadEngine::Impl::Transfer::onEvent(const SseEvent& ev) {
     if (c.hasChoices) lastChoice = now;
     if (!c.text.empty()) {
         if (!record.ttftMs) record.ttftMs = msBetween(sent, now);
-        else record.itlMs.push_back(msBetween(lastText, now));
+        else if (record.itlMs.size() < kMaxTimedGaps) record.itlMs.push_back(msBetween(lastText, now));
+        else {
+            ++record.itlDropped;
+            record.itlDroppedMaxMs = std::max(record.itlDroppedMaxMs, msBetween(lastText, now));
+        }
         lastText = now;
         ++record.chunks;
-        if (c.completionTokens) record.chunkTokens.push_back(int(*c.completionTokens - usageSoFar));
+        if (c.completionTokens && record.chunkTokens.size() <= kMaxTimedGaps)
+            record.chunkTokens.push_back(int(std::clamp<int64_t>(*c.completionTokens - usageSoFar, 0, std::numeric_limits<int>::max())));
     }
     takeUsage(c);
 }

@@ -42,10 +42,8 @@ void addMetricFields(Json& j, const std::string& name, const MetricStats& m) {
     for (const auto& [p, v] : m.percentiles) j[percentileKey(p) + "_" + name + "_ms"] = known(v);
 }
 
-std::string line(const char* label, const std::string& value) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "%-40s %s\n", label, value.c_str());
-    return buf;
+std::string line(const std::string& label, const std::string& value) {
+    return label + std::string(label.size() < 40 ? 40 - label.size() : 0, ' ') + " " + value + "\n";
 }
 std::string num(double v, int decimals = 2) {
     char buf[64];
@@ -110,7 +108,7 @@ bool meetsSlos(const RequestRecord& r, const std::vector<Slo>& slos) {
     if (!r.ok()) return false;
     for (const Slo& s : slos) {
         if (s.metric == "itl") { // every gap within the bound, as vLLM's goodput treats ITL
-            if (std::any_of(r.itlMs.begin(), r.itlMs.end(), [&](double v) { return v > s.ms; })) return false;
+            if (r.itlDroppedMaxMs > s.ms || std::any_of(r.itlMs.begin(), r.itlMs.end(), [&](double v) { return v > s.ms; })) return false;
             continue;
         }
         const std::optional<double> v = metricOf(r, s.metric);
@@ -126,6 +124,39 @@ double percentileOf(const std::vector<double>& sorted, double p) {
     const size_t lo = size_t(std::floor(rank));
     const size_t hi = std::min(lo + 1, sorted.size() - 1);
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - double(lo));
+}
+
+// As statsOf over a list where each value stands `weight` times, without making that list:
+// a chunk's token count is the server's word, not an allocation size.
+MetricStats weightedStatsOf(std::vector<std::pair<double, int64_t>> values, const std::vector<double>& percentiles) {
+    MetricStats m;
+    int64_t n = 0;
+    double sum = 0;
+    for (const auto& [v, w] : values) n += w, sum += v * double(w);
+    m.count = size_t(n);
+    if (n == 0) {
+        for (double p : percentiles) m.percentiles.emplace_back(p, 0.0);
+        return m;
+    }
+    std::sort(values.begin(), values.end());
+    m.min = values.front().first;
+    m.max = values.back().first;
+    m.mean = sum / double(n);
+    double sq = 0;
+    for (const auto& [v, w] : values) sq += double(w) * (v - m.mean) * (v - m.mean);
+    m.stddev = std::sqrt(sq / double(n));
+    std::vector<int64_t> ends; // the expanded list's index one past each value's run
+    int64_t at = 0;
+    for (const auto& [v, w] : values) ends.push_back(at += w);
+    const auto nth = [&](int64_t i) { return values[size_t(std::upper_bound(ends.begin(), ends.end(), i) - ends.begin())].first; };
+    const auto percentile = [&](double p) {
+        const double rank = p / 100.0 * double(n - 1);
+        const int64_t lo = int64_t(std::floor(rank)), hi = std::min(lo + 1, n - 1);
+        return nth(lo) + (nth(hi) - nth(lo)) * (rank - double(lo));
+    };
+    m.median = percentile(50);
+    for (double p : percentiles) m.percentiles.emplace_back(p, percentile(p));
+    return m;
 }
 
 MetricStats statsOf(std::vector<double> values, const std::vector<double>& percentiles) {
@@ -150,7 +181,7 @@ MetricStats statsOf(std::vector<double> values, const std::vector<double>& perce
 LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos, const std::vector<double>& percentiles) {
     LoadSummary s;
     std::map<std::string, std::vector<double>> values;
-    std::vector<double> perToken;
+    std::vector<std::pair<double, int64_t>> perToken; // (a token's share of its chunk's gap, tokens in the chunk)
     bool perTokenKnown = false;
     std::vector<std::string> inSources, outSources;
     double start = 0, end = 0;
@@ -189,12 +220,13 @@ LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vect
         for (const char* m : {"ttft", "tpot", "e2el"})
             if (auto v = metricOf(r, m)) values[m].push_back(*v);
         values["itl"].insert(values["itl"].end(), r.itlMs.begin(), r.itlMs.end());
+        s.itlDropped += r.itlDropped;
         // A chunk that carried k tokens stands for k gaps of a k-th of its own.
-        if (!r.chunkTokens.empty() && r.chunkTokens.size() == size_t(r.chunks)) {
+        if (!r.chunkTokens.empty() && r.chunkTokens.size() == r.itlMs.size() + 1) {
             perTokenKnown = true;
             for (size_t i = 0; i < r.itlMs.size(); ++i) {
                 const int k = std::max(1, r.chunkTokens[i + 1]);
-                for (int t = 0; t < k; ++t) perToken.push_back(r.itlMs[i] / k);
+                perToken.emplace_back(r.itlMs[i] / k, k);
             }
         }
         if (!slos.empty() && meetsSlos(r, slos)) ++s.goodRequests;
@@ -204,7 +236,7 @@ LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vect
     s.inputTokensSource = sourceOf(inSources);
     s.outputTokensSource = sourceOf(outSources);
     for (const char* m : kMetrics) s.metrics[m] = statsOf(values[m], percentiles);
-    if (perTokenKnown) s.itlPerToken = statsOf(perToken, percentiles);
+    if (perTokenKnown) s.itlPerToken = weightedStatsOf(std::move(perToken), percentiles);
     if (s.durationS > 0) {
         s.requestThroughput = double(s.completed) / s.durationS;
         s.outputThroughput = double(s.totalOutputTokens) / s.durationS;
@@ -247,6 +279,7 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
     for (const auto& [kind, n] : s.failuresByKind) failures[kind] = {{"count", n}, {"example", s.exampleErrors.at(kind)}};
     j["failures"] = failures;
     j["warmup_requests"] = s.warmupExcluded;
+    j["itl_gaps_not_kept"] = s.itlDropped; // past kMaxTimedGaps in a request: not in the ITL figures
     j["late_requests"] = s.lateRequests;
     j["late_threshold_ms"] = kLateThresholdMs;
     j["max_client_delay_ms"] = s.maxClientDelayMs;
@@ -261,7 +294,7 @@ std::string summaryText(const LoadSummary& s, const std::string& title) {
     std::string t = banner(" " + title + " ", '=');
     t += line("Successful requests:", std::to_string(s.completed));
     t += line("Failed requests:", std::to_string(s.failed));
-    for (const auto& [kind, n] : s.failuresByKind) t += line(("  " + kind + ":").c_str(), std::to_string(n) + "  (" + s.exampleErrors.at(kind) + ")");
+    for (const auto& [kind, n] : s.failuresByKind) t += line("  " + kind + ":", std::to_string(n) + "  (" + s.exampleErrors.at(kind) + ")");
     t += line("Benchmark duration (s):", num(s.durationS));
     const auto withSource = [](int64_t n, const std::string& src) { return std::to_string(n) + (src.empty() || src == "usage" ? "" : "  (" + src + ")"); };
     t += line("Total input tokens:", withSource(s.totalInputTokens, s.inputTokensSource));
@@ -279,11 +312,13 @@ std::string summaryText(const LoadSummary& s, const std::string& title) {
         std::string upper = key;
         for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
         t += banner(heading, '-');
-        t += line(("Mean " + upper + " (ms):").c_str(), num(m.mean));
-        t += line(("Median " + upper + " (ms):").c_str(), num(m.median));
+        t += line("Mean " + upper + " (ms):", num(m.mean));
+        t += line("Median " + upper + " (ms):", num(m.median));
         for (const auto& [p, v] : m.percentiles)
-            if (p != 50) t += line(("P" + percentileKey(p).substr(1) + " " + upper + " (ms):").c_str(), num(v));
+            if (p != 50) t += line("P" + percentileKey(p).substr(1) + " " + upper + " (ms):", num(v));
     }
+    if (s.itlDropped > 0)
+        t += line("ITL gaps not kept:", std::to_string(s.itlDropped) + "  (past " + std::to_string(kMaxTimedGaps) + " in a request; not in the ITL figures)");
     t += banner("Client", '-');
     t += line("Late sends (> 1 ms past schedule):", std::to_string(s.lateRequests) + "  (max " + num(s.maxClientDelayMs, 3) + " ms)");
     t += line("Mean queue time (ms):", num(s.meanQueueMs));

@@ -40,6 +40,7 @@ struct LoadSummary {
     std::optional<double> requestGoodput;             // with SLOs only
     size_t goodRequests = 0;
     std::map<std::string, MetricStats> metrics;       // ttft, tpot, itl, e2el (ms)
+    int64_t itlDropped = 0;                           // gaps past kMaxTimedGaps in a request, not in the ITL figures
     std::optional<MetricStats> itlPerToken;           // where the server told how many tokens each chunk held
     size_t lateRequests = 0;
     double maxClientDelayMs = 0;

@@ -84,6 +84,7 @@ std::string describe(const error_code& ec, Stage stage, const Target& t) {
     if (stage == Stage::Connect) return "could not connect to " + t.hostHeader + ": " + ec.message();
     if (ec == http::error::end_of_stream) return "the server closed the connection without a response";
     if (ec == http::error::partial_message) return "the connection closed before the response ended";
+    if (ec == http::error::header_limit) return "the response's headers are larger than 64 KiB, the most this client reads";
     if (failureOf(ec, stage) == Failure::Protocol) return "malformed HTTP response: " + ec.message();
     return ec.message();
 }
@@ -154,7 +155,9 @@ public:
             });
         }
         io_.run_one(); // until something happened: the timer, I/O, or wake()
-        io_.poll();    // and all else that is ready
+        // And what else is ready, a bounded number: a server that never stops sending keeps a read
+        // ready at every turn, and the engine must get back to its cancel flag and its schedule.
+        for (int i = 0; i < kHandlersPerWait && io_.poll_one(); ++i) {}
         return true;
     }
 
@@ -184,6 +187,8 @@ private:
         bool reused = false, retried = false, dropped = false;
         std::array<char, 16384> chunk;
     };
+
+    static constexpr int kHandlersPerWait = 256;
 
     // Declared first, destroyed last: every socket is closed before its io_context goes.
     asio::io_context io_{1};
@@ -263,6 +268,12 @@ private:
             }
             if (ec) return fail(x, ec, Stage::Receive);
             if (x->parser->is_done()) return complete(x);
+            // The stream's own timer loses every race to a read that data is already waiting for, so
+            // under a flood it would never fire: the request timeout is checked here too.
+            if (x->deadline && Clock::now() >= *x->deadline) {
+                x->conn.reset();
+                return end(x, TransferEnd{Failure::Timeout, "", x->status, x->connectMs});
+            }
             read(x);
         });
     }

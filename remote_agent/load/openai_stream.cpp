@@ -1,5 +1,7 @@
 #include "openai_stream.h"
 
+#include "protocol/json_nesting.h"
+
 #include <nlohmann/json.hpp>
 
 namespace rsload {
@@ -7,9 +9,32 @@ namespace {
 
 using Json = nlohmann::json;
 
+// The length of the valid UTF-8 sequence at s[i], or 0 where there is none.
+size_t utf8Length(std::string_view s, size_t i) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = byte(i);
+    if (c < 0x80) return 1;
+    const size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    if ((c == 0xe0 && byte(i + 1) < 0xa0) || (c == 0xed && byte(i + 1) > 0x9f) || (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) > 0x8f))
+        return 0; // overlong, a surrogate, or past U+10FFFF
+    return n;
+}
+
+// A server's bytes for a message: at most `max` of them, and valid UTF-8 (U+FFFD for what is not),
+// so a record that quotes them can always be written as JSON.
 std::string quoted(std::string_view s, size_t max = 200) {
-    std::string out(s.substr(0, max));
-    if (s.size() > max) out += "...";
+    std::string out;
+    size_t i = 0;
+    while (i < s.size() && i < max) {
+        const size_t n = utf8Length(s, i);
+        if (n == 0) out += "\xEF\xBF\xBD";
+        else out.append(s.substr(i, n));
+        i += n == 0 ? 1 : n;
+    }
+    if (i < s.size()) out += "...";
     return out;
 }
 
@@ -61,6 +86,11 @@ void readChoice(const Json& choice, Endpoint endpoint, StreamChunk* c) {
 
 StreamChunk interpretObject(std::string_view data, Endpoint endpoint) {
     StreamChunk c;
+    if (!rsagent::protocol::jsonNestingWithin(data)) {
+        c.invalid = true;
+        c.problem = "JSON nested deeper than " + std::to_string(rsagent::protocol::kMaxJsonDepth) + " levels: " + quoted(data, 120);
+        return c;
+    }
     Json o = Json::parse(data.begin(), data.end(), nullptr, false);
     if (o.is_discarded() || !o.is_object()) {
         c.invalid = true;
@@ -93,7 +123,7 @@ StreamChunk interpretChunk(std::string_view data, Endpoint endpoint) {
 StreamChunk interpretResponse(std::string_view body, Endpoint endpoint) { return interpretObject(body, endpoint); }
 
 std::string describeErrorBody(std::string_view body) {
-    const Json o = Json::parse(body.begin(), body.end(), nullptr, false);
+    const Json o = rsagent::protocol::jsonNestingWithin(body) ? Json::parse(body.begin(), body.end(), nullptr, false) : Json(Json::value_t::discarded);
     if (!o.is_discarded() && o.is_object())
         if (auto e = errorOf(o)) return *e;
     if (body.empty()) return "(empty body)";

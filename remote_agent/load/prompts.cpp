@@ -1,5 +1,7 @@
 #include "prompts.h"
 
+#include "protocol/json_nesting.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -101,9 +103,10 @@ std::vector<Prompt> readPromptFile(const std::string& text, size_t limit, size_t
     };
     const size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '[') { // one JSON array (ShareGPT)
-        const Json all = Json::parse(text, nullptr, false);
+        const bool shallow = rsagent::protocol::jsonNestingWithin(text);
+        const Json all = shallow ? Json::parse(text, nullptr, false) : Json(Json::value_t::discarded);
         if (all.is_discarded() || !all.is_array()) {
-            *why = "the file starts like a JSON array but is not valid JSON";
+            *why = shallow ? "the file starts like a JSON array but is not valid JSON" : "the file's JSON is nested too deeply";
             ++*skipped;
             return out;
         }
@@ -121,9 +124,10 @@ std::vector<Prompt> readPromptFile(const std::string& text, size_t limit, size_t
         pos = end + 1;
         ++lineNo;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-        const Json o = Json::parse(line.begin(), line.end(), nullptr, false);
+        const bool shallow = rsagent::protocol::jsonNestingWithin(line);
+        const Json o = shallow ? Json::parse(line.begin(), line.end(), nullptr, false) : Json(Json::value_t::discarded);
         if (o.is_discarded()) {
-            if (*skipped == 0) *why = "line " + std::to_string(lineNo) + " is not JSON";
+            if (*skipped == 0) *why = "line " + std::to_string(lineNo) + (shallow ? " is not JSON" : " is nested too deeply");
             ++*skipped;
             continue;
         }

@@ -75,6 +75,10 @@ Json toJson(const RequestRecord& r) {
            {"connect_ms", msOrNull(r.connectMs)},
            {"finish_reason", orNull(r.finishReason)}};
     if (!r.chunkTokens.empty()) j["chunk_tokens"] = r.chunkTokens;
+    if (r.itlDropped > 0) {
+        j["itl_dropped"] = r.itlDropped;
+        j["itl_dropped_max_ms"] = rounded(r.itlDroppedMaxMs);
+    }
     return j;
 }
 
@@ -105,6 +109,8 @@ std::optional<RequestRecord> recordFromJson(const Json& j, std::string* why) {
         r.e2elMs = optionalOf<double>(j, "e2el_ms");
         r.itlMs = j.value("itl_ms", std::vector<double>());
         r.chunkTokens = j.value("chunk_tokens", std::vector<int>());
+        r.itlDropped = j.value("itl_dropped", int64_t(0));
+        r.itlDroppedMaxMs = j.value("itl_dropped_max_ms", 0.0);
         r.chunks = j.value("chunks", int64_t(0));
         r.inputTokens = optionalOf<int64_t>(j, "input_tokens");
         r.inputTokensSource = optionalOf<std::string>(j, "input_tokens_source").value_or("");
@@ -115,6 +121,10 @@ std::optional<RequestRecord> recordFromJson(const Json& j, std::string* why) {
         r.finishReason = optionalOf<std::string>(j, "finish_reason");
     } catch (const nlohmann::json::exception& e) {
         *why = std::string("a request record is malformed: ") + e.what();
+        return std::nullopt;
+    }
+    if (r.itlMs.size() > kMaxTimedGaps || r.chunkTokens.size() > kMaxTimedGaps + 1) {
+        *why = "a request record has more than " + std::to_string(kMaxTimedGaps) + " inter-token latencies";
         return std::nullopt;
     }
     for (double v : r.itlMs)

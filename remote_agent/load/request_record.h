@@ -17,6 +17,10 @@ enum class Failure { Ok, Connect, Timeout, Http, StreamError, Dropped, Protocol,
 const char* failureName(Failure f);
 std::optional<Failure> failureFromName(const std::string& name);
 
+// The most chunk gaps one request keeps: what a server streams is data, never an allocation size.
+// Past it the gaps are counted and their worst kept (itlDropped, itlDroppedMaxMs).
+constexpr size_t kMaxTimedGaps = 65536;
+
 struct RequestRecord {
     int64_t index = 0;                 // order of sending, warm-up requests first
     std::string client;                // which load generator sent it
@@ -30,8 +34,10 @@ struct RequestRecord {
     std::optional<int> httpStatus;
     std::optional<double> ttftMs;      // first chunk with generated text
     std::optional<double> e2elMs;      // to the stream's end ([DONE], or the last byte)
-    std::vector<double> itlMs;         // gaps between chunks with text, after the first
-    std::vector<int> chunkTokens;      // tokens in each text chunk, where the server said (continuous usage)
+    std::vector<double> itlMs;         // gaps between chunks with text, after the first (at most kMaxTimedGaps)
+    int64_t itlDropped = 0;            // gaps past kMaxTimedGaps, not kept
+    double itlDroppedMaxMs = 0;        // the longest of those
+    std::vector<int> chunkTokens;      // tokens in each kept text chunk, where the server said (continuous usage)
     int64_t chunks = 0;                // chunks with text
     std::optional<int64_t> inputTokens;
     std::string inputTokensSource;     // "usage" (the server's count) or "requested" (the synthetic length)

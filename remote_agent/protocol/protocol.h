@@ -1,14 +1,26 @@
 #pragma once
-// The agent protocol's constants; docs/protocol.md describes the messages.
+// The agent protocol's constants, the one definition the agent and the
+// console both include (header-only, no Qt); docs/protocol.md describes the
+// messages.
 #include <cstddef>
 
 namespace rsagent::protocol {
 
 constexpr int kVersion = 1;
-constexpr size_t kMaxRequestLine = 16u << 20; // bytes, agent side: a load run's prompts travel inline
+constexpr size_t kMaxRequestLine = 16u << 20;  // bytes, agent side: a load run's prompts travel inline
+constexpr size_t kMaxResponseLine = 128u << 20; // bytes, console side: a snapshot carries hwloc XML
+constexpr int kMaxConcurrentSamples = 64;      // "sample" streams open at once per client
 constexpr int kMinIntervalMs = 50;
 constexpr int kMaxIntervalMs = 3600 * 1000;
 constexpr int kMaxSampleCount = 1000000;
+
+namespace method {
+inline constexpr char kHello[] = "hello";
+inline constexpr char kCollect[] = "collect";
+inline constexpr char kSample[] = "sample";
+inline constexpr char kLoad[] = "load";
+inline constexpr char kCancel[] = "cancel";
+} // namespace method
 
 namespace error {
 inline constexpr char kParse[] = "parse-error";

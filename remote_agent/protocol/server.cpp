@@ -1,5 +1,6 @@
 #include "server.h"
 
+#include "json_nesting.h"
 #include "protocol.h"
 #include "rackscope_version.h"
 
@@ -13,11 +14,11 @@ Server::Server(int inFd, int outFd, CollectOptions options)
     : in_(inFd), out_(outFd), options_(std::move(options)), reader_(protocol::kMaxRequestLine) {}
 
 Json Server::hello() const {
-    return Json{{"type", "hello"},
+    return Json{{"type", protocol::method::kHello},
                 {"protocol", protocol::kVersion},
                 {"agent", RACKSCOPE_VERSION},
                 {"host", hostName()},
-                {"capabilities", Json::array({"collect", "sample", "load"})}};
+                {"capabilities", Json::array({protocol::method::kCollect, protocol::method::kSample, protocol::method::kLoad})}};
 }
 
 void Server::send(const Json& message) {
@@ -45,8 +46,15 @@ int Server::run() {
     char buf[65536];
     for (;;) {
         pollfd p[2] = {{in_, POLLIN, 0}, {load_ ? load_->notifyFd() : -1, POLLIN, 0}};
-        const int ready = ::poll(p, 2, msUntilNextSample(Clock::now()));
+        const int next = msUntilNextSample(Clock::now());
+        const int ready = ::poll(p, 2, next < 0 || next > kParentCheckMs ? kParentCheckMs : next);
         if (ready < 0 && errno != EINTR) return 1;
+        // A console killed outright may leave our stdin open (a pipe another process holds): its death
+        // shows as a new parent, looked at least once a second, and ends a load run as an EOF would.
+        if (::getppid() != parent_) {
+            load_.reset();
+            return 0;
+        }
         if (ready > 0 && p[1].revents) forwardLoad();
         if (ready > 0 && p[0].revents) {
             const ssize_t n = ::read(in_, buf, sizeof buf);
@@ -71,6 +79,9 @@ int Server::run() {
 
 void Server::handleLine(const std::string& line) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return; // blank lines are allowed
+    if (!protocol::jsonNestingWithin(line))
+        return sendError(nullptr, protocol::error::kBadRequest,
+                         "request nested deeper than " + std::to_string(protocol::kMaxJsonDepth) + " levels, dropped");
     const Json request = Json::parse(line, nullptr, false);
     if (request.is_discarded()) return sendError(nullptr, protocol::error::kParse, "request is not valid JSON");
     if (!request.is_object()) return sendError(nullptr, protocol::error::kBadRequest, "request is not a JSON object");
@@ -95,8 +106,8 @@ void Server::handleLine(const std::string& line) {
 
 void Server::handleRequest(const Json& id, const std::string& method, const Json& params) {
     const int64_t key = id.get<int64_t>();
-    if (method == "hello") return send(Json{{"id", id}, {"result", hello()}});
-    if (method == "collect") {
+    if (method == protocol::method::kHello) return send(Json{{"id", id}, {"result", hello()}});
+    if (method == protocol::method::kCollect) {
         std::set<std::string> sections;
         if (params.contains("sections")) {
             if (!params["sections"].is_array()) return sendError(id, protocol::error::kBadParams, "\"sections\" must be an array");
@@ -109,12 +120,16 @@ void Server::handleRequest(const Json& id, const std::string& method, const Json
         }
         return send(Json{{"id", id}, {"result", collectSnapshot(options_, sections)}});
     }
-    if (method == "sample") {
+    if (method == protocol::method::kSample) {
         if (jobs_.count(key)) return sendError(id, protocol::error::kDuplicateId, "a sample with this id is running");
+        // Each stream holds a counter reading: a client may not grow the agent without bound.
+        if (jobs_.size() >= size_t(protocol::kMaxConcurrentSamples))
+            return sendError(id, protocol::error::kBusy,
+                             std::to_string(jobs_.size()) + " samples are running, the most one client may have; cancel one first");
         return startSample(key, params);
     }
-    if (method == "load") return startLoad(id, params);
-    if (method == "cancel") {
+    if (method == protocol::method::kLoad) return startLoad(id, params);
+    if (method == protocol::method::kCancel) {
         if (load_ && load_->id() == key) return load_->cancel(); // its result follows when the engine has stopped
         const auto it = jobs_.find(key);
         if (it == jobs_.end()) return sendError(id, protocol::error::kNotFound, "nothing running with this id");
@@ -181,7 +196,7 @@ void Server::tick(Clock::time_point now) {
         CounterReading current = readCounters(options_.fs);
         const double elapsed = std::chrono::duration<double, std::milli>(now - job.last).count();
         send(Json{{"id", it->first},
-                  {"event", "sample"},
+                  {"event", protocol::method::kSample},
                   {"data", Json{{"seq", job.sent}, {"interval_ms", elapsed}, {"counters", counterDeltas(job.previous, current, elapsed)}}}});
         job.previous = std::move(current);
         job.last = now;

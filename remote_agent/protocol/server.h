@@ -8,6 +8,7 @@
 #include "load_job.h"
 
 #include <chrono>
+#include <unistd.h>
 #include <map>
 
 namespace rsagent {
@@ -22,6 +23,7 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+    static constexpr int kParentCheckMs = 1000;
     struct SampleJob {
         int64_t intervalMs = 1000;
         int64_t remaining = 0;
@@ -43,6 +45,7 @@ private:
     void sendError(const Json& id, const char* code, const std::string& message);
 
     int in_, out_;
+    pid_t parent_ = ::getppid(); // the console (or the sshd session) that started us
     CollectOptions options_;
     LineReader reader_;
     std::map<int64_t, SampleJob> jobs_;

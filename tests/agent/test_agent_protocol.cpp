@@ -3,17 +3,22 @@
 // and hostile input to each.
 #include "test_support.h"
 
+#include "protocol/protocol.h"
 #include "protocol/server.h"
 #include "transport/agent_client.h"
+#include "transport/local_agent.h"
 
 #include <QBuffer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocalSocket>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <csignal>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <thread>
 
@@ -155,6 +160,35 @@ private slots:
         QCOMPARE(agent.next().value("result").toObject().value("type").toString(), QStringLiteral("hello"));
     }
 
+    void deepNestingIsABadRequestNotACrash() {
+        AgentProcess agent;
+        QVERIFY(!agent.next().isEmpty());
+        const QByteArray deep = QByteArray(100000, '[') + QByteArray(100000, ']');
+        agent.send("{\"id\":2,\"method\":\"collect\",\"params\":{\"sections\":" + deep + "}}");
+        const QJsonObject m = agent.next();
+        QCOMPARE(errorCode(m), QStringLiteral("bad-request"));
+        QVERIFY(m.value("error").toObject().value("message").toString().contains(QStringLiteral("nested deeper")));
+        // Brackets inside a string are text, not nesting.
+        agent.send("{\"id\":3,\"method\":\"hello\",\"params\":{\"note\":\"" + QByteArray(100000, '[') + "\"}}");
+        QCOMPARE(agent.nextFor(3).value("result").toObject().value("type").toString(), QStringLiteral("hello"));
+        QCOMPARE(agent.process().state(), QProcess::Running);
+    }
+
+    void samplesPerClientAreCapped() {
+        AgentProcess agent;
+        QVERIFY(!agent.next().isEmpty());
+        const int cap = int(rsagent::protocol::kMaxConcurrentSamples);
+        for (int id = 100; id < 100 + cap; ++id)
+            agent.send(QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":3600000,\"count\":2}}").arg(id).toUtf8());
+        agent.send(QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":3600000,\"count\":2}}").arg(100 + cap).toUtf8());
+        const QJsonObject refused = agent.nextFor(100 + cap);
+        QCOMPARE(errorCode(refused), QStringLiteral("busy"));
+        agent.send("{\"id\":100,\"method\":\"cancel\"}");
+        QVERIFY(agent.nextFor(100).value("result").toObject().value("cancelled").toBool());
+        agent.send(QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":50,\"count\":1}}").arg(100 + cap).toUtf8());
+        QCOMPARE(agent.nextFor(100 + cap).value("event").toString(), QStringLiteral("sample")); // a place was free again
+    }
+
     void closedStdinMidRequestEndsCleanly() {
         AgentProcess agent;
         QVERIFY(!agent.next().isEmpty());
@@ -163,6 +197,55 @@ private slots:
         QVERIFY(agent.process().waitForFinished(5000));
         QCOMPARE(agent.process().exitStatus(), QProcess::NormalExit);
         QCOMPARE(agent.process().exitCode(), 0);
+    }
+
+    void endsWhenItsConsoleDies() {
+        // The console is killed outright while a pipe it shared keeps the agent's stdin open (no EOF):
+        // the agent sees its parent go and ends, rather than live on as an orphan.
+        int fds[2];
+        QCOMPARE(::pipe(fds), 0); // inherited by the shell below; this test keeps the write end open
+        QTemporaryDir dir;
+        const QString said = dir.filePath(QStringLiteral("out"));
+        QProcess console;
+        console.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("\"$0\" --stdio <&$1 >\"$2\" & echo $!; wait"),
+                                             QStringLiteral(RACKSCOPE_AGENT), QString::number(fds[0]), said});
+        QVERIFY(console.waitForReadyRead(10000));
+        const pid_t agent = pid_t(console.readLine().trimmed().toInt());
+        QVERIFY(agent > 0 && ::kill(agent, 0) == 0);
+        QElapsedTimer greeted;
+        greeted.start();
+        while (QFileInfo(said).size() == 0 && greeted.elapsed() < 10000) QTest::qWait(20); // serving: its hello is out
+        QVERIFY(QFileInfo(said).size() > 0);
+        ::kill(pid_t(console.processId()), SIGKILL);
+        QVERIFY(console.waitForFinished(5000));
+        QElapsedTimer clock;
+        clock.start();
+        // Gone, or a zombie its new parent has not reaped yet.
+        const auto alive = [&] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(agent));
+            return stat.open(QIODevice::ReadOnly) && !QString::fromLatin1(stat.readAll()).section(QLatin1Char(')'), -1).trimmed().startsWith(QLatin1Char('Z'));
+        };
+        while (alive() && clock.elapsed() < 15000) QTest::qWait(50);
+        const bool ended = !alive();
+        if (!ended) ::kill(agent, SIGKILL);
+        ::close(fds[0]);
+        ::close(fds[1]);
+        QVERIFY2(ended, "the agent outlived its console");
+    }
+
+    void aDeadAgentIsDescribed() {
+        // An agent that greets, says why on stderr and dies of a signal: its signal and its words, not "Process crashed".
+        QTemporaryDir dir;
+        const QString dying = dir.filePath(QStringLiteral("dying-agent"));
+        QFile f(dying);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"agent\":\"0.1.0\",\"host\":\"t\"}'\nread line\n"
+                "echo 'rackscope-agent: hwloc: cannot read /sys/devices' >&2\nkill -SEGV $$\n");
+        f.close();
+        QFile::setPermissions(dying, QFile::ReadOwner | QFile::ExeOwner);
+        const AgentCollect c = collectWithLocalAgent(dying);
+        QVERIFY(!c.snapshot);
+        QVERIFY2(c.error.contains(QStringLiteral("signal 11")) && c.error.contains(QStringLiteral("cannot read /sys/devices")), qPrintable(c.error));
     }
 
     void sampleStreamsAndCancels() {
@@ -197,10 +280,12 @@ private slots:
             QByteArray line = valid[qsizetype(rng.bounded(quint32(valid.size())))];
             for (int e = 0; e < 1 + int(rng.bounded(3)); ++e) {
                 const qsizetype at = qsizetype(rng.bounded(quint32(line.size())));
-                switch (rng.bounded(3)) {
+                switch (rng.bounded(5)) {
                 case 0: line[at] = char(rng.bounded(256)); break;
                 case 1: line.remove(at, 1 + qsizetype(rng.bounded(5))); break;
-                default: line.insert(at, "9999999999999999999"); break;
+                case 2: line.insert(at, "9999999999999999999"); break;
+                case 3: line.insert(at, QByteArray(1 + qsizetype(rng.bounded(200000)), rng.bounded(2) ? '[' : '{')); break; // nesting
+                default: line.insert(at, QByteArray(qsizetype(rng.bounded(1u << 20)), 'x')); break;                   // size
                 }
             }
             line.replace('\n', ' ');

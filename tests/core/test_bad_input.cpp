@@ -4,7 +4,15 @@
 
 #include <QFile>
 #include <QRandomGenerator>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QTemporaryDir>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+#include "import/input_file.h"
 
 using namespace rackscope;
 using namespace rackscope::test;
@@ -125,6 +133,37 @@ private slots:
         const ImportResult r = loadTopologyFile(path);
         QVERIFY(!r.host);
         QVERIFY2(r.error.contains(QStringLiteral("limit")), qPrintable(r.error));
+    }
+
+    void fifosAndDevicesNeverHang() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QElapsedTimer clock;
+        clock.start();
+        // No writer: read as empty at once, where a plain open() would wait for ever.
+        QVERIFY(loadTopologyFile(fifo).error.contains(QStringLiteral("empty")));
+        QVERIFY(clock.elapsed() < 5000);
+        // A writer that never writes: given up after the idle bound.
+        const int writer = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK); // holds a writer end open
+        QVERIFY(writer >= 0);
+        QByteArray content;
+        QVERIFY(readInputFile(fifo, 1 << 20, &content, 300).contains(QStringLiteral("nothing came to read")));
+        // What a process substitution gives, `<(ssh node nvidia-smi topo -m)`: read whole, however it trickles in.
+        const QByteArray topology = fixtureBytes(QStringLiteral("hwloc-24em64t-2n6c2t-pci.xml"));
+        std::thread feed([&] { // the writer end is open before the read starts, as a shell's is
+            for (qsizetype at = 0; at < topology.size();) {
+                const ssize_t n = ::write(writer, topology.constData() + at, size_t(std::min<qsizetype>(4096, topology.size() - at)));
+                if (n > 0) at += n;
+                else QThread::msleep(1); // the pipe is full until the reader takes some
+            }
+            ::close(writer); // the end: the reader sees EOF
+        });
+        const ImportResult piped = loadTopologyFile(fifo);
+        feed.join();
+        QVERIFY2(piped.host, qPrintable(piped.error));
+        // A device with no end is bounded by the size limit.
+        QVERIFY(readInputFile(QStringLiteral("/dev/zero"), 1 << 20, &content).contains(QStringLiteral("limit")));
     }
 
     void missingFileAndDirectory() {

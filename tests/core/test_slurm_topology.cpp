@@ -33,6 +33,16 @@ private slots:
         for (const char* bad : {"gpu[3-1]", "gpu[1-", "gpu]1[", "gpu[a-b]", "a,,b", "n[1-2000000]", "x[[1]]"})
             QVERIFY2(!expandHostlist(QLatin1String(bad)).error.isEmpty(), bad);
         QVERIFY(expandHostlist(QStringLiteral("n[0-999],m[0-999],o[0-999]")).error.isEmpty());
+        // What no host is called, in every command that takes a host list: ssh and mpirun would read
+        // a leading '-' as an option.
+        for (const char* bad : {"gpu[01-02],-Efoo", "-Fevil", "gpu01,-oProxyCommand=x", "a b", "a;b", "a$(id)", "a/b", "a@b", ".hidden", "n\x01"}) {
+            const HostlistResult r = expandHostlist(QLatin1String(bad));
+            QVERIFY2(!r.error.isEmpty() && r.hosts.isEmpty(), bad);
+        }
+        QVERIFY(expandHostlist(QStringLiteral("-Fevil")).error.contains(QStringLiteral("begins with '-'")));
+        QVERIFY(!parseHostsFile(QStringLiteral("gpu01\n-Fevil\n")).error.isEmpty());
+        for (const char* good : {"gpu-01.rack_2.example.com", "10.0.0.1", "fd00::1", "fe80::1%eth0", "node[01-02]-ib"})
+            QVERIFY2(expandHostlist(QLatin1String(good)).error.isEmpty(), good);
         QVERIFY(!expandHostlist(QStringLiteral("n[0-999][0-999][0-9]")).error.isEmpty()); // 10 million
         QCOMPARE(compressHostlist({"srv1101", "srv1102", "srv1103", "srv1105"}), QStringLiteral("srv[1101-1103,1105]"));
         QCOMPARE(compressHostlist({"gpu001", "gpu002", "login", "x9"}), QStringLiteral("gpu[001-002],login,x9"));

@@ -51,7 +51,10 @@ struct Script {
     double ttftMs = 20, tpotMs = 10, splitGapMs = 2;
     int tokensPerChunk = 1;
     bool split = false, batch = false, comments = false, empty = false, noDone = false;
-    std::string fault; // error, drop, garbage, http-500, http-429-flat
+    // error, drop, garbage, http-500, http-429-flat; and what a hostile server sends: deep (an event
+    // nested 200,000 levels), huge-usage (usage that grows by 2e9 tokens a chunk), endless (tokens
+    // that never end), endless-headers, redirect (to itself), bad-utf8 (text that is not UTF-8)
+    std::string fault;
     int faultAfter = 0;
     bool continuousUsage = false;
     double idleCloseMs = -1; // off
@@ -112,6 +115,7 @@ struct Write {
     bool close = false;   // close the connection after this one
     bool endOfResponse = false;
     bool onlyIfIdle = false; // a keep-alive timeout: no next request came
+    double repeatMs = -1;    // written again this long after, until the connection is gone (a stream without end)
     bool operator>(const Write& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
@@ -321,6 +325,11 @@ private:
         const auto at = [&](double ms) { return start + std::chrono::microseconds(int64_t(ms * 1000)); };
 
         if (s.fault == "http-500") return schedule(c, at(s.ttftMs), httpResponse(500, "Internal Server Error", R"({"error":{"message":"scripted failure","type":"InternalServerError","param":null,"code":500}})"), true, false, true);
+        if (s.fault == "redirect") return schedule(c, at(s.ttftMs), "HTTP/1.1 302 Found\r\nLocation: " + std::string(chat ? "/v1/chat/completions" : "/v1/completions") + "\r\nContent-Length: 0\r\n\r\n", true, false, true);
+        if (s.fault == "endless-headers") {
+            schedule(c, at(s.ttftMs), "HTTP/1.1 200 OK\r\n", true);
+            return repeat(c, at(s.ttftMs), "X-Filler: " + std::string(1000, 'a') + "\r\n", true, std::max(0.1, s.tpotMs));
+        }
         if (s.fault == "http-429-flat") return schedule(c, at(s.ttftMs), httpResponse(429, "Too Many Requests", R"({"object":"error","message":"scripted overload","type":"TooManyRequests","param":null,"code":429})"), true, false, true);
 
         const std::string id = "cmpl-" + std::to_string(seq_);
@@ -332,6 +341,7 @@ private:
             Json choice = chat ? Json{{"index", 0}, {"delta", {{"content", text}}}, {"logprobs", nullptr}, {"finish_reason", finish}}
                                : Json{{"index", 0}, {"text", text}, {"logprobs", nullptr}, {"finish_reason", finish}};
             Json j{{"id", id}, {"object", chat ? "chat.completion.chunk" : "text_completion"}, {"created", 0}, {"model", req.value("model", "")}, {"choices", Json::array({choice})}};
+            if (s.fault == "huge-usage" && soFar > 1) soFar += 2000000000LL * (soFar - 1); // the second chunk "carries" 2e9 tokens, and so on
             if (s.continuousUsage) j["usage"] = {{"prompt_tokens", promptTokens}, {"completion_tokens", soFar}, {"total_tokens", promptTokens + soFar}};
             return made[key] = "data: " + j.dump() + "\n\n";
         };
@@ -354,7 +364,7 @@ private:
         }
         int64_t sent = 0;
         double t = s.ttftMs;
-        bool cut = false;
+        bool cut = false, endless = false;
         while (sent < maxTokens) {
             if (!s.fault.empty() && sent >= s.faultAfter) {
                 if (s.fault == "error") {
@@ -363,6 +373,18 @@ private:
                 }
                 if (s.fault == "garbage") {
                     events.emplace_back(t, "data: {this is not json\n\n");
+                    break;
+                }
+                if (s.fault == "deep") {
+                    events.emplace_back(t, "data: {\"error\":" + std::string(200000, '[') + std::string(200000, ']') + "}\n\n");
+                    break;
+                }
+                if (s.fault == "bad-utf8") {
+                    events.emplace_back(t, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\xff\xfe\xc3\x28\"},\"text\":\"\xff\xfe\xc3\x28\",\"finish_reason\":null}]}\n\n");
+                    break;
+                }
+                if (s.fault == "endless") {
+                    endless = true;
                     break;
                 }
                 if (s.fault == "drop") {
@@ -406,17 +428,36 @@ private:
             }
         }
         const double endAt = std::max(lastAt, events.empty() ? t : 0.0);
+        if (endless) { // 64 events a write, as fast as the client reads them: a flood, not a trickle
+            std::string batch;
+            for (int i = 0; i < 64; ++i) batch += chunkJson(" tok", nullptr, sent + 1);
+            return repeat(c, at(endAt), batch, false, std::max(0.1, s.tpotMs));
+        }
         if (cut) schedule(c, at(endAt), "", true, true, true); // closed without the terminating chunk
         else schedule(c, at(endAt), "0\r\n\r\n", true, false, true);
         if (!cut && s.idleCloseMs >= 0) writes_.push(Write{at(endAt + s.idleCloseMs), ++seq_, c.fd, c.generation, "", true, true, false, true});
     }
 
+    // A write made again every `everyMs` for as long as the connection lasts.
+    void repeat(Connection& c, Clock::time_point at, std::string bytes, bool raw, double everyMs) {
+        Write w{at, ++seq_, c.fd, c.generation, std::move(bytes), raw};
+        w.repeatMs = everyMs;
+        writes_.push(std::move(w));
+    }
+
     void deliver(const Write& w) {
         auto it = connections_.find(w.fd);
         if (it == connections_.end() || it->second->generation != w.generation) return; // that connection is gone
+        if (w.repeatMs >= 0) {
+            Write again = w;
+            again.at = w.at + std::chrono::microseconds(int64_t(w.repeatMs * 1000));
+            again.seq = ++seq_;
+            writes_.push(std::move(again));
+        }
         if (lateMs_.size() < kMaxLatenessSamples) lateMs_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - w.at).count());
         Connection& c = *it->second;
         if (w.onlyIfIdle && (c.busy || !c.in.empty())) return;
+        if (w.repeatMs >= 0 && c.out.size() > (1u << 20)) return; // a client that stopped reading: no backlog without end here
         if (w.raw) c.out += w.bytes;
         else {
             char size[32];

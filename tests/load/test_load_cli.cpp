@@ -8,12 +8,16 @@
 #include "tls_front.h"
 #include "runs/load_results.h"
 
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 using rackscope::test::LoadTestServer;
 using rackscope::test::TlsFront;
@@ -122,6 +126,30 @@ private slots:
         QVERIFY(result.value("http_client").toString().startsWith(QLatin1String("Boost.Beast/")));
     }
 
+    void ctrlCEndsARunUnderAFloodWithinASecond() {
+        // Two streams that never end, each token written as fast as the server can: Ctrl+C (and kill -TERM)
+        // still end the CLI within a second, with the two requests saved as cancelled.
+        for (int signal : {SIGINT, SIGTERM}) {
+            QTemporaryDir dir;
+            QProcess p;
+            p.start(QStringLiteral(RACKSCOPE_CLI),
+                    {QStringLiteral("load"), QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
+                     QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--requests"), QStringLiteral("2"),
+                     QStringLiteral("--header"), QStringLiteral("X-Test-Script: ttft=1;tpot=0;fault=endless@2"), QStringLiteral("--results"), dir.path()});
+            QVERIFY(p.waitForStarted(10000));
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(dir.filePath(QStringLiteral("requests.jsonl"))).exists(), 30000); // the run has begun
+            QTest::qWait(1500);                                                                                 // and its flood is under way
+            QElapsedTimer clock;
+            clock.start();
+            ::kill(pid_t(p.processId()), signal);
+            QVERIFY(p.waitForFinished(30000));
+            QVERIFY2(clock.elapsed() < 1000 + 4000, qPrintable(QString::number(clock.elapsed()))); // a second, and a loaded machine's margin
+            QFile records(dir.filePath(QStringLiteral("requests.jsonl")));
+            QVERIFY(records.open(QIODevice::ReadOnly));
+            QCOMPARE(records.readAll().count("\"status\":\"cancelled\""), qsizetype(2));
+        }
+    }
+
     void aCancelledRunAnswersWithWhatItDid() {
         Agent agent;
         agent.next();
@@ -149,6 +177,7 @@ private slots:
                            QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("20"),
                            QStringLiteral("--input-len"), QStringLiteral("uniform:10-30"), QStringLiteral("--output-len"), QStringLiteral("6"),
                            QStringLiteral("--api-key-env"), QStringLiteral("RS_TEST_KEY"), QStringLiteral("--slo"), QStringLiteral("ttft<=500ms"),
+                           QStringLiteral("--header"), QStringLiteral("Cookie: sid=cookie-very-secret"),
                            QStringLiteral("--results"), results, QStringLiteral("--json")},
                           env);
         QVERIFY2(c.status == 0, qPrintable(c.err));
@@ -161,11 +190,23 @@ private slots:
         for (const char* f : {"spec.json", "requests.jsonl", "summary.json"}) {
             QFile file(results + QLatin1Char('/') + QLatin1String(f));
             QVERIFY(file.open(QIODevice::ReadOnly));
-            QVERIFY2(!file.readAll().contains("sk-very-secret"), f);
+            const QByteArray saved = file.readAll();
+            QVERIFY2(!saved.contains("sk-very-secret") && !saved.contains("cookie-very-secret"), f);
         }
         QFile specFile(results + QStringLiteral("/spec.json"));
         QVERIFY(specFile.open(QIODevice::ReadOnly));
         QVERIFY(specFile.readAll().contains("(redacted)"));
+
+        // a saved run nested 200,000 levels deep: refused with a reason, never a crash
+        {
+            QTemporaryDir deep;
+            QFile spec(deep.filePath(QStringLiteral("spec.json")));
+            QVERIFY(spec.open(QIODevice::WriteOnly));
+            spec.write("{\"a\":" + QByteArray(200000, '[') + QByteArray(200000, ']') + "}");
+            spec.close();
+            const Cli refused = cli({QStringLiteral("--open"), deep.path()});
+            QVERIFY2(refused.status != 0 && refused.err.contains(QStringLiteral("nested deeper")), qPrintable(refused.err));
+        }
 
         // reopened; then cut mid-line with its summary gone: every whole record is still read
         const Cli open = cli({QStringLiteral("--open"), results});

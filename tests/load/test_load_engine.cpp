@@ -152,8 +152,10 @@ private slots:
                 QCOMPARE(r.inputTokensSource, std::string("usage"));
                 QCOMPARE(r.chunks, int64_t(8)); // the role-only chunk is not a token
                 QCOMPARE(r.itlMs.size(), size_t(7));
-                QVERIFY2(*r.ttftMs >= 30 && *r.ttftMs < 30 + 50, std::to_string(*r.ttftMs).c_str());
-                QVERIFY(*r.tpotMs() >= 4 && *r.tpotMs() < 5 + 20);
+                // At least what the server scripted; the upper margins are what a loaded 2-core machine needs
+                // and still catch a wrong unit or a wrong start.
+                QVERIFY2(*r.ttftMs >= 30 && *r.ttftMs < 30 + 1000, std::to_string(*r.ttftMs).c_str());
+                QVERIFY2(*r.tpotMs() >= 4 && *r.tpotMs() < 5 + 200, std::to_string(*r.tpotMs()).c_str());
                 QCOMPARE(r.finishReason.value_or(""), std::string("length"));
                 QCOMPARE(r.httpStatus.value_or(0), 200);
             }
@@ -191,7 +193,7 @@ private slots:
         const LoadSummary s = summarize(run.records, {}, {50});
         QVERIFY(s.itlPerToken);
         QCOMPARE(s.itlPerToken->count, size_t(8 * 12));
-        QVERIFY(s.itlPerToken->median >= 2.5 && s.itlPerToken->median < 3 + 10);
+        QVERIFY2(s.itlPerToken->median >= 2.5 && s.itlPerToken->median < 3 + 100, std::to_string(s.itlPerToken->median).c_str());
         QVERIFY(s.metrics.at("itl").median >= 11); // a chunk's gap holds four tokens' time
     }
 

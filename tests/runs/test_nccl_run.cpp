@@ -8,12 +8,25 @@
 #include "transport/shell_quote.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <csignal>
+
 using namespace rackscope;
 using namespace rackscope::test;
+
+namespace {
+// Whether a process whose command line matches `pattern` runs (pgrep leaves itself out).
+bool anyProcessMatches(const QString& pattern) {
+    QProcess p;
+    p.start(QStringLiteral("pgrep"), {QStringLiteral("-f"), pattern});
+    p.waitForFinished(10000);
+    return !p.readAllStandardOutput().trimmed().isEmpty();
+}
+} // namespace
 
 class TestNcclRun : public QObject {
     Q_OBJECT
@@ -92,6 +105,39 @@ private slots:
         const QByteArray seen = log.readAll();
         QVERIFY2(seen.startsWith("-b 8 -e 8G -f 2 -g 1 -n 20 -w 5 -d float -o sum -c 1\n"), seen.constData());
         QVERIFY(seen.contains("NCCL_DEBUG=INFO"));
+    }
+
+    void termOfTheCliEndsMpirunAndItsRanks() {
+        // `kill -TERM` of rackscope-cli, as a batch system or a person ends it: the run's mpirun and
+        // the benchmark it started end with it, none left behind.
+        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+        QVERIFY2(!mpirun.isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        QTemporaryDir dir;
+        const QString stand = dir.filePath(QStringLiteral("slow_all_reduce_perf.sh")); // a name only this test's processes have
+        QVERIFY(QFile::copy(QStringLiteral(RACKSCOPE_TESTS_DIR "/runs/replay_nccl_tests.sh"), stand));
+        QFile::setPermissions(stand, QFile::ReadOwner | QFile::ExeOwner);
+        const QString log = dir.filePath(QStringLiteral("log"));
+        QProcess cli;
+        cli.start(QStringLiteral(RACKSCOPE_CLI),
+                  {QStringLiteral("nccl"), QStringLiteral("--hosts"), QStringLiteral("localhost"), QStringLiteral("--ppn"), QStringLiteral("1"),
+                   QStringLiteral("--binary"), stand, QStringLiteral("--no-save"),
+                   QStringLiteral("--env"), QStringLiteral("REPLAY_FILE=") + fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")),
+                   QStringLiteral("--env"), QStringLiteral("REPLAY_DELAY=1"), QStringLiteral("--env"), QStringLiteral("REPLAY_LOG=") + log});
+        QVERIFY(cli.waitForStarted(10000));
+        QElapsedTimer clock;
+        clock.start();
+        while (!QFile::exists(log) && clock.elapsed() < 60000) QTest::qWait(50); // the benchmark is running
+        QVERIFY2(QFile::exists(log), cli.readAllStandardError().constData());
+        const auto running = [&] { return anyProcessMatches(stand); };
+        QVERIFY(running());
+        ::kill(pid_t(cli.processId()), SIGTERM);
+        QVERIFY(cli.waitForFinished(20000));
+        clock.restart();
+        while (running() && clock.elapsed() < 10000) QTest::qWait(100);
+        QVERIFY2(!running(), "the benchmark outlived rackscope-cli");
+        QVERIFY(!anyProcessMatches(QStringLiteral("mpirun.*") + stand));
     }
 
     void launcherThatCannotStart() {

@@ -8,6 +8,7 @@
 #include "transport/fleet.h"
 
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QEventLoop>
@@ -29,7 +30,6 @@ QString agentVersion() {
 FleetOptions options(const QString& config, const QString& knownHosts) {
     FleetOptions o;
     o.config = SshConfig::fromFile(config);
-    o.ssh.sshConfigPath = config;
     o.ssh.knownHostsFile = knownHosts;
     o.ssh.connectTimeoutMs = 3000;
     o.ssh.authTimeoutMs = 5000;
@@ -255,20 +255,35 @@ private slots:
     void silentServerDelaysOnlyItself() {
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
-        for (const char* n : {"s1", "s2", "s3", "mute"}) QVERIFY(hosts.add(QLatin1String(n)));
+        const QStringList good{QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s3")};
+        for (const QString& n : good + QStringList{QStringLiteral("mute")}) QVERIFY(hosts.add(n));
         hosts.stop(QStringLiteral("mute")); // the kernel still accepts TCP; sshd never sends its banner
-        FleetOptions o = options(hosts.sshConfig(), hosts.knownHosts({QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s3"), QStringLiteral("mute")}));
-        o.ssh.connectTimeoutMs = 2000;
+        const QString config = hosts.sshConfig(), known = hosts.knownHosts(good + QStringList{QStringLiteral("mute")});
+        // How long the good hosts take here (deploy and collect, under ASan on a busy machine too):
+        // the silent host's deadline is set well above that, so the order below is the claim, not a race.
+        double goodAlone = 0;
+        {
+            Fleet fleet(options(config, known));
+            const Outcome alone = collect(fleet, good);
+            for (const QString& n : good) {
+                QVERIFY2(alone.results.at(n).result, qPrintable(describe(alone.results.at(n))));
+                goodAlone = std::max(goodAlone, alone.arrivedAfter.at(n));
+            }
+        }
+        FleetOptions o = options(config, known);
+        o.ssh.connectTimeoutMs = int(std::max(2.0, 3 * goodAlone + 2) * 1000);
         Fleet fleet(o);
-        const Outcome out = collect(fleet, {QStringLiteral("mute"), QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s3")});
+        const Outcome out = collect(fleet, QStringList{QStringLiteral("mute")} + good, o.ssh.connectTimeoutMs + 60000);
         const HostResult& mute = out.results.at(QStringLiteral("mute"));
         QVERIFY(mute.error);
         QCOMPARE(mute.error->stage, SshStage::Connect);
         QVERIFY2(mute.error->message.contains(QStringLiteral("handshake")), qPrintable(mute.error->message));
-        QVERIFY2(out.arrivedAfter.at(QStringLiteral("mute")) < 4.0, qPrintable(QString::number(out.arrivedAfter.at(QStringLiteral("mute")))));
-        for (const char* n : {"s1", "s2", "s3"}) {
-            QVERIFY2(out.results.at(QLatin1String(n)).result, qPrintable(describe(out.results.at(QLatin1String(n)))));
-            QVERIFY(out.arrivedAfter.at(QLatin1String(n)) < out.arrivedAfter.at(QStringLiteral("mute")));
+        const double muteAfter = out.arrivedAfter.at(QStringLiteral("mute")), deadline = o.ssh.connectTimeoutMs / 1000.0;
+        QVERIFY2(muteAfter >= deadline - 0.05, qPrintable(QString::number(muteAfter)));
+        QVERIFY2(muteAfter < deadline + 10, qPrintable(QString::number(muteAfter))); // its own deadline ends it, not a later one
+        for (const QString& n : good) {
+            QVERIFY2(out.results.at(n).result, qPrintable(describe(out.results.at(n))));
+            QVERIFY2(out.arrivedAfter.at(n) < muteAfter, qPrintable(n + QStringLiteral(" after %1 s, deadline %2 s").arg(out.arrivedAfter.at(n)).arg(deadline)));
         }
     }
 
@@ -371,14 +386,14 @@ private slots:
             return std::tuple(p.exitCode(), QJsonDocument::fromJson(p.readAllStandardOutput()).object(), p.readAllStandardError());
         };
         const auto [code, doc, err] = cli({QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("c[1-3],mute"), QStringLiteral("--ssh-config"), config,
-                                           QStringLiteral("--known-hosts"), known, QStringLiteral("--timeout"), QStringLiteral("10"), QStringLiteral("--json")});
+                                           QStringLiteral("--known-hosts"), known, QStringLiteral("--timeout"), QStringLiteral("30"), QStringLiteral("--json")});
         QCOMPARE(code, 1);
         const QJsonArray entries = doc.value("hosts").toArray();
         QCOMPARE(entries.size(), 4);
         for (int i = 0; i < 3; ++i) {
             const QJsonObject e = entries[i].toObject();
             QCOMPARE(e.value("name").toString(), QStringLiteral("c%1").arg(i + 1));
-            QVERIFY2(e.contains(QStringLiteral("gpu_nic")), qPrintable(QJsonDocument(e).toJson())); // slower under ASan: 10 s per stage
+            QVERIFY2(e.contains(QStringLiteral("gpu_nic")), qPrintable(QJsonDocument(e).toJson())); // slower under ASan on a busy machine: 30 s per stage
             QCOMPARE(e.value("source").toObject().value("location").toString(), QStringLiteral("ssh://c%1").arg(i + 1));
         }
         const QJsonObject mute = entries[3].toObject();
@@ -404,6 +419,53 @@ private slots:
         QCOMPARE(std::get<0>(cli({QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("c[3-1]")})), 2); // a bad hostlist is bad input
     }
 
+    void hostileUserConfigOverridesNothing() {
+        // ~/.ssh/config as an attacker would leave it: no known_hosts, no key checks, a ProxyCommand.
+        // The CLI runs in a mount namespace whose /root is a home holding it, so libssh and OpenSSH
+        // find it wherever they look for the user's config (libssh asks passwd, not $HOME).
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("k1")));
+        QVERIFY(hosts.add(QStringLiteral("k2")));
+        const QString home = hosts.path(QStringLiteral("hostile-home"));
+        QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
+        const QString marker = hosts.path(QStringLiteral("proxy-command-ran"));
+        QFile hostile(home + QStringLiteral("/.ssh/config"));
+        QVERIFY(hostile.open(QIODevice::WriteOnly));
+        hostile.write(QStringLiteral("Host *\n  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking no\n"
+                                     "  ProxyCommand sh -c 'touch %1; exec nc %h %p'\n").arg(marker).toUtf8());
+        hostile.close();
+        // k1's address with k2's key: k1's key has changed. k2's own key is right.
+        const QString known = hosts.path(QStringLiteral("known_hosts-changed"));
+        {
+            QFile f(known), k2(hosts.host(QStringLiteral("k2")).hostKey + QStringLiteral(".pub"));
+            QVERIFY(f.open(QIODevice::WriteOnly) && k2.open(QIODevice::ReadOnly));
+            const QByteArray key = k2.readAll();
+            f.write(hosts.host(QStringLiteral("k1")).address.toUtf8() + ' ' + key + hosts.host(QStringLiteral("k2")).address.toUtf8() + ' ' + key);
+        }
+        auto cliUnderHostileHome = [&](const QStringList& args) {
+            QProcess p;
+            p.start(QStringLiteral("unshare"), QStringList{QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                                           QStringLiteral("mount --bind \"$1\" /root && shift && exec \"$@\""), QStringLiteral("sh"), home,
+                                                           QStringLiteral(RACKSCOPE_CLI)} + args);
+            p.waitForFinished(120000);
+            return std::pair(p.exitCode(), QString::fromUtf8(p.readAllStandardError()));
+        };
+        const QStringList policy{QStringLiteral("--known-hosts"), known, QStringLiteral("--accept-new"), QStringLiteral("--timeout"), QStringLiteral("60")};
+        // Directly, with rackscope's config named; through a jump host (OpenSSH carries the hop);
+        // and with no config named, so rackscope reads the hostile file itself.
+        const QString direct = hosts.sshConfig();
+        const QString jumped = hosts.sshConfig(QStringLiteral("Host k1\n  ProxyJump k2\n"));
+        for (const QStringList& args : {QStringList{QStringLiteral("--hosts"), QStringLiteral("k1"), QStringLiteral("--ssh-config"), direct},
+                                        QStringList{QStringLiteral("--hosts"), QStringLiteral("k1"), QStringLiteral("--ssh-config"), jumped},
+                                        QStringList{QStringLiteral("--hosts"), hosts.host(QStringLiteral("k1")).address}}) {
+            const auto [code, err] = cliUnderHostileHome(QStringList{QStringLiteral("inspect")} + args + policy);
+            QCOMPARE(code, 1);
+            QVERIFY2(err.contains(QStringLiteral("CHANGED")), qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + err));
+            QVERIFY2(!QFile::exists(marker), qPrintable(args.join(QLatin1Char(' '))));
+        }
+    }
+
     void proxyJumpChain() {
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
@@ -419,6 +481,12 @@ private slots:
         const HostResult r = collect(fleet, {QStringLiteral("inner")}).results.at(QStringLiteral("inner"));
         QVERIFY2(r.result, qPrintable(describe(r)));
         QCOMPARE(r.result->value("host").toString(), QStringLiteral("inner"));
+        // A hop that fails: OpenSSH's own words say which one and why.
+        Fleet unknownBastion(options(config, hosts.knownHosts({QStringLiteral("hop2"), QStringLiteral("inner")})));
+        const HostResult failed = collect(unknownBastion, {QStringLiteral("inner")}).results.at(QStringLiteral("inner"));
+        QVERIFY(failed.error);
+        QVERIFY2(failed.error->message.contains(QStringLiteral("OpenSSH said:")) && failed.error->message.contains(QStringLiteral("Host key verification failed")),
+                 qPrintable(failed.error->message));
     }
 };
 
