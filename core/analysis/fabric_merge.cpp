@@ -81,7 +81,7 @@ private:
         const auto found = find(n);
         if (!found) {
             FabricNode copy = n;
-            if (out.node(copy.id)) copy.id = src.source + QLatin1Char(':') + copy.id; // same id, different thing
+            if (nodeSource_.count(copy.id)) copy.id = src.source + QLatin1Char(':') + copy.id; // same id, different thing (every node in out has a source)
             out.nodes.push_back(copy);
             nodeSource_[copy.id] = src.source;
             index(out.nodes.size() - 1);

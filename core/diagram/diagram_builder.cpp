@@ -371,8 +371,9 @@ private:
         if (!fabric_) return;
         const int rows = switchRows();
         std::map<QString, QStringList> below; // switch id -> ids of what hangs under it (host items or switch ids)
+        const FabricNodeIndex node(*in_.fabric);
         for (const FabricLink& l : in_.fabric->links) {
-            const FabricNode *a = in_.fabric->node(l.a), *b = in_.fabric->node(l.b);
+            const FabricNode *a = node(l.a), *b = node(l.b);
             if (!a || !b) continue;
             for (const auto& [up, down] : {std::pair{a, b}, std::pair{b, a}}) {
                 if (up->kind != FabricNodeKind::Switch) continue;
@@ -492,9 +493,10 @@ private:
     void fabricLinks() {
         if (!fabric_) return;
         std::map<std::pair<int, int>, int> merged;
+        const FabricNodeIndex node(*in_.fabric);
         for (std::size_t i = 0; i < in_.fabric->links.size(); ++i) {
             const FabricLink& l = in_.fabric->links[i];
-            const FabricNode *na = in_.fabric->node(l.a), *nb = in_.fabric->node(l.b);
+            const FabricNode *na = node(l.a), *nb = node(l.b);
             if (!na || !nb) continue;
             int a = endOf(*na), b = endOf(*nb);
             if (a < 0 || b < 0 || a == b) continue;
@@ -631,6 +633,7 @@ private:
 
     void fabricHighlights() {
         if (!fabric_) return;
+        const FabricNodeIndex node(*in_.fabric);
         for (std::size_t i = 0; i < fabric_->findings.size(); ++i) {
             const Finding& f = fabric_->findings[i];
             HighlightKind kind;
@@ -649,7 +652,7 @@ private:
                     }
             if (const auto nodes = fabric_->findingNodes.find(i); nodes != fabric_->findingNodes.end())
                 for (const QString& id : nodes->second)
-                    if (const FabricNode* n = in_.fabric->node(id))
+                    if (const FabricNode* n = node(id))
                         if (const int e = endOf(*n); e >= 0) h.items.push_back(e);
             if (!h.items.empty() || !h.links.empty()) d_.highlights.push_back(h);
         }

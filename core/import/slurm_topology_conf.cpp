@@ -134,9 +134,10 @@ QString writeSlurmTopology(const Fabric& f) {
     const auto tiers = inferSwitchTiers(f);
     std::map<QString, QStringList> childSwitches, childHosts;
     auto addOnce = [](QStringList& list, const QString& name) { if (!list.contains(name)) list << name; };
+    const FabricNodeIndex node(f);
     for (const FabricLink& l : f.links) {
-        const FabricNode* a = f.node(l.a);
-        const FabricNode* b = f.node(l.b);
+        const FabricNode* a = node(l.a);
+        const FabricNode* b = node(l.b);
         if (!a || !b) continue;
         const bool sa = a->kind == FabricNodeKind::Switch, sb = b->kind == FabricNodeKind::Switch;
         if (sa && sb) {

@@ -8,6 +8,12 @@ const FabricNode* Fabric::node(const QString& id) const {
     return nullptr;
 }
 
+FabricNodeIndex::FabricNodeIndex(const Fabric& fabric) {
+    byId_.reserve(qsizetype(fabric.nodes.size()));
+    for (const FabricNode& n : fabric.nodes)
+        if (!byId_.contains(n.id)) byId_.insert(n.id, &n); // the first of a repeated id, as node() finds it
+}
+
 QString switchName(const FabricNode& n) {
     QString name = n.description;
     if (const qsizetype semi = name.indexOf(QLatin1Char(';')); semi >= 0) name = name.mid(semi + 1);

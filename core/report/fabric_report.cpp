@@ -22,14 +22,15 @@ QString tierOf(const FabricAnalysis& a, const QString& id) {
     const auto t = a.tiers.find(id);
     return t == a.tiers.end() ? QString() : tierName(t->second);
 }
-QString nameOf(const Fabric& f, const QString& id) {
-    const FabricNode* n = f.node(id);
+QString nameOf(const FabricNodeIndex& node, const QString& id) {
+    const FabricNode* n = node(id);
     return n ? switchName(*n) : id;
 }
 
 } // namespace
 
 QJsonObject fabricToJson(const Fabric& f, const FabricAnalysis& a) {
+    const FabricNodeIndex node(f);
     QJsonArray switches, links, hosts, other, rails, leaves, findings;
     for (const FabricNode& n : f.nodes) {
         if (n.kind == FabricNodeKind::Switch)
@@ -51,13 +52,13 @@ QJsonObject fabricToJson(const Fabric& f, const FabricAnalysis& a) {
             nics.append(QJsonObject{{"node", p.node}, {"device", orNull(p.device)}, {"port", portJson(p.port)},
                                     {"switch", p.switchId}, {"switch_port", portJson(p.switchPort)}});
         QStringList leafNames;
-        for (const QString& l : h.leaves) leafNames << nameOf(f, l);
+        for (const QString& l : h.leaves) leafNames << nameOf(node, l);
         hosts.append(QJsonObject{{"name", h.name}, {"nics", nics}, {"leaves", QJsonArray::fromStringList(leafNames)}});
     }
     for (const Rail& r : a.rails)
         rails.append(QJsonObject{{"device", r.device}, {"leaves", QJsonArray::fromStringList(r.leaves)}, {"host_ports", r.hostPorts}});
     for (const LeafLoad& l : a.leaves)
-        leaves.append(QJsonObject{{"switch", l.leaf}, {"name", nameOf(f, l.leaf)}, {"downlinks", l.downlinks}, {"uplinks", l.uplinks},
+        leaves.append(QJsonObject{{"switch", l.leaf}, {"name", nameOf(node, l.leaf)}, {"downlinks", l.downlinks}, {"uplinks", l.uplinks},
                                   {"down_gbps", orNull(l.downGbps)}, {"up_gbps", orNull(l.upGbps)}, {"oversubscription", orNull(l.ratio())}});
     for (const Finding& x : a.findings) findings.append(findingToJson(x));
     return {{"source", f.source}, {"switches", switches}, {"links", links}, {"hosts", hosts}, {"other_nodes", other},
@@ -65,6 +66,7 @@ QJsonObject fabricToJson(const Fabric& f, const FabricAnalysis& a) {
 }
 
 QString fabricToText(const Fabric& f, const FabricAnalysis& a) {
+    const FabricNodeIndex node(f);
     QString text;
     QTextStream out(&text);
     std::map<int, QStringList> byTier;
@@ -80,7 +82,7 @@ QString fabricToText(const Fabric& f, const FabricAnalysis& a) {
             << it->second.mid(0, 8).join(QStringLiteral(", ")) << (it->second.size() > 8 ? ", ..." : "") << "\n";
     // Links by the tiers they join and their rate: "server-leaf: 4xNDR x582".
     auto level = [&](const QString& id) -> std::pair<int, QString> {
-        const FabricNode* n = f.node(id);
+        const FabricNode* n = node(id);
         if (n && n->kind != FabricNodeKind::Switch) return n->host.isEmpty() ? std::pair(99, QStringLiteral("other")) : std::pair(0, QStringLiteral("server"));
         const auto t = a.tiers.find(id);
         return t == a.tiers.end() ? std::pair(98, QStringLiteral("switch")) : std::pair(t->second, tierName(t->second));
@@ -122,6 +124,7 @@ QString fabricToText(const Fabric& f, const FabricAnalysis& a) {
 }
 
 QString fabricToDot(const Fabric& f, const FabricAnalysis& a) {
+    const FabricNodeIndex node(f);
     auto quote = [](QString s) { return QLatin1Char('"') + s.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('"'), QLatin1String("\\\"")) + QLatin1Char('"'); };
     std::set<QString> flagged; // nodes some finding names
     for (const Finding& x : a.findings)
@@ -156,8 +159,8 @@ QString fabricToDot(const Fabric& f, const FabricAnalysis& a) {
     std::map<std::pair<QString, QString>, Edge> edges;
     for (const FabricLink& l : f.links) {
         auto end = [&](const QString& id) { return hostOf.count(id) ? QStringLiteral("host:") + hostOf[id] : id; };
-        if (!f.node(l.a) || !f.node(l.b) || (!hostOf.count(l.a) && f.node(l.a)->kind != FabricNodeKind::Switch) ||
-            (!hostOf.count(l.b) && f.node(l.b)->kind != FabricNodeKind::Switch))
+        const FabricNode *na = node(l.a), *nb = node(l.b);
+        if (!na || !nb || (!hostOf.count(l.a) && na->kind != FabricNodeKind::Switch) || (!hostOf.count(l.b) && nb->kind != FabricNodeKind::Switch))
             continue; // SHARP aggregation nodes and dangling ends
         const QString ea = end(l.a), eb = end(l.b);
         Edge& e = edges[std::pair<QString, QString>(std::min(ea, eb), std::max(ea, eb))];
@@ -165,7 +168,7 @@ QString fabricToDot(const Fabric& f, const FabricAnalysis& a) {
         if (e.cables++ && rate != e.rate) e.mixed = true;
         e.rate = rate;
         e.down = e.down || l.state == QLatin1String("down") || l.state == QLatin1String("missing");
-        if (const FabricNode* n = f.node(hostOf.count(l.a) ? l.a : l.b); n && !n->device.isEmpty()) e.devices << n->device;
+        if (const FabricNode* n = hostOf.count(l.a) ? na : nb; n && !n->device.isEmpty()) e.devices << n->device;
     }
     for (const auto& [ends, e] : edges) {
         QString label = e.mixed ? QStringLiteral("mixed") : e.rate;
