@@ -53,7 +53,8 @@ struct Script {
     bool split = false, batch = false, comments = false, empty = false, noDone = false;
     // error, drop, garbage, http-500, http-429-flat; and what a hostile server sends: deep (an event
     // nested 200,000 levels), huge-usage (usage that grows by 2e9 tokens a chunk), endless (tokens
-    // that never end), endless-headers, redirect (to itself), bad-utf8 (text that is not UTF-8)
+    // that never end), endless-headers, redirect (to itself), bad-utf8 (text that is not UTF-8),
+    // http-500-deep (an error body nested 200,000 levels)
     std::string fault;
     int faultAfter = 0;
     bool continuousUsage = false;
@@ -325,6 +326,8 @@ private:
         const auto at = [&](double ms) { return start + std::chrono::microseconds(int64_t(ms * 1000)); };
 
         if (s.fault == "http-500") return schedule(c, at(s.ttftMs), httpResponse(500, "Internal Server Error", R"({"error":{"message":"scripted failure","type":"InternalServerError","param":null,"code":500}})"), true, false, true);
+        if (s.fault == "http-500-deep") // an error body nested 200,000 levels deep
+            return schedule(c, at(s.ttftMs), httpResponse(500, "Internal Server Error", "{\"error\":" + std::string(200000, '[') + std::string(200000, ']') + "}"), true, false, true);
         if (s.fault == "redirect") return schedule(c, at(s.ttftMs), "HTTP/1.1 302 Found\r\nLocation: " + std::string(chat ? "/v1/chat/completions" : "/v1/completions") + "\r\nContent-Length: 0\r\n\r\n", true, false, true);
         if (s.fault == "endless-headers") {
             schedule(c, at(s.ttftMs), "HTTP/1.1 200 OK\r\n", true);

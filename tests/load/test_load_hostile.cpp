@@ -95,6 +95,32 @@ private slots:
         QVERIFY2(run.rssGrowthMb < kMemoryBoundMb, std::to_string(run.rssGrowthMb).c_str());
     }
 
+    void deeplyNestedErrorBodyIsAnHttpError() {
+        const Run run = runLoad(specFor(server_, "ttft=1;tpot=1;fault=http-500-deep", 2, 30));
+        expectAll(run, 2, Failure::Http, "");
+        for (const RequestRecord& r : run.records) QCOMPARE(r.httpStatus.value_or(0), 500);
+    }
+
+    void aLongStreamKeepsABoundedRecord() {
+        // 70,000 chunks of one token: the record keeps kMaxTimedGaps gaps, counts the rest and keeps their worst.
+        LoadSpec spec = specFor(server_, "ttft=1;tpot=0", 1, 120);
+        spec.concurrency = 1;
+        spec.outputLen = {LengthDist::Kind::Fixed, 70000, 0};
+        const Run run = runLoad(spec);
+        QCOMPARE(run.records.size(), size_t(1));
+        const RequestRecord& r = run.records.front();
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.chunks, int64_t(70000));
+        QCOMPARE(r.itlMs.size(), kMaxTimedGaps);
+        QCOMPARE(r.itlDropped, int64_t(70000 - 1) - int64_t(kMaxTimedGaps));
+        const LoadSummary s = summarize(run.records, {}, {50});
+        QCOMPARE(s.itlDropped, r.itlDropped);
+        QVERIFY(summaryText(s, "t").find("ITL gaps not kept:") != std::string::npos);
+        std::string why;
+        const auto back = recordFromJson(toJson(r), &why); // and it is read back as it was written
+        QVERIFY2(back && back->itlDropped == r.itlDropped, why.c_str());
+    }
+
     void hugeUsageIsDataNotMemory() {
         LoadSpec spec = specFor(server_, "ttft=1;tpot=1;fault=huge-usage", 2, 30);
         spec.continuousUsage = true;

@@ -124,7 +124,7 @@ private slots:
                   {QStringLiteral("nccl"), QStringLiteral("--hosts"), QStringLiteral("localhost"), QStringLiteral("--ppn"), QStringLiteral("1"),
                    QStringLiteral("--binary"), stand, QStringLiteral("--no-save"),
                    QStringLiteral("--env"), QStringLiteral("REPLAY_FILE=") + fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")),
-                   QStringLiteral("--env"), QStringLiteral("REPLAY_DELAY=1"), QStringLiteral("--env"), QStringLiteral("REPLAY_LOG=") + log});
+                   QStringLiteral("--env"), QStringLiteral("REPLAY_DELAY=30"), QStringLiteral("--env"), QStringLiteral("REPLAY_LOG=") + log});
         QVERIFY(cli.waitForStarted(10000));
         QElapsedTimer clock;
         clock.start();
