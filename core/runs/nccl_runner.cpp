@@ -4,6 +4,7 @@
 #include "transport/shell_quote.h"
 
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace rackscope {
 
@@ -21,7 +22,20 @@ QString explainRunFailure(int status, const QStringList& lastLines) {
         }
         return QString();
     };
-    QString why = lastMatching(strong);
+    // Open MPI's block about a benchmark it could not start names it on an "Executable:" line and the
+    // host on a "Node:" line; its NOTE about misspelt options is not the reason.
+    auto field = [&](QLatin1String name) {
+        for (const QString& l : lastLines)
+            if (l.trimmed().startsWith(name)) return l.trimmed().mid(name.size()).trimmed();
+        return QString();
+    };
+    static const QRegularExpression notStarted(QStringLiteral("unable to find the specified executable|could not access\\s+or execute an executable|"
+                                                              "unable to launch the specified application"));
+    QString why;
+    if (std::any_of(lastLines.begin(), lastLines.end(), [](const QString& l) { return notStarted.match(l).hasMatch(); }) && !field(QLatin1String("Executable:")).isEmpty())
+        why = QStringLiteral("%1: not found, or not executable, on %2 (mpirun could not start it)")
+                  .arg(field(QLatin1String("Executable:")), field(QLatin1String("Node:")).isEmpty() ? QStringLiteral("the node") : field(QLatin1String("Node:")));
+    if (why.isEmpty()) why = lastMatching(strong);
     if (why.isEmpty()) why = lastMatching(weak);
     for (const QString& l : lastLines)
         if (const auto m = node.match(l); m.hasMatch()) {

@@ -107,6 +107,25 @@ private slots:
         QVERIFY(seen.contains("NCCL_DEBUG=INFO"));
     }
 
+    void aMissingBenchmarkIsNamedNotMpirunsNote() {
+        // A real mpirun asked to start a benchmark that is not there: the reason names it and the node,
+        // not Open MPI's note about misspelt options that follows.
+        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+        QVERIFY2(!mpirun.isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        NcclRunSpec s;
+        s.hosts = {QStringLiteral("localhost")};
+        s.processesPerHost = 1;
+        s.binary = QStringLiteral("no_such_all_reduce_perf");
+        NcclRunner runner;
+        QSignalSpy finished(&runner, &NcclRunner::finished);
+        runner.startLocal(launchArgv(s));
+        QVERIFY(finished.wait(60000));
+        const QString why = finished.first().at(1).toString();
+        QVERIFY2(why.contains(QStringLiteral("no_such_all_reduce_perf: not found")) && !why.contains(QStringLiteral("misspelling")), qPrintable(why));
+    }
+
     void termOfTheCliEndsMpirunAndItsRanks() {
         // `kill -TERM` of rackscope-cli, as a batch system or a person ends it: the run's mpirun and
         // the benchmark it started end with it, none left behind.
