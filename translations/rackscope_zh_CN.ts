@@ -132,8 +132,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/diagram/diagram_builder.cpp" line="224"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="274"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="550"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="552"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -230,37 +230,37 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="431"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="433"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="433"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="434"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="434"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="488"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="489"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="551"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="553"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
@@ -320,37 +320,37 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 收敛比为 %2:1（面向服务器 %3 Gb/s，面向脊交换机 %4 Gb/s）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="226"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="234"/>
         <source>%1 runs at %2, the design expects %3</source>
         <translation>%1 运行在 %2，设计要求 %3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="236"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="243"/>
         <source>%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s</source>
         <translation>%1 运行在 %2（%3 Gb/s），而同层之间 %5 条链路中有 %4 条运行在 %6 Gb/s</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="246"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="253"/>
         <source>%1 port %2 is not active</source>
         <translation>%1 的端口 %2 未激活</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="253"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="260"/>
         <source>%1 is in the design, but no discovered source shows it up</source>
         <translation>%1 在设计中，但没有任何发现来源显示它处于连通状态</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="267"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="274"/>
         <source>%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped</source>
         <translation>%1 发送 MTU %2，但 %3 的端口 %4 最多接受 %5：更大的包会被丢弃</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="280"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="287"/>
         <source>%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller</source>
         <translation>%1 使用 MTU %2，而 %4 台主机中有 %3 台使用 %5：它们之间的流量受限于较小者</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="293"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="300"/>
         <source>%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra</source>
         <translation>%1 连到 %2 台叶交换机，而 %4 台主机中有 %3 台连到 %5 台：少了或多了一根线缆或一个端口</translation>
     </message>
@@ -405,73 +405,73 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="43"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="47"/>
         <source>%1 has no RDMA device (%2)</source>
         <translation>%1 没有 RDMA 设备（%2）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="44"/>
-        <location filename="../core/analysis/host_analysis.cpp" line="45"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="48"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="49"/>
         <source>NCCL found no GPUDirect support on %1 (gdr=0)</source>
         <translation>NCCL 在 %1 上未发现 GPUDirect 支持（gdr=0）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="47"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="51"/>
         <source>path %1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL</source>
         <translation>路径 %1 比 PXB（NCCL 默认的 NCCL_NET_GDR_LEVEL）更远</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="50"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="54"/>
         <source>no peer-memory module (nvidia_peermem) is loaded and the kernel is older than 5.12, so DMA-BUF cannot stand in</source>
         <translation>未加载 peer-memory 模块（nvidia_peermem），且内核早于 5.12，DMA-BUF 也无法替代</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="56"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="60"/>
         <source>the source does not give the path between them</source>
         <translation>来源没有给出它们之间的路径</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="58"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="62"/>
         <source>path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
         <translation>路径 %1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）才能提供 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="62"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="66"/>
         <source>path %1 allows it, but %2</source>
         <translation>路径 %1 允许，但 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="65"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="69"/>
         <source>path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2</source>
         <translation>路径 %1 在 NCCL_NET_GDR_LEVEL=PXB 之内，且 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="71"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="75"/>
         <source>%1 on package %2, %3 on package %4</source>
         <translation>%1 在插槽 %2，%3 在插槽 %4</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="75"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
         <source>packages unknown; judged from path %1</source>
         <translation>插槽未知；根据路径 %1 判断</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="45"/>
+        <location filename="../core/runs/counter_watch.cpp" line="47"/>
         <source>went back from %1 to %2 (cleared, wrapped or a driver reload)</source>
         <translation>从 %1 回退到 %2（被清零、回绕或驱动重新加载）</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="46"/>
+        <location filename="../core/runs/counter_watch.cpp" line="48"/>
         <source>saturated: a lower bound</source>
         <translation>已饱和：仅为下限</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="60"/>
+        <location filename="../core/runs/counter_watch.cpp" line="62"/>
         <source>%1: %2 rose by %3 during the run%4</source>
         <translation>%1：运行期间 %2 增加了 %3%4</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="63"/>
+        <location filename="../core/runs/counter_watch.cpp" line="65"/>
         <source>%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)</source>
         <translation>%1：运行期间 %2 增加了 %3：网络在施加反压（PFC 暂停、ECN/CNP）</translation>
     </message>
@@ -499,6 +499,11 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/runs/nccl_transport.cpp" line="154"/>
         <source>%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%3</source>
         <translation>%1，尽管拓扑允许（%2）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%3</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/straggler.cpp" line="117"/>
+        <source>%1: %2 GB/s, %3</source>
+        <translation>%1：%2 GB/s，%3</translation>
     </message>
 </context>
 <context>
@@ -871,347 +876,347 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="55"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="123"/>
+        <location filename="../app/gui/main_window.cpp" line="124"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="126"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="127"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="130"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="145"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="219"/>
+        <location filename="../app/gui/main_window.cpp" line="220"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="232"/>
+        <location filename="../app/gui/main_window.cpp" line="233"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="233"/>
+        <location filename="../app/gui/main_window.cpp" line="234"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="234"/>
+        <location filename="../app/gui/main_window.cpp" line="235"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="234"/>
+        <location filename="../app/gui/main_window.cpp" line="235"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="53"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="63"/>
+        <location filename="../app/gui/main_window.cpp" line="64"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="78"/>
+        <location filename="../app/gui/main_window.cpp" line="79"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="84"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="86"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="86"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="89"/>
+        <location filename="../app/gui/main_window.cpp" line="90"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="94"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="96"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Severity</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="96"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="96"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="96"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="102"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="105"/>
+        <location filename="../app/gui/main_window.cpp" line="106"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="112"/>
+        <location filename="../app/gui/main_window.cpp" line="113"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="126"/>
+        <location filename="../app/gui/main_window.cpp" line="127"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="135"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="135"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="137"/>
+        <location filename="../app/gui/main_window.cpp" line="138"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="138"/>
+        <location filename="../app/gui/main_window.cpp" line="139"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="138"/>
+        <location filename="../app/gui/main_window.cpp" line="139"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="143"/>
+        <location filename="../app/gui/main_window.cpp" line="144"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="148"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window.cpp" line="149"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="149"/>
+        <location filename="../app/gui/main_window.cpp" line="150"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="150"/>
+        <location filename="../app/gui/main_window.cpp" line="151"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="152"/>
+        <location filename="../app/gui/main_window.cpp" line="153"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="156"/>
+        <location filename="../app/gui/main_window.cpp" line="157"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="169"/>
+        <location filename="../app/gui/main_window.cpp" line="170"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="170"/>
+        <location filename="../app/gui/main_window.cpp" line="171"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="171"/>
+        <location filename="../app/gui/main_window.cpp" line="172"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="182"/>
+        <location filename="../app/gui/main_window.cpp" line="183"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="184"/>
+        <location filename="../app/gui/main_window.cpp" line="185"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="187"/>
+        <location filename="../app/gui/main_window.cpp" line="188"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="195"/>
+        <location filename="../app/gui/main_window.cpp" line="196"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="201"/>
+        <location filename="../app/gui/main_window.cpp" line="202"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="203"/>
+        <location filename="../app/gui/main_window.cpp" line="204"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="206"/>
+        <location filename="../app/gui/main_window.cpp" line="207"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="214"/>
+        <location filename="../app/gui/main_window.cpp" line="215"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="225"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <location filename="../app/gui/main_window.cpp" line="228"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="231"/>
+        <location filename="../app/gui/main_window.cpp" line="232"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="256"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="261"/>
+        <location filename="../app/gui/main_window.cpp" line="262"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="274"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="274"/>
+        <location filename="../app/gui/main_window.cpp" line="275"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="284"/>
+        <location filename="../app/gui/main_window.cpp" line="285"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
@@ -1466,7 +1471,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="256"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
         <location filename="../app/gui/main_window.cpp" line="308"/>
         <location filename="../app/gui/main_window.cpp" line="315"/>
         <location filename="../app/gui/main_window.cpp" line="357"/>
@@ -1481,7 +1486,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="53"/>
+        <location filename="../app/gui/main_window.cpp" line="54"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
@@ -1806,7 +1811,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/runs_panel.cpp" line="112"/>
-        <location filename="../app/gui/runs_panel.cpp" line="164"/>
+        <location filename="../app/gui/runs_panel.cpp" line="156"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
@@ -1831,83 +1836,77 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="154"/>
+        <location filename="../app/gui/runs_panel.cpp" line="146"/>
         <source>round %1: %2</source>
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="154"/>
+        <location filename="../app/gui/runs_panel.cpp" line="146"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="136"/>
-        <location filename="../app/gui/runs_panel.cpp" line="141"/>
-        <source>%1: %2 GB/s, %3</source>
-        <translation>%1：%2 GB/s，%3</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/runs_panel.cpp" line="145"/>
+        <location filename="../app/gui/runs_panel.cpp" line="137"/>
         <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
         <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="187"/>
-        <location filename="../app/gui/runs_panel.cpp" line="204"/>
-        <location filename="../app/gui/runs_panel.cpp" line="213"/>
+        <location filename="../app/gui/runs_panel.cpp" line="179"/>
+        <location filename="../app/gui/runs_panel.cpp" line="196"/>
+        <location filename="../app/gui/runs_panel.cpp" line="205"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="187"/>
+        <location filename="../app/gui/runs_panel.cpp" line="179"/>
         <source>Could not open the run:
 %1</source>
         <translation>无法打开运行记录：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="191"/>
+        <location filename="../app/gui/runs_panel.cpp" line="183"/>
         <source>baseline: </source>
         <translation>基线：</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="193"/>
+        <location filename="../app/gui/runs_panel.cpp" line="185"/>
         <source>record ends before the run did</source>
         <translation>记录在运行结束前中断</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="193"/>
+        <location filename="../app/gui/runs_panel.cpp" line="185"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="175"/>
-        <location filename="../app/gui/runs_panel.cpp" line="196"/>
+        <location filename="../app/gui/runs_panel.cpp" line="167"/>
+        <location filename="../app/gui/runs_panel.cpp" line="188"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="204"/>
+        <location filename="../app/gui/runs_panel.cpp" line="196"/>
         <source>Choose a saved run in the list first.</source>
         <translation>请先在列表中选择一个已保存的运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="209"/>
+        <location filename="../app/gui/runs_panel.cpp" line="201"/>
         <source>Export run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="209"/>
+        <location filename="../app/gui/runs_panel.cpp" line="201"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="209"/>
+        <location filename="../app/gui/runs_panel.cpp" line="201"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="213"/>
+        <location filename="../app/gui/runs_panel.cpp" line="205"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>

@@ -70,12 +70,12 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
         for (const Flagged& f : verdict.slowHosts) slowHosts.append(QJsonObject{{"host", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
         for (const Flagged& f : verdict.slowPairs) slowPairs.append(QJsonObject{{"pair", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
         out << QJsonDocument(QJsonObject{{"schedule", options.schedule == HuntSchedule::Pairs ? "pairs" : "bisect"}, {"runs", runs}, {"median_busbw", verdict.median},
-                                         {"mad", verdict.mad}, {"hosts", hostsJson}, {"slow_hosts", slowHosts}, {"slow_pairs", slowPairs}})
+                                         {"mad", verdict.mad}, {"hosts", hostsJson}, {"slow_hosts", slowHosts}, {"slow_pairs", slowPairs},
+                                         {"findings", findingsToJson(stragglerFindings(verdict))}})
                    .toJson(QJsonDocument::Indented);
     } else {
         out << "median " << verdict.median << " GB/s over " << hunt.runs().size() << " runs (MAD " << verdict.mad << ")\n";
-        for (const Flagged& f : verdict.slowHosts) out << "slow host " << f.subject << ": " << f.value << " GB/s, " << f.reason << "\n";
-        for (const Flagged& f : verdict.slowPairs) out << "slow link " << f.subject << ": " << f.value << " GB/s, " << f.reason << "\n";
+        for (const Finding& f : stragglerFindings(verdict)) out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         if (verdict.slowHosts.empty() && verdict.slowPairs.empty()) out << "nothing stands out\n";
         for (const GroupRun& r : hunt.runs())
             for (const Finding& f : r.findings) out << "[" << severityName(f.severity) << "] " << r.hosts.join(QLatin1Char('+')) << ": " << f.message << "\n";

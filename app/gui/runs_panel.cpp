@@ -130,17 +130,9 @@ void RunsPanel::startHunt(const HuntOptions& options) {
     connect(hunt_.get(), &StragglerHunt::groupStarted, this, &RunsPanel::groupStarted);
     connect(hunt_.get(), &StragglerHunt::groupFinished, this, &RunsPanel::groupFinished);
     connect(hunt_.get(), &StragglerHunt::finished, this, [this](const StragglerVerdict& v) {
+        const std::vector<Finding> found = stragglerFindings(v);
         QStringList flagged;
-        std::vector<Finding> found;
-        for (const Flagged& f : v.slowHosts) {
-            found.push_back({Severity::Error, QStringLiteral("run-slow-host"), {f.subject}, tr("%1: %2 GB/s, %3").arg(f.subject).arg(f.value, 0, 'f', 2).arg(f.reason)});
-            flagged << f.subject;
-        }
-        for (const Flagged& f : v.slowPairs) {
-            found.push_back({Severity::Warning, QStringLiteral("run-slow-link"), f.subject.split(QStringLiteral(" - ")),
-                             tr("%1: %2 GB/s, %3").arg(f.subject).arg(f.value, 0, 'f', 2).arg(f.reason)});
-            flagged << f.subject.split(QStringLiteral(" - "));
-        }
+        for (const Finding& f : found) flagged << f.subjects;
         addFindings({}, found);
         log(tr("median %1 GB/s; %2 slow hosts, %3 slow links").arg(v.median, 0, 'f', 2).arg(v.slowHosts.size()).arg(v.slowPairs.size()));
         hunt_.release()->deleteLater();

@@ -1,5 +1,6 @@
 #include "straggler.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -93,7 +94,7 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
     std::set<QString> slow;
     for (const auto& [host, score] : v.hosts)
         if (const QString reason = why(score, hostRef); !reason.isEmpty()) {
-            v.slowHosts.push_back({host, score, reason});
+            v.slowHosts.push_back({host, {host}, score, reason});
             slow.insert(host);
         }
     // Pairs against the pairs no slow host explains.
@@ -106,8 +107,18 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
     v.mad = pairRef.mad;
     for (const PairBandwidth& p : pairs)
         if (!slow.count(p.a) && !slow.count(p.b))
-            if (const QString reason = why(p.busbw, pairRef); !reason.isEmpty()) v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, p.busbw, reason});
+            if (const QString reason = why(p.busbw, pairRef); !reason.isEmpty()) v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, {p.a, p.b}, p.busbw, reason});
     return v;
+}
+
+std::vector<Finding> stragglerFindings(const StragglerVerdict& v) {
+    std::vector<Finding> out;
+    const auto message = [](const Flagged& f) {
+        return QCoreApplication::translate("rackscope", "%1: %2 GB/s, %3").arg(f.subject).arg(f.value, 0, 'f', 2).arg(f.reason);
+    };
+    for (const Flagged& f : v.slowHosts) out.push_back({Severity::Error, QStringLiteral("run-slow-host"), f.hosts, message(f)});
+    for (const Flagged& f : v.slowPairs) out.push_back({Severity::Warning, QStringLiteral("run-slow-link"), f.hosts, message(f)});
+    return out;
 }
 
 } // namespace rackscope

@@ -1,6 +1,8 @@
 #pragma once
 // Finding the slow server or link: schedules of small runs across a host
 // list, and a robust verdict over their bus bandwidths.
+#include "analysis/finding.h"
+
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -24,7 +26,8 @@ struct PairBandwidth {
 };
 
 struct Flagged {
-    QString subject;  // a host, or "a - b" for a pair
+    QString subject;  // a host, or "a - b" for a pair, as people read it
+    QStringList hosts; // the host, or the pair's two hosts: the finding's targets
     double value = 0; // its bus bandwidth (a host's: the median of its pairs)
     QString reason;
 };
@@ -46,5 +49,9 @@ struct StragglerRule {
 // judged by the median of its pairs, and a pair is flagged alone when
 // neither of its hosts is.
 StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const StragglerRule& rule = {});
+
+// The verdict as findings, the same in the window and the CLI: run-slow-host (error) for each slow host,
+// run-slow-link (warning) for each slow pair, with the hosts as subjects.
+std::vector<Finding> stragglerFindings(const StragglerVerdict& verdict);
 
 } // namespace rackscope

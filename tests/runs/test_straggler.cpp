@@ -4,6 +4,7 @@
 
 #include "runs/straggler.h"
 
+#include <QSet>
 #include <set>
 
 using namespace rackscope;
@@ -76,6 +77,16 @@ private slots:
         QVERIFY(link.slowHosts.empty());
         QCOMPARE(link.slowPairs.size(), size_t(1));
         QVERIFY(link.slowPairs[0].subject.contains(QStringLiteral("h2")) && link.slowPairs[0].subject.contains(QStringLiteral("h7")));
+        // The same verdict as findings, for the window and the CLI alike: targets are the hosts, never split from text.
+        const std::vector<Finding> linkFindings = stragglerFindings(link);
+        QCOMPARE(linkFindings.size(), size_t(1));
+        QCOMPARE(linkFindings[0].code, QStringLiteral("run-slow-link"));
+        QCOMPARE(QSet<QString>(linkFindings[0].subjects.begin(), linkFindings[0].subjects.end()), (QSet<QString>{QStringLiteral("h2"), QStringLiteral("h7")}));
+        const std::vector<Finding> hostFindings = stragglerFindings(host);
+        QCOMPARE(hostFindings.size(), size_t(1));
+        QCOMPARE(hostFindings[0].code, QStringLiteral("run-slow-host"));
+        QCOMPARE(hostFindings[0].severity, Severity::Error);
+        QCOMPARE(hostFindings[0].subjects, QStringList{QStringLiteral("h5")});
 
         // Even runs flag nobody; a known line rate flags everything far under it.
         const auto even = findStragglers(measure(hosts, [](const QString&, const QString&) { return 180.0; }));
