@@ -1,5 +1,6 @@
 #include "remote_hosts.h"
 
+#include "import/input_file.h"
 #include "rackscope_version.h"
 #include "transport/hostlist.h"
 #include "transport/local_agent.h"
@@ -7,7 +8,6 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QEventLoop>
-#include <QFile>
 #include <cstdio>
 #include <termios.h>
 #include <unistd.h>
@@ -44,10 +44,11 @@ FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptio
         t.hosts = r.hosts;
     }
     if (parser.isSet(o.hostsFile)) {
-        QFile f(parser.value(o.hostsFile));
-        if (!f.open(QIODevice::ReadOnly)) return t.error = QStringLiteral("--hosts-file: cannot open %1").arg(f.fileName()), t;
-        const HostlistResult r = parseHostsFile(QString::fromUtf8(f.read(16 << 20)));
-        if (!r.error.isEmpty()) return t.error = QStringLiteral("--hosts-file %1: %2").arg(f.fileName(), r.error), t;
+        const QString file = parser.value(o.hostsFile);
+        QByteArray text;
+        if (const QString why = readBoundedFile(file, 16 << 20, &text); !why.isEmpty()) return t.error = QStringLiteral("--hosts-file: cannot read %1: %2").arg(file, why), t;
+        const HostlistResult r = parseHostsFile(QString::fromUtf8(text));
+        if (!r.error.isEmpty()) return t.error = QStringLiteral("--hosts-file %1: %2").arg(file, r.error), t;
         for (const QString& h : r.hosts)
             if (!t.hosts.contains(h)) t.hosts << h;
     }

@@ -1,5 +1,6 @@
 #include "load_run_dialog.h"
 
+#include "import/input_file.h"
 #include "transport/hostlist.h"
 
 #include <QCheckBox>
@@ -8,7 +9,6 @@
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -134,9 +134,9 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
     }
     s.insecure = insecure_->isChecked();
     if (const QString path = caFile_->text().trimmed(); !path.isEmpty()) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly)) return *problem = tr("CA certificate: cannot read %1").arg(path), std::nullopt;
-        s.caPem = f.read(rsload::kMaxCaPemBytes + 1).toStdString();
+        QByteArray pem;
+        if (!readBoundedFile(path, rsload::kMaxCaPemBytes, &pem, 1000).isEmpty()) return *problem = tr("CA certificate: cannot read %1").arg(path), std::nullopt;
+        s.caPem = pem.toStdString();
     }
     if (!hosts_->text().trimmed().isEmpty()) {
         const HostlistResult list = expandHostlist(hosts_->text().trimmed());

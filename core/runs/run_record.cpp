@@ -1,5 +1,6 @@
 #include "run_record.h"
 
+#include "import/input_file.h"
 #include "report/json_values.h"
 
 #include <QDir>
@@ -67,16 +68,12 @@ void RunRecorder::finish(int exitStatus, const QString& error) {
 RunRecord loadRunRecord(const QString& path, QString* error) {
     RunRecord rec;
     rec.path = path;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot open %1: %2").arg(path, f.errorString());
+    QByteArray bytes;
+    if (const QString why = readBoundedFile(path, kMaxRecordBytes, &bytes); !why.isEmpty()) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, why);
         return rec;
     }
-    if (f.size() > kMaxRecordBytes) {
-        *error = QStringLiteral("%1 is %2 MB, larger than any run record (%3 MB)").arg(path).arg(f.size() >> 20).arg(kMaxRecordBytes >> 20);
-        return rec;
-    }
-    const QList<QByteArray> lines = f.readAll().split('\n');
+    const QList<QByteArray> lines = bytes.split('\n');
     NcclTestsParser parser;
     for (int i = 0; i < lines.size(); ++i) {
         if (lines[i].trimmed().isEmpty()) continue;

@@ -1,5 +1,7 @@
 #include "ssh_config.h"
 
+#include "import/input_file.h"
+
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -88,9 +90,9 @@ bool sshPatternMatches(const QStringList& patterns, const QString& host) {
 
 SshConfig SshConfig::fromFile(const QString& path) {
     SshConfig c;
-    QFile f(path);
-    if (path.isEmpty() || !f.open(QIODevice::ReadOnly)) return c;
-    c.read(QString::fromUtf8(f.read(1 << 20)), QFileInfo(path).absolutePath(), 0);
+    QByteArray text; // bounded, and never waiting on a FIFO
+    if (path.isEmpty() || !readBoundedFile(path, 1 << 20, &text, 5000).isEmpty()) return c;
+    c.read(QString::fromUtf8(text), QFileInfo(path).absolutePath(), 0);
     return c;
 }
 
