@@ -1,8 +1,8 @@
 #include "ssh_connection.h"
 
+#include "logging.h"
 #include "shell_quote.h"
 
-#include "logging.h"
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
@@ -26,7 +26,7 @@ QString knownHostsFileFor(const SshTarget& t, const SshOptions& o) {
 
 // What OpenSSH wrote while carrying the jump chain: the innermost hop's words come first (the hop that
 // failed), the outer hops' consequences after them.
-QString lastLines(QTemporaryFile* file) {
+QString openSshSaid(QTemporaryFile* file) {
     if (!file) return {};
     QFile f(file->fileName());
     if (!f.open(QIODevice::ReadOnly)) return {};
@@ -66,7 +66,6 @@ QString jumpCommand(const SshTarget& t, const SshOptions& o, const QString& know
     }
     return previous + QStringLiteral(" 2>>") + shellQuote(errorLog);
 }
-
 
 QString stageName(SshStage s) {
     switch (s) {
@@ -148,7 +147,7 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
             if (!t.proxyJump.empty()) {
                 QStringList hops;
                 for (const SshJump& j : t.proxyJump) hops << j.host;
-                const QString said = lastLines(d_->hopErrors.get());
+                const QString said = openSshSaid(d_->hopErrors.get());
                 e.message += QStringLiteral(" (through %1; OpenSSH said: %2)").arg(hops.join(QStringLiteral(" -> ")), said.isEmpty() ? QStringLiteral("nothing") : said);
             }
             close();

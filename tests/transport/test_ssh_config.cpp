@@ -3,6 +3,7 @@
 #include "test_support.h"
 
 #include "transport/ssh_config.h"
+#include "transport/ssh_connection.h"
 
 #include <QTemporaryDir>
 
@@ -44,6 +45,21 @@ private slots:
         SshJump j;
         QVERIFY(!SshConfig::parseJump(QStringLiteral("a b"), &j));
         QVERIFY(!SshConfig::parseJump(QStringLiteral("host:99999"), &j));
+    }
+
+    // Each hop's ssh reads no config file: what rackscope read of the config is on its command line.
+    void jumpHopsCarryRackscopesSettings() {
+        const SshConfig c = SshConfig::fromText(QStringLiteral("Host gpu\n ProxyJump bastion\nHost bastion\n HostName 10.0.0.9\n User ops\n Port 2200\n"
+                                                               " IdentityFile /keys/ops\n ProxyCommand nc evil 22\n"));
+        const SshTarget gpu = c.resolve(QStringLiteral("gpu"));
+        QCOMPARE(gpu.proxyJump.size(), size_t(1));
+        SshOptions o;
+        o.knownHostsFile = QStringLiteral("/kh");
+        const QString line = jumpCommand(gpu, o, QStringLiteral("/kh"), QStringLiteral("/tmp/log file"));
+        for (const char* part : {"-F /dev/null", "StrictHostKeyChecking=yes", "UserKnownHostsFile=/kh", "GlobalKnownHostsFile=/dev/null",
+                                 "ProxyCommand=none", "-i /keys/ops", "-l ops", "-p 2200", "10.0.0.9", "2>>'/tmp/log file'"})
+            QVERIFY2(line.contains(QLatin1String(part)), qPrintable(QLatin1String(part) + QStringLiteral(" not in ") + line));
+        QVERIFY(!line.contains(QStringLiteral("evil")));
     }
 
     // The connect dialog's jump host: for every host the config leaves direct, never for the jump host itself.
