@@ -263,17 +263,19 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
         log(host, stageName(stage));
     });
     connect(fleet_.get(), &Fleet::hostFinished, this, &MainWindow::onHostFinished);
-    connect(fleet_.get(), &Fleet::finished, this, &MainWindow::serversDone);
+    connect(fleet_.get(), &Fleet::finished, this, [this] {
+        if (!connecting_.isEmpty()) { // no server answered: what was shown stays, and the Servers dock says why
+            log({}, tr("no server of %1 answered; the view still shows %2").arg(connecting_, source_));
+            statusBar()->showMessage(tr("No server answered (see the Servers list); still showing %1").arg(source_));
+            connecting_.clear();
+        }
+        emit serversDone();
+    });
     servers_->clear();
-    hosts_.clear();
-    runFindings_.clear();
-    raw_.clear();
-    fabric_.reset();
     serverNames_ = list.hosts;
-    source_ = request.hosts;
+    connecting_ = request.hosts;
     log({}, tr("connecting to %1 servers (%2)").arg(list.hosts.size()).arg(request.hosts));
     for (const QString& h : serverNames_) serverItem(h)->setText(1, tr("waiting"));
-    showHosts();
     fleet_->request(serverNames_, QString::fromLatin1(rsagent::protocol::method::kCollect));
     return true;
 }
@@ -496,6 +498,14 @@ void MainWindow::onHostFinished(const HostResult& r) {
         item->setForeground(1, QBrush(Qt::red));
         log(r.host, why);
         return;
+    }
+    if (!connecting_.isEmpty()) { // the first answer: the servers replace what was shown
+        hosts_.clear();
+        runFindings_.clear();
+        raw_.clear();
+        fabric_.reset();
+        source_ = connecting_;
+        connecting_.clear();
     }
     item->setText(1, r.reused ? tr("ok (connection reused)") : tr("ok (agent %1)").arg(r.deployed));
     log(r.host, tr("collected in %1 s").arg(r.seconds, 0, 'f', 2));

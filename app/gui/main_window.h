@@ -109,6 +109,7 @@ private:
     std::vector<Finding> runFindings_;
     DiagramOptions diagramOptions_;
     QString source_; // what the title block names
+    QString connecting_; // the servers being connected to: they replace the view when the first answers, not before
     std::vector<InspectedHost> hosts_;
     std::unique_ptr<Fleet> fleet_;
     QStringList serverNames_;

@@ -56,6 +56,31 @@ private slots:
         QVERIFY(again.wait(60000));
         QVERIFY(w.serverList()->topLevelItem(0)->text(1).contains(QStringLiteral("reused")));
     }
+
+    void aFailedConnectKeepsTheViewAndSaysWhy() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QSKIP(qPrintable(why));
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("nokey1")));
+        gui::MainWindow w;
+        w.openDemo();
+        const size_t shown = w.hosts().size();
+        QVERIFY(shown > 0);
+        QTimer refuse; // the unknown key's question, answered no
+        connect(&refuse, &QTimer::timeout, this, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QLatin1String("hostKeyQuestion")) return;
+            for (QAbstractButton* b : box->buttons())
+                if (box->buttonRole(b) == QMessageBox::RejectRole) b->click();
+        });
+        refuse.start(50);
+        QSignalSpy done(&w, &gui::MainWindow::serversDone);
+        QVERIFY(w.connectToHosts({QStringLiteral("nokey1"), hosts.sshConfig(), hosts.path(QStringLiteral("empty_known_hosts")), QString(), 8, 10}));
+        QVERIFY(done.wait(60000));
+        QCOMPARE(w.hosts().size(), shown); // the demo is still what is shown
+        QTreeWidgetItem* item = w.serverList()->topLevelItem(0);
+        QVERIFY2(item->text(1).contains(QStringLiteral("host-key")) && item->toolTip(1) == item->text(1), qPrintable(item->text(1)));
+    }
 };
 
 QTEST_MAIN(TestGuiConnect)
