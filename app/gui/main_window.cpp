@@ -332,9 +332,12 @@ void MainWindow::startLoadRun(LoadRequest request) {
     connect(loadRunner_, &LoadRunner::stepFinished, this, [this](const LoadStepResult& r) {
         loadChart_->timeline().addStep(r.value, r.summary);
         const rsload::LoadSummary& s = r.summary;
-        loadChart_->setStatus(tr("%1 ok, %2 failed, %3 req/s, TTFT p50 %4 ms, TPOT p50 %5 ms; saved in %6")
-                                  .arg(s.completed).arg(s.failed).arg(s.requestThroughput, 0, 'f', 2).arg(s.metrics.at("ttft").median, 0, 'f', 2)
-                                  .arg(s.metrics.at("tpot").median, 0, 'f', 2).arg(r.directory));
+        // No request measured: its latencies are unknown, not 0; a failure says what it was.
+        const auto ms = [&](const char* metric) { return s.metrics.at(metric).count ? tr("%1 ms").arg(s.metrics.at(metric).median, 0, 'f', 2) : tr("unknown"); };
+        QString status = tr("%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5").arg(s.completed).arg(s.failed).arg(s.requestThroughput, 0, 'f', 2).arg(ms("ttft"), ms("tpot"));
+        if (s.failed) status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(s)));
+        if (!r.directory.isEmpty()) status += tr("; saved in %1").arg(r.directory);
+        loadChart_->setStatus(status);
         log({}, tr("inference load step %1 ended: %2 requests ok, %3 failed").arg(r.step).arg(s.completed).arg(s.failed));
         QString ignored;
         if (r.directory.isEmpty()) return;

@@ -290,6 +290,17 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
     return j;
 }
 
+std::string failureSummary(const LoadSummary& s) {
+    std::vector<std::pair<std::string, size_t>> kinds(s.failuresByKind.begin(), s.failuresByKind.end());
+    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [kind, n] : kinds) {
+        const std::string& example = s.exampleErrors.at(kind);
+        out += (out.empty() ? "" : ", ") + kind + " x" + std::to_string(n) + (example.empty() ? "" : " (" + example + ")");
+    }
+    return out;
+}
+
 std::string summaryText(const LoadSummary& s, const std::string& title) {
     std::string t = banner(" " + title + " ", '=');
     t += line("Successful requests:", std::to_string(s.completed));

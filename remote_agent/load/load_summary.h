@@ -52,6 +52,9 @@ LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vect
 // The summary as `vllm bench serve --save-result` names it, with the run's description.
 Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos, const std::string& date);
 // vLLM's console table layout, with rackscope's lines for failures, goodput and late sends.
+// The failures in a line, most frequent kind first, each with its count and one example:
+// "connect x20 (could not connect to 127.0.0.1:9: Connection refused)"; empty when none failed.
+std::string failureSummary(const LoadSummary& s);
 std::string summaryText(const LoadSummary& s, const std::string& title);
 
 } // namespace rsload

@@ -179,6 +179,26 @@ private slots:
         window.clearLoadComparison();
         QCOMPARE(table->rowCount(), 0);
     }
+
+    void aFailedRunSaysWhy() {
+        // Nothing listens at the URL: every request fails to connect, and the window says so in its own words,
+        // with the latencies unknown rather than 0.
+        MainWindow window;
+        LoadRunDialog d;
+        d.urlEdit()->setText(QStringLiteral("http://127.0.0.1:9/v1")); // the discard port: nothing listens here
+        d.modelEdit()->setText(QStringLiteral("m"));
+        d.requestsBox()->setValue(4);
+        QString why;
+        auto request = d.request(&why);
+        QVERIFY2(request, qPrintable(why));
+        QSignalSpy finished(window.loadRunner(), &LoadRunner::finished);
+        window.startLoadRun(*request);
+        QVERIFY(finished.wait(60000));
+        const QString status = window.loadChart()->status();
+        QVERIFY2(status.contains(QStringLiteral("0 ok, 4 failed")) && status.contains(QStringLiteral("connect x4")) &&
+                     status.contains(QStringLiteral("TTFT p50 unknown")),
+                 qPrintable(status));
+    }
 };
 
 QTEST_MAIN(TestGuiLoad)
