@@ -40,11 +40,15 @@ private slots:
         });
         answer.start(50);
         QSignalSpy done(&w, &gui::MainWindow::serversDone);
-        QVERIFY(w.connectToHosts({QStringLiteral("known1,new1"), hosts.sshConfig(), known, QString(), 8, 10}));
+        // 60 s a stage: the agent's upload and collection under ASan on a busy 2-core machine take more than 10.
+        QVERIFY(w.connectToHosts({QStringLiteral("known1,new1"), hosts.sshConfig(), known, QString(), 8, 60}));
         QCOMPARE(w.serverList()->topLevelItemCount(), 2);
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(180000));
         QVERIFY2(question.contains(hosts.host(QStringLiteral("new1")).address) && question.contains(QStringLiteral("SHA256:")), qPrintable(question));
-        QCOMPARE(int(w.hosts().size()), 2);
+        QStringList shown;
+        for (const InspectedHost& h : w.hosts()) shown << h.host.source.location;
+        QVERIFY2(w.hosts().size() == 2, qPrintable(shown.join(QLatin1Char(' ')) + QStringLiteral(" / ") + w.serverList()->topLevelItem(0)->text(1) +
+                                                    QStringLiteral(" / ") + w.serverList()->topLevelItem(1)->text(1)));
         for (int i = 0; i < 2; ++i)
             QVERIFY2(w.serverList()->topLevelItem(i)->text(1).startsWith(QStringLiteral("ok")), qPrintable(w.serverList()->topLevelItem(i)->text(1)));
         QFile f(known);
@@ -53,7 +57,7 @@ private slots:
         // Again, over the same connections.
         QSignalSpy again(&w, &gui::MainWindow::serversDone);
         w.refreshServers();
-        QVERIFY(again.wait(60000));
+        QVERIFY(again.wait(180000));
         QVERIFY(w.serverList()->topLevelItem(0)->text(1).contains(QStringLiteral("reused")));
     }
 
@@ -75,7 +79,7 @@ private slots:
         });
         refuse.start(50);
         QSignalSpy done(&w, &gui::MainWindow::serversDone);
-        QVERIFY(w.connectToHosts({QStringLiteral("nokey1"), hosts.sshConfig(), hosts.path(QStringLiteral("empty_known_hosts")), QString(), 8, 10}));
+        QVERIFY(w.connectToHosts({QStringLiteral("nokey1"), hosts.sshConfig(), hosts.path(QStringLiteral("empty_known_hosts")), QString(), 8, 60}));
         QVERIFY(done.wait(60000));
         QCOMPARE(w.hosts().size(), shown); // the demo is still what is shown
         QTreeWidgetItem* item = w.serverList()->topLevelItem(0);
