@@ -6,16 +6,20 @@ namespace rackscope::cli {
 namespace {
 
 volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) { interrupted = 1; }
+void onInterrupt(int) {
+    interrupted = 1;
+}
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 } // namespace
 
 InterruptWatch::InterruptWatch(std::function<void()> cancel) {
     interrupted = 0;
-    for (int s : kSignals) std::signal(s, onInterrupt);
+    for (int s : kSignals)
+        std::signal(s, onInterrupt);
     QObject::connect(&poll_, &QTimer::timeout, [cancel = std::move(cancel)] {
-        if (!interrupted) return;
+        if (!interrupted)
+            return;
         interrupted = 0;
         cancel();
     });
@@ -23,7 +27,8 @@ InterruptWatch::InterruptWatch(std::function<void()> cancel) {
 }
 
 InterruptWatch::~InterruptWatch() {
-    for (int s : kSignals) std::signal(s, SIG_DFL);
+    for (int s : kSignals)
+        std::signal(s, SIG_DFL);
 }
 
 } // namespace rackscope::cli

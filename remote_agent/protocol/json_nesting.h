@@ -16,15 +16,20 @@ inline bool jsonNestingWithin(std::string_view text, int maxDepth = kMaxJsonDept
     bool inString = false, escaped = false;
     for (const char c : text) {
         if (inString) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') inString = false;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
         } else if (c == '"') {
             inString = true;
         } else if (c == '[' || c == '{') {
-            if (++depth > maxDepth) return false;
+            if (++depth > maxDepth)
+                return false;
         } else if (c == ']' || c == '}') {
-            if (depth > 0) --depth;
+            if (depth > 0)
+                --depth;
         }
     }
     return true;

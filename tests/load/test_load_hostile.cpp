@@ -58,11 +58,14 @@ Run runLoad(LoadSpec spec, std::function<void(LoadEngine&)> during = {}) {
     Run r;
     const long before = peakRssMb();
     const auto start = std::chrono::steady_clock::now();
-    LoadEngine engine(std::move(spec), {[&](const RequestRecord& rec) { r.records.push_back(rec); }, {}, 0.25});
+    LoadEngine engine(std::move(spec),
+                      {[&](const RequestRecord& rec) { r.records.push_back(rec); }, {}, 0.25});
     std::thread side;
-    if (during) side = std::thread([&] { during(engine); });
+    if (during)
+        side = std::thread([&] { during(engine); });
     r.outcome = engine.run();
-    if (side.joinable()) side.join();
+    if (side.joinable())
+        side.join();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.rssGrowthMb = peakRssMb() - before;
     return r;
@@ -78,7 +81,8 @@ void expectAll(const Run& run, size_t count, Failure want, const std::string& sa
     }
 }
 
-constexpr long kMemoryBoundMb = 256; // well above what 2 requests need, far below what the server's words would cost
+constexpr long kMemoryBoundMb =
+    256; // well above what 2 requests need, far below what the server's words would cost
 
 } // namespace
 
@@ -98,11 +102,13 @@ private slots:
     void deeplyNestedErrorBodyIsAnHttpError() {
         const Run run = runLoad(specFor(server_, "ttft=1;tpot=1;fault=http-500-deep", 2, 30));
         expectAll(run, 2, Failure::Http, "");
-        for (const RequestRecord& r : run.records) QCOMPARE(r.httpStatus.value_or(0), 500);
+        for (const RequestRecord& r : run.records)
+            QCOMPARE(r.httpStatus.value_or(0), 500);
     }
 
     void aLongStreamKeepsABoundedRecord() {
-        // 70,000 chunks of one token: the record keeps kMaxTimedGaps gaps, counts the rest and keeps their worst.
+        // 70,000 chunks of one token: the record keeps kMaxTimedGaps gaps, counts the rest and keeps their
+        // worst.
         LoadSpec spec = specFor(server_, "ttft=1;tpot=0", 1, 120);
         spec.concurrency = 1;
         spec.outputLen = {LengthDist::Kind::Fixed, 70000, 0};
@@ -147,35 +153,42 @@ private slots:
             QVERIFY(r.itlMs.size() <= kMaxTimedGaps);
             QCOMPARE(int64_t(r.itlMs.size()) + r.itlDropped, r.chunks - 1);
         }
-        QVERIFY2(run.seconds < 3 + 20, std::to_string(run.seconds).c_str()); // the timeout, and a loaded machine's margin
+        QVERIFY2(run.seconds < 3 + 20,
+                 std::to_string(run.seconds).c_str()); // the timeout, and a loaded machine's margin
         QVERIFY2(run.rssGrowthMb < kMemoryBoundMb, std::to_string(run.rssGrowthMb).c_str());
     }
 
     void cancelHoldsUnderAFlood() {
         const Run run = runLoad(specFor(server_, "ttft=1;tpot=0;fault=endless@2", 2, 0), [](LoadEngine& e) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(500)); // the flood is under way: the server writes at once
+            std::this_thread::sleep_for(
+                std::chrono::milliseconds(500)); // the flood is under way: the server writes at once
             e.cancel();
         });
         QVERIFY(run.outcome.cancelled);
-        QVERIFY2(run.seconds < 0.5 + 2.5, std::to_string(run.seconds).c_str()); // within a second, and a loaded machine's margin
-        for (const RequestRecord& r : run.records) QCOMPARE(r.failure, Failure::Cancelled);
+        QVERIFY2(run.seconds < 0.5 + 2.5,
+                 std::to_string(run.seconds).c_str()); // within a second, and a loaded machine's margin
+        for (const RequestRecord& r : run.records)
+            QCOMPARE(r.failure, Failure::Cancelled);
     }
 
     void endlessHeadersAreCalledWhatTheyAre() {
         const Run run = runLoad(specFor(server_, "ttft=1;tpot=0;fault=endless-headers", 2, 30));
         expectAll(run, 2, Failure::Protocol, "headers are larger than");
-        QVERIFY2(run.seconds < 30, std::to_string(run.seconds).c_str()); // ended by the limit, not the timeout
+        QVERIFY2(run.seconds < 30,
+                 std::to_string(run.seconds).c_str()); // ended by the limit, not the timeout
         QVERIFY2(run.rssGrowthMb < kMemoryBoundMb, std::to_string(run.rssGrowthMb).c_str());
     }
 
     void aRedirectIsNotFollowed() {
         const Run run = runLoad(specFor(server_, "ttft=1;tpot=1;fault=redirect", 2, 30));
         expectAll(run, 2, Failure::Http, "");
-        for (const RequestRecord& r : run.records) QCOMPARE(r.httpStatus.value_or(0), 302);
+        for (const RequestRecord& r : run.records)
+            QCOMPARE(r.httpStatus.value_or(0), 302);
     }
 
     void aLongFailureExampleKeepsItsLine() {
-        // The summary's lines have no fixed width: a long example error is whole, and the next line starts on its own.
+        // The summary's lines have no fixed width: a long example error is whole, and the next line starts on
+        // its own.
         RequestRecord r;
         r.failure = Failure::Http;
         r.error = std::string(300, 'x') + " END";

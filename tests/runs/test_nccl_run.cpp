@@ -19,6 +19,13 @@ using namespace rackscope;
 using namespace rackscope::test;
 
 namespace {
+// Whether Open MPI's mpirun is here, allowed to run as root (CI runs as root; Open MPI asks for both variables).
+bool mpirunReady() {
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    return !QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty();
+}
+
 // Whether a process whose command line matches `pattern` runs (pgrep leaves itself out).
 bool anyProcessMatches(const QString& pattern) {
     QProcess p;
@@ -70,10 +77,7 @@ private slots:
     }
 
     void realMpirunStreamsRows() {
-        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
-        QVERIFY2(!mpirun.isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1"); // CI runs as root; Open MPI asks for both
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        QVERIFY2(mpirunReady(), "mpirun (Debian package openmpi-bin) is needed");
         QTemporaryDir dir;
         const QString replayed = fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
         NcclRunSpec s;
@@ -110,10 +114,7 @@ private slots:
     void aMissingBenchmarkIsNamedNotMpirunsNote() {
         // A real mpirun asked to start a benchmark that is not there: the reason names it and the node,
         // not Open MPI's note about misspelt options that follows.
-        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
-        QVERIFY2(!mpirun.isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        QVERIFY2(mpirunReady(), "mpirun (Debian package openmpi-bin) is needed");
         NcclRunSpec s;
         s.hosts = {QStringLiteral("localhost")};
         s.processesPerHost = 1;
@@ -129,10 +130,7 @@ private slots:
     void termOfTheCliEndsMpirunAndItsRanks() {
         // `kill -TERM` of rackscope-cli, as a batch system or a person ends it: the run's mpirun and
         // the benchmark it started end with it, none left behind.
-        const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
-        QVERIFY2(!mpirun.isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        QVERIFY2(mpirunReady(), "mpirun (Debian package openmpi-bin) is needed");
         QTemporaryDir dir;
         const QString stand = dir.filePath(QStringLiteral("slow_all_reduce_perf.sh")); // a name only this test's processes have
         QVERIFY(QFile::copy(QStringLiteral(RACKSCOPE_TESTS_DIR "/runs/replay_nccl_tests.sh"), stand));
