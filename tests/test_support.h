@@ -2,7 +2,7 @@
 // Helpers shared by the tests: where the real fixtures are, and a loader
 // that returns a host with its analysis.
 #include "analysis/host_analysis.h"
-#include "diagram/diagram_sources.h"
+#include "workspace/sources.h"
 #include "import/topology_loader.h"
 
 #include <QDir>
@@ -27,10 +27,10 @@ inline QStringList fixtures(const QString& glob) {
 }
 
 // Fixtures read the way the window and `export` read files (topologies, fabric sources), by name.
-inline DiagramSources loadFixtureSources(const QStringList& names) {
+inline LoadedSources loadFixtureSources(const QStringList& names) {
     QStringList paths;
     for (const QString& n : names) paths << fixture(n);
-    return loadDiagramSources(paths);
+    return loadSources(paths);
 }
 
 struct Loaded {

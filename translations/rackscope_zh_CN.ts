@@ -4,12 +4,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="25"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="67"/>
         <source>Unknown server</source>
         <translation>未知服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="26"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="68"/>
         <source>The server %1 is not in known_hosts.
 
 Its %2 key has the fingerprint
@@ -24,17 +24,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 请与管理员提供的指纹核对（在服务器上运行 ssh-keygen -lf）。信任并记录到 known_hosts 吗？</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="31"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="73"/>
         <source>Trust and connect</source>
         <translation>信任并连接</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="32"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="74"/>
         <source>Do not connect</source>
         <translation>不连接</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="50"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="99"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -590,116 +590,288 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
 </context>
 <context>
+    <name>rackscope::gui::FindingsPanel</name>
+    <message>
+        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <source>Subject</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::InferencePanel</name>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="17"/>
+        <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
+        <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="22"/>
+        <source>inference load run finished</source>
+        <translation>推理压测完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="22"/>
+        <source>inference load run ended: %1</source>
+        <translation>推理压测结束：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="30"/>
+        <location filename="../app/gui/inference_panel.cpp" line="65"/>
+        <location filename="../app/gui/inference_panel.cpp" line="96"/>
+        <source>rackscope</source>
+        <translation>rackscope</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="30"/>
+        <source>An inference load run is already running.</source>
+        <translation>已有推理压测在运行。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="34"/>
+        <source>inference load run against %1 (%2) from %3</source>
+        <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="36"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="45"/>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="45"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="46"/>
+        <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
+        <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="47"/>
+        <source>; failed: %1</source>
+        <translation>；失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="48"/>
+        <source>; saved in %1</source>
+        <translation>；已保存到 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="50"/>
+        <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
+        <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="65"/>
+        <source>Cannot open the inference load run: %1</source>
+        <translation>无法打开推理负载运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="75"/>
+        <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
+        <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="81"/>
+        <source>opened the inference load run %1</source>
+        <translation>已打开推理负载运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="96"/>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="99"/>
+        <source>wrote %1 requests to %2</source>
+        <translation>已将 %1 个请求写入 %2</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::InspectorPanel</name>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="18"/>
+        <source>Fact</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="18"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="31"/>
+        <source>item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="32"/>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="43"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="45"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="43"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="43"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="44"/>
+        <source>path to %1</source>
+        <translation>到 %1 的路径</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="44"/>
+        <source>path from %1</source>
+        <translation>来自 %1 的路径</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="45"/>
+        <source>%1; GPUDirect RDMA %2%3</source>
+        <translation>%1；GPUDirect RDMA：%2%3</translation>
+    </message>
+</context>
+<context>
     <name>rackscope::gui::LoadChart</name>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="16"/>
+        <location filename="../app/gui/load_chart.cpp" line="54"/>
         <source>No inference load run yet.</source>
         <translation>还没有推理压测。</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="26"/>
+        <location filename="../app/gui/load_chart.cpp" line="55"/>
         <source>Over time</source>
         <translation>随时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="27"/>
+        <location filename="../app/gui/load_chart.cpp" line="55"/>
         <source>TTFT histogram</source>
         <translation>TTFT 分布</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="28"/>
+        <location filename="../app/gui/load_chart.cpp" line="55"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="29"/>
+        <location filename="../app/gui/load_chart.cpp" line="55"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="35"/>
+        <location filename="../app/gui/load_chart.cpp" line="57"/>
         <source>TTFT p50</source>
         <translation>TTFT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="35"/>
+        <location filename="../app/gui/load_chart.cpp" line="57"/>
         <source>TTFT p99</source>
         <translation>TTFT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="36"/>
+        <location filename="../app/gui/load_chart.cpp" line="57"/>
         <source>TPOT p50</source>
         <translation>TPOT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="36"/>
+        <location filename="../app/gui/load_chart.cpp" line="57"/>
         <source>TPOT p99</source>
         <translation>TPOT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="42"/>
-        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <location filename="../app/gui/load_chart.cpp" line="59"/>
+        <location filename="../app/gui/load_chart.cpp" line="64"/>
         <source>time (s)</source>
         <translation>时间（秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="43"/>
-        <location filename="../app/gui/load_chart.cpp" line="72"/>
+        <location filename="../app/gui/load_chart.cpp" line="60"/>
+        <location filename="../app/gui/load_chart.cpp" line="73"/>
         <source>latency (ms)</source>
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="46"/>
+        <location filename="../app/gui/load_chart.cpp" line="61"/>
         <source>requests/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="49"/>
+        <location filename="../app/gui/load_chart.cpp" line="62"/>
         <source>failures/s</source>
         <translation>失败/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="52"/>
+        <location filename="../app/gui/load_chart.cpp" line="63"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="56"/>
+        <location filename="../app/gui/load_chart.cpp" line="65"/>
         <source>per second</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <location filename="../app/gui/load_chart.cpp" line="66"/>
         <source>requests in flight</source>
         <translation>进行中的请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="60"/>
+        <location filename="../app/gui/load_chart.cpp" line="67"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="61"/>
+        <location filename="../app/gui/load_chart.cpp" line="68"/>
         <source>TTFT (ms)</source>
         <translation>TTFT（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="62"/>
+        <location filename="../app/gui/load_chart.cpp" line="69"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="64"/>
+        <location filename="../app/gui/load_chart.cpp" line="70"/>
         <source>TTFT tail</source>
         <translation>TTFT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="68"/>
+        <location filename="../app/gui/load_chart.cpp" line="71"/>
         <source>TPOT tail</source>
         <translation>TPOT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="71"/>
+        <location filename="../app/gui/load_chart.cpp" line="72"/>
         <source>throughput (requests/s)</source>
         <translation>吞吐（请求/秒）</translation>
     </message>
@@ -876,648 +1048,480 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="55"/>
+        <location filename="../app/gui/main_window.cpp" line="119"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="124"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="27"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="126"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="29"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="31"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="32"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="130"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="33"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="49"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="128"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="129"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="233"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="141"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="234"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="142"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="143"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="235"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="143"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
-        <source>Server</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="121"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="64"/>
+        <location filename="../app/gui/main_window.cpp" line="122"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="79"/>
-        <source>Seconds</source>
-        <translation>秒数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="80"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="86"/>
-        <source>Fact</source>
-        <translation>属性</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="86"/>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="90"/>
+        <location filename="../app/gui/main_window.cpp" line="81"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="86"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
-        <source>Severity</source>
-        <translation>级别</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
-        <source>Code</source>
-        <translation>代码</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
-        <source>Subject</source>
-        <translation>对象</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
-        <source>Message</source>
-        <translation>说明</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="88"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="106"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="113"/>
+        <location filename="../app/gui/main_window.cpp" line="94"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="28"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="127"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="30"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="37"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="135"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="38"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="135"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="38"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="138"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="41"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="139"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="139"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="144"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="47"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="148"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="51"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="149"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="52"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="150"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="53"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="151"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="54"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="56"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="157"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="60"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="170"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="74"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="171"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="75"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="172"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="76"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="183"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="87"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="89"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="188"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="92"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="196"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="100"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="202"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="106"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="204"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="108"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="207"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="111"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="215"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="120"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="130"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="131"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="132"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="225"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="133"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="228"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="136"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="137"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="137"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="232"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="140"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <location filename="../app/gui/main_window.cpp" line="306"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="311"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="268"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="355"/>
         <source>no server of %1 answered; the view still shows %2</source>
         <translation>%1 中没有服务器应答；视图仍显示 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="269"/>
+        <location filename="../app/gui/main_window.cpp" line="356"/>
         <source>No server answered (see the Servers list); still showing %1</source>
         <translation>没有服务器应答（原因见“服务器”列表）；仍显示 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="277"/>
+        <location filename="../app/gui/main_window.cpp" line="325"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="278"/>
+        <location filename="../app/gui/main_window.cpp" line="326"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="287"/>
+        <location filename="../app/gui/main_window.cpp" line="366"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="310"/>
-        <source>An inference load run is already running.</source>
-        <translation>已有推理压测在运行。</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="47"/>
         <source>Cannot reach the servers: %1</source>
         <translation>无法连接服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="329"/>
-        <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
-        <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="341"/>
-        <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
-        <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="350"/>
-        <source>inference load run finished</source>
-        <translation>推理压测完成</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="350"/>
-        <source>inference load run ended: %1</source>
-        <translation>推理压测结束：%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="352"/>
-        <source>inference load run against %1 (%2) from %3</source>
-        <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="362"/>
-        <source>Cannot open the inference load run: %1</source>
-        <translation>无法打开推理负载运行：%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="372"/>
-        <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
-        <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="376"/>
-        <source>opened the inference load run %1</source>
-        <translation>已打开推理负载运行 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="393"/>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="396"/>
-        <source>wrote %1 requests to %2</source>
-        <translation>已将 %1 个请求写入 %2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="411"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="25"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="433"/>
-        <location filename="../app/gui/main_window.cpp" line="436"/>
+        <location filename="../app/gui/main_window.cpp" line="252"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="478"/>
-        <source>not on the fabric</source>
-        <translation>不在网络中</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="479"/>
-        <source>%1 leaves: %2</source>
-        <translation>%1 台叶交换机：%2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="498"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="513"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="513"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="514"/>
+        <location filename="../app/gui/main_window.cpp" line="346"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="532"/>
-        <source>rackscope-agent on this machine</source>
-        <translation>本机的 rackscope-agent</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="598"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="352"/>
-        <location filename="../app/gui/main_window.cpp" line="543"/>
+        <location filename="../app/gui/main_window.cpp" line="202"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="336"/>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="337"/>
-        <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
-        <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
-        <source>; failed: %1</source>
-        <translation>；失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="339"/>
-        <source>; saved in %1</source>
-        <translation>；已保存到 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="544"/>
+        <location filename="../app/gui/main_window.cpp" line="204"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="556"/>
+        <location filename="../app/gui/main_window.cpp" line="180"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="558"/>
+        <location filename="../app/gui/main_window.cpp" line="156"/>
+        <source>asking this machine&apos;s agent</source>
+        <translation>正在询问本机的代理</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="181"/>
+        <source>failed at import: %1</source>
+        <translation>导入失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="187"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="576"/>
+        <location filename="../app/gui/main_window.cpp" line="206"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="577"/>
+        <location filename="../app/gui/main_window.cpp" line="218"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="582"/>
+        <location filename="../app/gui/main_window.cpp" line="207"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="632"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="635"/>
+        <location filename="../app/gui/main_window.cpp" line="276"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="640"/>
+        <location filename="../app/gui/main_window.cpp" line="201"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="645"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="149"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="646"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="150"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="688"/>
-        <source>item</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="689"/>
-        <source>summary</source>
-        <translation>摘要</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="700"/>
-        <source>path to %1</source>
-        <translation>到 %1 的路径</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="700"/>
-        <source>path from %1</source>
-        <translation>来自 %1 的路径</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="701"/>
-        <source>%1; GPUDirect RDMA %2%3</source>
-        <translation>%1；GPUDirect RDMA：%2%3</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="336"/>
-        <location filename="../app/gui/main_window.cpp" line="701"/>
-        <location filename="../app/gui/main_window.cpp" line="702"/>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="702"/>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="702"/>
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="739"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="172"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="740"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="172"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="748"/>
+        <location filename="../app/gui/main_window.cpp" line="283"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="756"/>
+        <location filename="../app/gui/main_window.cpp" line="292"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="759"/>
+        <location filename="../app/gui/main_window.cpp" line="295"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="774"/>
+        <location filename="../app/gui/main_window.cpp" line="227"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
-        <location filename="../app/gui/main_window.cpp" line="310"/>
-        <location filename="../app/gui/main_window.cpp" line="317"/>
-        <location filename="../app/gui/main_window.cpp" line="362"/>
-        <location filename="../app/gui/main_window.cpp" line="393"/>
-        <location filename="../app/gui/main_window.cpp" line="411"/>
-        <location filename="../app/gui/main_window.cpp" line="535"/>
-        <location filename="../app/gui/main_window.cpp" line="558"/>
-        <location filename="../app/gui/main_window.cpp" line="632"/>
-        <location filename="../app/gui/main_window.cpp" line="748"/>
-        <location filename="../app/gui/main_window.cpp" line="756"/>
+        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="283"/>
+        <location filename="../app/gui/main_window.cpp" line="292"/>
+        <location filename="../app/gui/main_window.cpp" line="306"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="25"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="47"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="54"/>
+        <location filename="../app/gui/main_window.cpp" line="93"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="535"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -1710,44 +1714,44 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::RunChart</name>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="40"/>
-        <location filename="../app/gui/run_chart.cpp" line="46"/>
+        <location filename="../app/gui/run_chart.cpp" line="51"/>
+        <location filename="../app/gui/run_chart.cpp" line="53"/>
         <source>message size (bytes)</source>
         <translation>消息大小（字节）</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="41"/>
+        <location filename="../app/gui/run_chart.cpp" line="52"/>
         <source>bus bandwidth (GB/s)</source>
         <translation>总线带宽 (GB/s)</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="47"/>
+        <location filename="../app/gui/run_chart.cpp" line="54"/>
         <source>time (µs)</source>
         <translation>时间 (µs)</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="49"/>
-        <location filename="../app/gui/run_chart.cpp" line="102"/>
+        <location filename="../app/gui/run_chart.cpp" line="56"/>
+        <location filename="../app/gui/run_chart.cpp" line="111"/>
         <source>No run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="80"/>
+        <location filename="../app/gui/run_chart.cpp" line="89"/>
         <source>%1: %2 GB/s at %3 bytes%4</source>
         <translation>%1：%3 字节时 %2 GB/s%4</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="84"/>
+        <location filename="../app/gui/run_chart.cpp" line="93"/>
         <source>, %1 % of the line rate</source>
         <translation>，达到线速的 %1 %</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="96"/>
+        <location filename="../app/gui/run_chart.cpp" line="105"/>
         <source>line rate %1 GB/s</source>
         <translation>线速 %1 GB/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="102"/>
+        <location filename="../app/gui/run_chart.cpp" line="111"/>
         <source>Line rate: %1</source>
         <translation>线速：%1</translation>
     </message>
@@ -1755,186 +1759,219 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::RunsPanel</name>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="32"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="32"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="32"/>
         <source>Peak busbw (GB/s)</source>
         <translation>峰值总线带宽 (GB/s)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="32"/>
         <source>Saved as</source>
         <translation>保存为</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="36"/>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="36"/>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="36"/>
+        <location filename="../app/gui/runs_panel.cpp" line="33"/>
         <source>Message</source>
         <translation>信息</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="43"/>
+        <location filename="../app/gui/runs_panel.cpp" line="34"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="44"/>
+        <location filename="../app/gui/runs_panel.cpp" line="34"/>
         <source>Open saved run…</source>
         <translation>打开已保存的运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="45"/>
+        <location filename="../app/gui/runs_panel.cpp" line="34"/>
         <source>Baseline…</source>
         <translation>基线…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="46"/>
+        <location filename="../app/gui/runs_panel.cpp" line="34"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="47"/>
+        <location filename="../app/gui/runs_panel.cpp" line="34"/>
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="50"/>
+        <location filename="../app/gui/runs_panel.cpp" line="57"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="50"/>
-        <location filename="../app/gui/runs_panel.cpp" line="54"/>
+        <location filename="../app/gui/runs_panel.cpp" line="57"/>
+        <location filename="../app/gui/runs_panel.cpp" line="61"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="54"/>
+        <location filename="../app/gui/runs_panel.cpp" line="61"/>
         <source>Baseline run</source>
         <translation>基线运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="100"/>
+        <location filename="../app/gui/runs_panel.cpp" line="107"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="112"/>
-        <location filename="../app/gui/runs_panel.cpp" line="156"/>
+        <location filename="../app/gui/runs_panel.cpp" line="119"/>
+        <location filename="../app/gui/runs_panel.cpp" line="163"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="112"/>
+        <location filename="../app/gui/runs_panel.cpp" line="119"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="117"/>
+        <location filename="../app/gui/runs_panel.cpp" line="124"/>
         <source>run ended: %1%2</source>
         <translation>运行结束：%1%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="117"/>
+        <location filename="../app/gui/runs_panel.cpp" line="124"/>
         <source>; saved to %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="118"/>
+        <location filename="../app/gui/runs_panel.cpp" line="125"/>
         <source>counters: %1</source>
         <translation>计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="146"/>
+        <location filename="../app/gui/runs_panel.cpp" line="153"/>
         <source>round %1: %2</source>
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="146"/>
+        <location filename="../app/gui/runs_panel.cpp" line="153"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="137"/>
+        <location filename="../app/gui/runs_panel.cpp" line="144"/>
         <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
         <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="179"/>
-        <location filename="../app/gui/runs_panel.cpp" line="196"/>
-        <location filename="../app/gui/runs_panel.cpp" line="205"/>
+        <location filename="../app/gui/runs_panel.cpp" line="186"/>
+        <location filename="../app/gui/runs_panel.cpp" line="203"/>
+        <location filename="../app/gui/runs_panel.cpp" line="212"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="179"/>
+        <location filename="../app/gui/runs_panel.cpp" line="186"/>
         <source>Could not open the run:
 %1</source>
         <translation>无法打开运行记录：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="183"/>
+        <location filename="../app/gui/runs_panel.cpp" line="190"/>
         <source>baseline: </source>
         <translation>基线：</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="185"/>
+        <location filename="../app/gui/runs_panel.cpp" line="192"/>
         <source>record ends before the run did</source>
         <translation>记录在运行结束前中断</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="185"/>
+        <location filename="../app/gui/runs_panel.cpp" line="192"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="167"/>
-        <location filename="../app/gui/runs_panel.cpp" line="188"/>
+        <location filename="../app/gui/runs_panel.cpp" line="174"/>
+        <location filename="../app/gui/runs_panel.cpp" line="195"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="196"/>
+        <location filename="../app/gui/runs_panel.cpp" line="203"/>
         <source>Choose a saved run in the list first.</source>
         <translation>请先在列表中选择一个已保存的运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="201"/>
+        <location filename="../app/gui/runs_panel.cpp" line="208"/>
         <source>Export run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="201"/>
+        <location filename="../app/gui/runs_panel.cpp" line="208"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="201"/>
+        <location filename="../app/gui/runs_panel.cpp" line="208"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="205"/>
+        <location filename="../app/gui/runs_panel.cpp" line="212"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::ServersPanel</name>
+    <message>
+        <location filename="../app/gui/servers_panel.cpp" line="22"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/servers_panel.cpp" line="22"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/servers_panel.cpp" line="22"/>
+        <source>Seconds</source>
+        <translation>秒数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/servers_panel.cpp" line="50"/>
+        <source>flagged slow by the load runs</source>
+        <translation>压测判定为慢节点</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/servers_panel.cpp" line="74"/>
+        <source>not on the fabric</source>
+        <translation>不在网络中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/servers_panel.cpp" line="76"/>
+        <source>%1 leaves: %2</source>
+        <translation>%1 台叶交换机：%2</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,6 @@
 #include "export_command.h"
 
-#include "diagram/diagram_sources.h"
+#include "workspace/workspace.h"
 #include "rackscope_version.h"
 #include "render/diagram_export.h"
 #include "transport/hostlist.h"
@@ -104,11 +104,13 @@ int runExport(const QStringList& args) {
         dopt.expanded = QSet<QString>(h.hosts.begin(), h.hosts.end());
     }
 
-    DiagramSources sources = loadDiagramSources(inputs);
-    for (const FailedInput& f : sources.failed) fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(f.input), qPrintable(f.message));
-    if (sources.input.hosts.empty() && !sources.input.fabric) return 2;
-    sources.input.title = parser.value(title);
-    const Diagram diagram = buildDiagram(sources.input, dopt);
+    Workspace ws;
+    const std::vector<FailedInput> failed = ws.open(inputs, Workspace::Mode::Add);
+    for (const FailedInput& f : failed) fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(f.input), qPrintable(f.message));
+    if (ws.empty()) return 2;
+    DiagramInput input = ws.diagramInput();
+    input.title = parser.value(title);
+    const Diagram diagram = buildDiagram(input, dopt);
     if (diagram.items.empty()) return usage(QStringLiteral("nothing to draw: --hosts matches no server"));
     QStringList names;
     for (const QString& in : inputs) names << (in.startsWith(QLatin1Char(':')) ? QStringLiteral("the rackscope demo cluster") : QFileInfo(in).fileName());
@@ -117,7 +119,7 @@ int runExport(const QStringList& args) {
         fprintf(stderr, "rackscope-cli export: %s\n", qPrintable(error));
         return 2;
     }
-    return sources.failed.empty() ? 0 : 2;
+    return failed.empty() ? 0 : 2;
 }
 
 } // namespace rackscope::cli

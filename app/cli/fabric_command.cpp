@@ -1,16 +1,14 @@
 #include "fabric_command.h"
 
 #include "protocol/protocol.h"
-#include "analysis/fabric_merge.h"
 #include "analysis/fabric_placement.h"
 #include "import/fabric_file.h"
-#include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
-#include "import/snapshot_fabric.h"
 #include "remote_hosts.h"
 #include "report/fabric_report.h"
 #include "transport/hostlist.h"
 #include "transport/local_agent.h"
+#include "workspace/workspace.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -109,22 +107,17 @@ int runFabric(const QStringList& args) {
         fputs("rackscope-cli fabric: give SOURCE files, --local or --hosts; --export takes topology.conf, dot, json or fabric\n", stderr);
         return 2;
     }
-    std::vector<Fabric> sources;
+    Workspace ws;
     bool failed = false, remoteFailed = false;
-    for (const QString& path : paths) {
-        FabricLoad l = loadFabricFile(path);
-        if (!l.fabric) {
-            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(path), qPrintable(l.error));
-            failed = true;
-            continue;
-        }
-        sources.push_back(std::move(*l.fabric));
+    for (const FailedInput& f : ws.open(paths, Workspace::Mode::Add)) {
+        fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(f.input), qPrintable(f.message));
+        failed = true;
     }
     if (parser.isSet(local)) {
         const AgentCollect c = collectWithLocalAgent(findLocalAgent());
-        if (c.snapshot) sources.push_back(fabricFromSnapshot(*c.snapshot, QStringLiteral("rackscope-agent on this machine")));
-        else {
-            fprintf(stderr, "rackscope-cli: local machine: %s\n", qPrintable(c.error));
+        const QString error = c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
+        if (!error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli: local machine: %s\n", qPrintable(error));
             failed = true;
         }
     }
@@ -136,14 +129,15 @@ int runFabric(const QStringList& args) {
             fprintf(stderr, "rackscope-cli fabric: %s\n", qPrintable(answers.error));
             return 2;
         }
-        for (const HostResult& r : answers.results) {
-            if (r.result) sources.push_back(fabricFromSnapshot(*r.result, QStringLiteral("ssh://") + r.host));
-            else remoteFailed = true;
-        }
+        for (const HostResult& r : answers.results)
+            if (!r.result || !ws.takeAgentAnswer(QStringLiteral("ssh://") + r.host, *r.result, Workspace::Mode::Add).isEmpty()) remoteFailed = true;
     }
-    if (sources.empty()) return 2;
-    const Fabric fabric = mergeFabrics(sources);
-    const FabricAnalysis analysis = analyseFabric(fabric);
+    if (!ws.fabric()) {
+        if (!failed) fputs("rackscope-cli fabric: no source gave a fabric\n", stderr);
+        return 2;
+    }
+    const Fabric& fabric = *ws.fabric();
+    const FabricAnalysis& analysis = *ws.fabricAnalysis();
     QTextStream out(stdout);
     int code = failed ? 2 : remoteFailed ? 1 : 0;
     if (parser.isSet(hops)) code = std::max(code, printHops(fabric, analysis, parser.value(hops), parser.isSet(json), out));

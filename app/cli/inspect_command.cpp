@@ -1,15 +1,13 @@
 #include "inspect_command.h"
 
 #include "protocol/protocol.h"
-#include "import/agent_snapshot_importer.h"
-#include "import/topology_loader.h"
 #include "remote_hosts.h"
 #include "report/inspect_report.h"
 #include "transport/local_agent.h"
-
-#include <QJsonArray>
+#include "workspace/workspace.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cstdio>
@@ -19,11 +17,12 @@ namespace rackscope::cli {
 int runInspect(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Reads server topologies (hwloc XML, NCCL topology XML, nvidia-smi topo -m, agent snapshots) and reports, for every GPU "
-        "and NIC, the path between them, GPUDirect RDMA, socket crossings, NCCL's NIC choice and findings."));
+        "Reads server topologies (hwloc XML, NCCL topology XML, nvidia-smi topo -m, agent snapshots), fabric sources, "
+        "cluster files and sessions, and reports, for every GPU and NIC, the path between them, GPUDirect RDMA, socket "
+        "crossings, NCCL's NIC choice and findings, with the fabric's findings when a source gives one."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("inspect"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Topology files, of any supported kind."),
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Inputs of any supported kind, as the window opens them."),
                                  QStringLiteral("FILE..."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
     const QCommandLineOption local(QStringLiteral("local"),
@@ -40,34 +39,28 @@ int runInspect(const QStringList& args) {
         fputs(qPrintable(parser.helpText()), stdout);
         return 0;
     }
-    QStringList files = parser.positionalArguments().mid(1);
+    const QStringList files = parser.positionalArguments().mid(1);
     if (files.isEmpty() && !parser.isSet(local) && !remote.wanted(parser)) {
         fputs("rackscope-cli inspect: give topology files, --local for this machine, or --hosts for servers over SSH\n", stderr);
         return 2;
     }
 
-    std::vector<InspectedHost> hosts;
+    Workspace ws;
     std::vector<FailedInput> failed;
-    auto take = [&](const QString& input, ImportResult r) {
-        if (r.host) {
-            HostAnalysis analysis = analyzeHost(*r.host);
-            hosts.push_back({std::move(*r.host), std::move(analysis)});
-        } else {
-            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(input), qPrintable(r.error));
-            failed.push_back({input, r.error});
-        }
+    auto fail = [&](const QString& input, const QString& message) {
+        fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(input), qPrintable(message));
+        failed.push_back({input, message});
     };
     if (parser.isSet(local)) {
         const AgentCollect c = collectWithLocalAgent(findLocalAgent());
-        take(QStringLiteral("local machine"), c.snapshot ? importAgentSnapshot(*c.snapshot, QStringLiteral("rackscope-agent on this machine"))
-                                                         : ImportResult::fail(c.error));
+        const QString error = c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
+        if (!error.isEmpty()) fail(QStringLiteral("local machine"), error);
     }
-    for (const QString& f : files) take(f, loadTopologyFile(f));
-    const size_t fromFiles = hosts.size();
+    for (const FailedInput& f : ws.open(files, Workspace::Mode::Add)) fail(f.input, f.message);
 
-    // Servers over SSH: one entry per host, in the order given; a failed host's entry is its error.
-    QJsonArray remoteEntries;
-    bool remoteFailed = false;
+    // Servers over SSH: one entry per host, in the order given, after the files; a failed host's entry is its error.
+    std::vector<std::pair<QString, QJsonObject>> remoteErrors; // ssh location -> its error entry
+    QStringList remoteOrder;
     if (remote.wanted(parser)) {
         const RemoteAnswers answers = askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect));
         if (!answers.error.isEmpty()) {
@@ -75,33 +68,41 @@ int runInspect(const QStringList& args) {
             return 2;
         }
         for (const HostResult& r : answers.results) {
-            ImportResult imported = r.result ? importAgentSnapshot(*r.result, QStringLiteral("ssh://") + r.host) : ImportResult::fail({});
-            if (imported.host) {
-                HostAnalysis analysis = analyzeHost(*imported.host);
-                hosts.push_back({std::move(*imported.host), std::move(analysis)});
-                remoteEntries.append(hostToJson(hosts.back()));
-                continue;
-            }
-            remoteFailed = true;
-            const QString stage = r.error ? stageName(r.error->stage) : QStringLiteral("import");
-            const QString message = r.error ? r.error->message : imported.error;
+            const QString location = QStringLiteral("ssh://") + r.host;
+            remoteOrder << location;
+            QString stage = QStringLiteral("import"), message;
+            if (r.error) stage = stageName(r.error->stage), message = r.error->message;
+            else if (!r.result) message = QStringLiteral("no answer");
+            else message = ws.takeAgentAnswer(location, *r.result, Workspace::Mode::Add);
+            if (message.isEmpty()) continue;
             if (!r.error) fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(message));
-            remoteEntries.append(QJsonObject{{"name", r.host}, {"error", QJsonObject{{"stage", stage}, {"message", message}}}});
+            remoteErrors.emplace_back(location, QJsonObject{{"name", r.host}, {"error", QJsonObject{{"stage", stage}, {"message", message}}}});
         }
     }
 
+    const Fabric* fabric = ws.fabric() ? &*ws.fabric() : nullptr;
+    const FabricAnalysis* fabricAnalysis = ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr;
     QTextStream out(stdout);
     if (parser.isSet(json)) {
-        QJsonObject doc = inspectToJson({hosts.begin(), hosts.begin() + qsizetype(fromFiles)}, failed);
+        std::vector<InspectedHost> notRemote;
+        for (const InspectedHost& h : ws.hosts())
+            if (!remoteOrder.contains(h.host.source.location)) notRemote.push_back(h);
+        QJsonObject doc = inspectToJson(notRemote, failed, fabric, fabricAnalysis);
         QJsonArray all = doc.value("hosts").toArray();
-        for (const QJsonValue& v : remoteEntries) all.append(v);
+        for (const QString& location : remoteOrder) {
+            const auto error = std::find_if(remoteErrors.begin(), remoteErrors.end(), [&](const auto& e) { return e.first == location; });
+            if (error != remoteErrors.end()) all.append(error->second);
+            else
+                for (const InspectedHost& h : ws.hosts())
+                    if (h.host.source.location == location) all.append(hostToJson(h));
+        }
         doc.insert("hosts", all);
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
     } else {
-        out << inspectToText(hosts);
+        out << inspectToText(ws.hosts(), fabricAnalysis);
     }
     out.flush();
-    return !failed.empty() ? 2 : remoteFailed ? 1 : 0;
+    return !failed.empty() ? 2 : !remoteErrors.empty() ? 1 : 0;
 }
 
 } // namespace rackscope::cli

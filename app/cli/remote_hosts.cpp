@@ -16,7 +16,7 @@ namespace rackscope::cli {
 namespace {
 
 // Asked on the terminal with echo off; nothing is kept.
-std::optional<QString> askOnTerminal(const QString& prompt) {
+std::optional<QString> askOnTerminal(const QString& prompt, const std::atomic<bool>*) {
     if (!::isatty(STDIN_FILENO)) return std::nullopt;
     fprintf(stderr, "%s ", qPrintable(prompt));
     termios old{};

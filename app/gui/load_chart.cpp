@@ -13,67 +13,65 @@ namespace rackscope::gui {
 LoadChart::LoadChart(QWidget* parent)
     : QWidget(parent), latency_(new QCustomPlot(this)), throughput_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
       sweep_(new QCustomPlot(this)), compare_(new QTableWidget(this)), tabs_(new QTabWidget(this)),
-      status_(new QLabel(tr("No inference load run yet."), this)), timer_(new QTimer(this)) {
+      status_(new QLabel(this)), timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(status_);
-    auto* tabs = tabs_;
-    auto* overTime = new QWidget(tabs);
+    auto* overTime = new QWidget(tabs_);
     auto* overTimeLayout = new QVBoxLayout(overTime);
     overTimeLayout->setContentsMargins(0, 0, 0, 0);
     overTimeLayout->addWidget(latency_, 1);
     overTimeLayout->addWidget(throughput_, 1);
-    tabs->addTab(overTime, tr("Over time"));
-    tabs->addTab(histogram_, tr("TTFT histogram"));
-    tabs->addTab(sweep_, tr("Sweep"));
-    tabs->addTab(compare_, tr("Compare"));
+    for (QWidget* tab : {overTime, static_cast<QWidget*>(histogram_), static_cast<QWidget*>(sweep_), static_cast<QWidget*>(compare_)})
+        tabs_->addTab(tab, QString());
     compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     compare_->setSelectionBehavior(QAbstractItemView::SelectRows);
     compare_->verticalHeader()->setVisible(false);
-    layout->addWidget(tabs);
+    layout->addWidget(tabs_);
 
-    const std::pair<QString, QColor> latencyGraphs[] = {{tr("TTFT p50"), QColor(0x1f, 0x77, 0xb4)}, {tr("TTFT p99"), QColor(0x1f, 0x77, 0xb4)},
-                                                        {tr("TPOT p50"), QColor(0xd6, 0x27, 0x28)}, {tr("TPOT p99"), QColor(0xd6, 0x27, 0x28)}};
-    for (int i = 0; i < 4; ++i) {
-        QCPGraph* g = latency_->addGraph();
-        g->setName(latencyGraphs[i].first);
-        g->setPen(QPen(latencyGraphs[i].second, 2, i % 2 ? Qt::DashLine : Qt::SolidLine));
-    }
-    latency_->xAxis->setLabel(tr("time (s)"));
-    latency_->yAxis->setLabel(tr("latency (ms)"));
+    for (int i = 0; i < 4; ++i) // TTFT p50, p99, TPOT p50, p99
+        latency_->addGraph()->setPen(QPen(i < 2 ? QColor(0x1f, 0x77, 0xb4) : QColor(0xd6, 0x27, 0x28), 2, i % 2 ? Qt::DashLine : Qt::SolidLine));
     latency_->legend->setVisible(true);
-    QCPGraph* rate = throughput_->addGraph();
-    rate->setName(tr("requests/s"));
-    rate->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 2));
-    QCPGraph* failed = throughput_->addGraph();
-    failed->setName(tr("failures/s"));
-    failed->setPen(QPen(QColor(0xd6, 0x27, 0x28), 2));
-    QCPGraph* inFlight = throughput_->addGraph(throughput_->xAxis, throughput_->yAxis2);
-    inFlight->setName(tr("in flight"));
-    inFlight->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine));
+    throughput_->addGraph()->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 2));                        // requests/s
+    throughput_->addGraph()->setPen(QPen(QColor(0xd6, 0x27, 0x28), 2));                        // failures/s
+    throughput_->addGraph(throughput_->xAxis, throughput_->yAxis2)->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine)); // in flight
     throughput_->yAxis2->setVisible(true);
-    throughput_->xAxis->setLabel(tr("time (s)"));
-    throughput_->yAxis->setLabel(tr("per second"));
-    throughput_->yAxis2->setLabel(tr("requests in flight"));
     throughput_->legend->setVisible(true);
-    auto* bars = new QCPBars(histogram_->xAxis, histogram_->yAxis);
-    bars->setName(tr("TTFT"));
-    histogram_->xAxis->setLabel(tr("TTFT (ms)"));
-    histogram_->yAxis->setLabel(tr("requests"));
-    QCPGraph* ttftStep = sweep_->addGraph();
-    ttftStep->setName(tr("TTFT tail"));
-    ttftStep->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 2));
-    ttftStep->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    QCPGraph* tpotStep = sweep_->addGraph();
-    tpotStep->setName(tr("TPOT tail"));
-    tpotStep->setPen(QPen(QColor(0xd6, 0x27, 0x28), 2));
-    tpotStep->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-    sweep_->xAxis->setLabel(tr("throughput (requests/s)"));
-    sweep_->yAxis->setLabel(tr("latency (ms)"));
+    new QCPBars(histogram_->xAxis, histogram_->yAxis);
+    for (int i = 0; i < 2; ++i) { // TTFT tail, TPOT tail
+        QCPGraph* g = sweep_->addGraph();
+        g->setPen(QPen(i == 0 ? QColor(0x1f, 0x77, 0xb4) : QColor(0xd6, 0x27, 0x28), 2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+    }
     sweep_->legend->setVisible(true);
+    retranslate();
     for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(timer_, &QTimer::timeout, this, &LoadChart::redrawIfChanged);
     timer_->start(250);
+}
+
+void LoadChart::retranslate() {
+    if (!hasStatus_) status_->setText(tr("No inference load run yet."));
+    const QString tabTitles[] = {tr("Over time"), tr("TTFT histogram"), tr("Sweep"), tr("Compare")};
+    for (int i = 0; i < 4; ++i) tabs_->setTabText(i, tabTitles[i]);
+    const QString latencyNames[] = {tr("TTFT p50"), tr("TTFT p99"), tr("TPOT p50"), tr("TPOT p99")};
+    for (int i = 0; i < 4; ++i) latency_->graph(i)->setName(latencyNames[i]);
+    latency_->xAxis->setLabel(tr("time (s)"));
+    latency_->yAxis->setLabel(tr("latency (ms)"));
+    throughput_->graph(0)->setName(tr("requests/s"));
+    throughput_->graph(1)->setName(tr("failures/s"));
+    throughput_->graph(2)->setName(tr("in flight"));
+    throughput_->xAxis->setLabel(tr("time (s)"));
+    throughput_->yAxis->setLabel(tr("per second"));
+    throughput_->yAxis2->setLabel(tr("requests in flight"));
+    histogram_->plottable(0)->setName(tr("TTFT"));
+    histogram_->xAxis->setLabel(tr("TTFT (ms)"));
+    histogram_->yAxis->setLabel(tr("requests"));
+    sweep_->graph(0)->setName(tr("TTFT tail"));
+    sweep_->graph(1)->setName(tr("TPOT tail"));
+    sweep_->xAxis->setLabel(tr("throughput (requests/s)"));
+    sweep_->yAxis->setLabel(tr("latency (ms)"));
+    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_}) p->replot();
 }
 
 void LoadChart::setComparison(const LoadComparison& c) {
@@ -91,7 +89,10 @@ void LoadChart::setComparison(const LoadComparison& c) {
     if (!c.rows.empty()) tabs_->setCurrentWidget(compare_);
 }
 
-void LoadChart::setStatus(const QString& text) { status_->setText(text); }
+void LoadChart::setStatus(const QString& text) {
+    hasStatus_ = true;
+    status_->setText(text);
+}
 QString LoadChart::status() const { return status_->text(); }
 
 void LoadChart::redrawIfChanged() {

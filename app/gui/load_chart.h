@@ -22,6 +22,7 @@ class LoadChart : public QWidget {
     Q_OBJECT
 public:
     explicit LoadChart(QWidget* parent = nullptr);
+    void retranslate(); // the charts' own words, in the language now installed
     LoadTimeline& timeline() { return timeline_; }
     void setStatus(const QString& text);
     QString status() const;
@@ -44,6 +45,7 @@ private:
     QTimer* timer_;
     quint64 drawn_ = ~quint64(0);
     int redraws_ = 0;
+    bool hasStatus_ = false;
 };
 
 } // namespace rackscope::gui

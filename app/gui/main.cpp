@@ -30,19 +30,23 @@ int main(int argc, char** argv) {
     parser.addOption(select);
     parser.process(app);
 
-    // On the heap: a change of language replaces the window with one built in the new language.
     auto* window = new rackscope::gui::MainWindow;
     window->setAttribute(Qt::WA_DeleteOnClose);
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(demo)) window->openDemo();
     else if (files.isEmpty() || !window->openFiles(files)) window->showLocalMachine();
     window->show();
-    if (parser.isSet(select))
-        QTimer::singleShot(100, window, [&parser, select, window] { window->selectItem(parser.value(select)); });
-    if (parser.isSet(screenshot))
-        QTimer::singleShot(800, window, [&parser, screenshot, window] {
-            const bool saved = window->grab().save(parser.value(screenshot));
-            QApplication::exit(saved ? 0 : 1);
-        });
+    // Once what was asked is shown: the workspace works on its own thread.
+    auto* settle = new QTimer(window);
+    settle->start(100);
+    QObject::connect(settle, &QTimer::timeout, window, [&parser, select, screenshot, window, settle] {
+        if (window->busy()) return;
+        settle->stop();
+        if (parser.isSet(select)) window->selectItem(parser.value(select));
+        if (parser.isSet(screenshot))
+            QTimer::singleShot(300, window, [&parser, screenshot, window] { // painted
+                QApplication::exit(window->grab().save(parser.value(screenshot)) ? 0 : 1);
+            });
+    });
     return app.exec();
 }

@@ -37,18 +37,27 @@ RunChart::RunChart(QWidget* parent)
     layout->addWidget(busbw_, 3);
     layout->addWidget(time_, 2);
     logSizeAxis(busbw_->xAxis);
-    busbw_->xAxis->setLabel(tr("message size (bytes)"));
-    busbw_->yAxis->setLabel(tr("bus bandwidth (GB/s)"));
     busbw_->legend->setVisible(true);
     logSizeAxis(time_->xAxis);
     time_->yAxis->setScaleType(QCPAxis::stLogarithmic);
     time_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    time_->xAxis->setLabel(tr("message size (bytes)"));
-    time_->yAxis->setLabel(tr("time (µs)"));
     for (QCustomPlot* p : {busbw_, time_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    summary_->setText(tr("No run yet."));
+    retranslate();
     connect(timer_, &QTimer::timeout, this, &RunChart::redrawIfChanged);
     timer_->start(100);
+}
+
+void RunChart::retranslate() {
+    busbw_->xAxis->setLabel(tr("message size (bytes)"));
+    busbw_->yAxis->setLabel(tr("bus bandwidth (GB/s)"));
+    time_->xAxis->setLabel(tr("message size (bytes)"));
+    time_->yAxis->setLabel(tr("time (µs)"));
+    if (redraws_ == 0) {
+        summary_->setText(tr("No run yet."));
+        return;
+    }
+    drawn_ = ~data_.revision(); // the summary and the line-rate label again, in these words
+    redrawIfChanged();
 }
 
 QString RunChart::summary() const { return summary_->text(); }

@@ -17,6 +17,7 @@ class RunChart : public QWidget {
     Q_OBJECT
 public:
     explicit RunChart(QWidget* parent = nullptr);
+    void retranslate();
     RunChartData& data() { return data_; }
     const RunChartData& data() const { return data_; }
     int redraws() const { return redraws_; }

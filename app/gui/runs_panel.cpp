@@ -28,23 +28,30 @@ QString peakText(const NcclTestsRun& run) {
 
 } // namespace
 
+void RunsPanel::retranslate() {
+    runs_->setHeaderLabels({tr("Run"), tr("Status"), tr("Peak busbw (GB/s)"), tr("Saved as")});
+    findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Message")});
+    const QString names[] = {tr("Stop"), tr("Open saved run…"), tr("Baseline…"), tr("Export CSV…"), tr("Export JSON…")};
+    for (int i = 0; i < 5; ++i) buttons_[i]->setText(names[i]);
+    chart_->retranslate();
+}
+
 RunsPanel::RunsPanel(QWidget* parent)
     : QWidget(parent), chart_(new RunChart(this)), runs_(new QTreeWidget(this)), findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)) {
-    runs_->setHeaderLabels({tr("Run"), tr("Status"), tr("Peak busbw (GB/s)"), tr("Saved as")});
     runs_->setRootIsDecorated(false);
     runs_->header()->setSectionResizeMode(Label, QHeaderView::ResizeToContents);
-    findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Message")});
     findings_->setRootIsDecorated(false);
     console_->setReadOnly(true);
     console_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     console_->setLineWrapMode(QPlainTextEdit::NoWrap);
     console_->setMaximumBlockCount(50000);
 
-    auto* stopButton = new QPushButton(tr("Stop"), this);
-    auto* openButton = new QPushButton(tr("Open saved run…"), this);
-    auto* baselineButton = new QPushButton(tr("Baseline…"), this);
-    auto* csvButton = new QPushButton(tr("Export CSV…"), this);
-    auto* jsonButton = new QPushButton(tr("Export JSON…"), this);
+    auto* stopButton = buttons_[0] = new QPushButton(this);
+    auto* openButton = buttons_[1] = new QPushButton(this);
+    auto* baselineButton = buttons_[2] = new QPushButton(this);
+    auto* csvButton = buttons_[3] = new QPushButton(this);
+    auto* jsonButton = buttons_[4] = new QPushButton(this);
+    retranslate();
     connect(stopButton, &QPushButton::clicked, this, &RunsPanel::stop);
     connect(openButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), resultsDirectory(), tr("Runs (*.rsrun)"));

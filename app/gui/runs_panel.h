@@ -12,6 +12,8 @@
 class QPlainTextEdit;
 class QTreeWidget;
 
+class QPushButton;
+
 namespace rackscope::gui {
 
 class RunsPanel : public QWidget {
@@ -20,6 +22,7 @@ public:
     explicit RunsPanel(QWidget* parent = nullptr);
     ~RunsPanel() override;
 
+    void retranslate(); // its own words, in the language now installed
     void startRun(const RunRequest& request);
     void startHunt(const HuntOptions& options);
     // One group of a hunt: listed when it starts; when it ends, its peak and its
@@ -51,6 +54,7 @@ private:
     QTreeWidget* runs_;
     QTreeWidget* findings_;
     QPlainTextEdit* console_;
+    QPushButton* buttons_[5]; // stop, open, baseline, CSV, JSON
     std::unique_ptr<RecordedRun> run_;
     std::unique_ptr<StragglerHunt> hunt_;
 };

@@ -38,6 +38,12 @@ struct HostAnalysis {
 
 HostAnalysis analyzeHost(const HostTopology& host);
 
+// A server as shown: its topology and what the analysis found in it.
+struct InspectedHost {
+    HostTopology host;
+    HostAnalysis analysis;
+};
+
 // NCCL's bit reversal (src/graph/topo.cc mirrorBits) that spreads GPUs over
 // the NICs closest to them; pow2 is the NIC count, a power of two.
 int mirrorBits(int value, int pow2);

@@ -6,7 +6,7 @@
 // GPUDirect RDMA, degraded links, ports down, rail breaks, slow hosts), each
 // with the reason. Laid out once here; the painter and the canvas only read it.
 #include "analysis/fabric_analysis.h"
-#include "report/inspect_report.h"
+#include "analysis/host_analysis.h"
 
 #include <QRectF>
 #include <QSet>

@@ -86,7 +86,9 @@ void enrichGpus(HostTopology& h, const QJsonObject& gpus) {
 } // namespace
 
 bool looksLikeAgentSnapshot(const QByteArray& content) {
-    return content.left(256).contains("\"rackscope-snapshot\"");
+    // Anywhere: the agent writes its "type" first, but a snapshot written again by Qt (a session, the window)
+    // has its keys sorted, and "type" comes after the hwloc XML.
+    return content.contains("\"rackscope-snapshot\"");
 }
 
 ImportResult importAgentSnapshot(const QByteArray& json, const QString& location) {

@@ -15,4 +15,10 @@ struct ImportResult {
     static ImportResult ok(HostTopology h) { return {std::move(h), {}}; }
 };
 
+// An input that could not be read, and why.
+struct FailedInput {
+    QString input; // file path or host name
+    QString message;
+};
+
 } // namespace rackscope

@@ -61,11 +61,14 @@ QJsonObject hostToJson(const InspectedHost& h) {
             {"findings", findings}};
 }
 
-QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed) {
+QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed,
+                          const Fabric* fabric, const FabricAnalysis* fabricAnalysis) {
     QJsonArray list, errors;
     for (const auto& h : hosts) list.append(hostToJson(h));
     for (const auto& f : failed) errors.append(QJsonObject{{"input", f.input}, {"message", f.message}});
     QJsonObject doc{{"hosts", list}};
+    if (fabric && fabricAnalysis)
+        doc.insert("fabric", QJsonObject{{"source", fabric->source}, {"findings", findingsToJson(fabricAnalysis->findings)}});
     if (!errors.isEmpty()) doc.insert("errors", errors);
     return doc;
 }
@@ -110,7 +113,7 @@ QString opt(const std::optional<int>& v) { return v ? QString::number(*v) : QStr
 
 } // namespace
 
-QString inspectToText(const std::vector<InspectedHost>& hosts) {
+QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis) {
     QString text;
     QTextStream out(&text);
     for (const auto& h : hosts) {
@@ -145,6 +148,12 @@ QString inspectToText(const std::vector<InspectedHost>& hosts) {
         for (const Finding& f : h.analysis.findings)
             out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         out << "\n";
+    }
+    if (fabricAnalysis) {
+        out << "== the fabric\n";
+        if (fabricAnalysis->findings.empty()) out << "No findings.\n";
+        for (const Finding& f : fabricAnalysis->findings)
+            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
     }
     return text;
 }

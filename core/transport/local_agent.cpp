@@ -4,10 +4,9 @@
 
 #include "logging.h"
 #include <QCoreApplication>
-#include <QEventLoop>
+#include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QProcess>
-#include <QTimer>
 #include <cstring>
 
 namespace rackscope {
@@ -35,7 +34,7 @@ QString describeAgentEnd(QProcess& agent) {
     return QStringLiteral("the agent %1 before answering%2").arg(how, said.isEmpty() ? QString() : QStringLiteral("; it last said: ") + said.last().trimmed().left(300));
 }
 
-AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs, int timeoutMs) {
+AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs, int timeoutMs, const std::atomic<bool>* cancel) {
     if (agentPath.isEmpty()) return {std::nullopt, QStringLiteral("rackscope-agent not found (set RACKSCOPE_AGENT)")};
     QProcess process;
     process.setProcessChannelMode(QProcess::SeparateChannels);
@@ -45,31 +44,33 @@ AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& 
 
     AgentClient client(&process);
     AgentCollect out;
-    QEventLoop loop;
+    bool done = false;
+    const auto finish = [&](const QString& error) {
+        if (out.error.isEmpty() && !out.snapshot) out.error = error;
+        done = true;
+    };
     qint64 id = -1;
-    QObject::connect(&client, &AgentClient::ready, &loop, [&] { id = client.request(QString::fromLatin1(rsagent::protocol::method::kCollect)); });
-    QObject::connect(&client, &AgentClient::result, &loop, [&](qint64 rid, const QJsonValue& r) {
+    // The client's signals come from inside waitForReadyRead, on this thread: no event loop is needed, so
+    // this runs on any thread, the GUI's worker threads included.
+    QObject::connect(&client, &AgentClient::ready, [&] { id = client.request(QString::fromLatin1(rsagent::protocol::method::kCollect)); });
+    QObject::connect(&client, &AgentClient::result, [&](qint64 rid, const QJsonValue& r) {
         if (rid != id) return;
         out.snapshot = r.toObject();
-        loop.quit();
+        done = true;
     });
-    QObject::connect(&client, &AgentClient::failed, &loop, [&](qint64, const QString& code, const QString& message) {
-        out.error = QStringLiteral("agent error %1: %2").arg(code, message);
-        loop.quit();
+    QObject::connect(&client, &AgentClient::failed, [&](qint64, const QString& code, const QString& message) {
+        finish(QStringLiteral("agent error %1: %2").arg(code, message));
     });
-    QObject::connect(&client, &AgentClient::protocolError, &loop, [&](const QString& message) {
-        out.error = message;
-        loop.quit();
-    });
-    QObject::connect(&process, &QProcess::finished, &loop, [&] {
-        if (!out.snapshot && out.error.isEmpty()) out.error = describeAgentEnd(process);
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, [&] {
-        out.error = QStringLiteral("the agent did not answer within %1 s").arg(timeoutMs / 1000);
-        loop.quit();
-    });
-    loop.exec();
+    QObject::connect(&client, &AgentClient::protocolError, [&](const QString& message) { finish(message); });
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!done) {
+        if (cancel && *cancel) finish(QStringLiteral("cancelled"));
+        else if (deadline.hasExpired()) finish(QStringLiteral("the agent did not answer within %1 s").arg(timeoutMs / 1000));
+        else if (!process.waitForReadyRead(int(std::min<qint64>(deadline.remainingTime(), 100))) && process.state() == QProcess::NotRunning) {
+            if (process.bytesAvailable() > 0) emit process.readyRead(); // what it wrote before it ended
+            if (!done) finish(describeAgentEnd(process));
+        }
+    }
     process.closeWriteChannel(); // EOF: the agent exits cleanly
     if (!process.waitForFinished(5000)) process.kill();
     return out;

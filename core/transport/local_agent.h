@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
+#include <atomic>
 #include <optional>
 
 namespace rackscope {
@@ -22,6 +23,8 @@ struct AgentCollect {
 // killed it, and the last line it wrote to stderr.
 QString describeAgentEnd(QProcess& agent);
 
-AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs = {}, int timeoutMs = 60000);
+// Blocks its thread (any thread) until the answer, the timeout, or `cancel`.
+AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs = {}, int timeoutMs = 60000,
+                                   const std::atomic<bool>* cancel = nullptr);
 
 } // namespace rackscope

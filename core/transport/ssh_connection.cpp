@@ -199,7 +199,7 @@ std::optional<SshError> SshConnection::verifyHostKey(const SshOptions& o) {
                                                .arg(peer_, facts.type)};
     case SSH_KNOWN_HOSTS_NOT_FOUND:
     case SSH_KNOWN_HOSTS_UNKNOWN: {
-        const bool trust = o.unknownKeys == UnknownHostKeys::AcceptNew || (o.askAboutUnknownKey && o.askAboutUnknownKey(facts));
+        const bool trust = o.unknownKeys == UnknownHostKeys::AcceptNew || (o.askAboutUnknownKey && o.askAboutUnknownKey(facts, o.cancel));
         if (!trust)
             return SshError{SshStage::HostKey, QStringLiteral("%1 is not in known_hosts (its %2 key is %3). Verify the fingerprint, then "
                                                               "connect with --accept-new to record it, or add it with ssh-keyscan.")
@@ -243,7 +243,7 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
     }
     if (o.askPassword && (methods & SSH_AUTH_METHOD_PASSWORD)) {
         tried << QStringLiteral("a password");
-        if (const auto pw = o.askPassword(QStringLiteral("Password for %1@%2:").arg(t.user, t.hostName))) {
+        if (const auto pw = o.askPassword(QStringLiteral("Password for %1@%2:").arg(t.user, t.hostName), o.cancel)) {
             QByteArray secret = pw->toUtf8();
             rc = ssh_userauth_password(s, nullptr, secret.constData());
             secret.fill('\0');
@@ -258,7 +258,7 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
             for (int i = 0; answered && i < ssh_userauth_kbdint_getnprompts(s); ++i) {
                 char echo = 0;
                 const QString prompt = QString::fromUtf8(ssh_userauth_kbdint_getprompt(s, unsigned(i), &echo)).trimmed();
-                const auto answer = o.askPassword(QStringLiteral("%1@%2 asks: %3").arg(t.user, t.hostName, prompt));
+                const auto answer = o.askPassword(QStringLiteral("%1@%2 asks: %3").arg(t.user, t.hostName, prompt), o.cancel);
                 answered = answer.has_value();
                 if (!answered) break;
                 QByteArray secret = answer->toUtf8();

@@ -34,10 +34,11 @@ enum class UnknownHostKeys { Refuse, AcceptNew }; // a changed key is always ref
 struct SshOptions {
     QString knownHostsFile;  // empty: the target's UserKnownHostsFile, else ~/.ssh/known_hosts
     UnknownHostKeys unknownKeys = UnknownHostKeys::Refuse;
-    // Asked about an unknown key (the GUI's dialog); true trusts and records it.
-    std::function<bool(const HostKeyFacts&)> askAboutUnknownKey;
-    // Asked for a password or keyboard-interactive answer; nothing is kept.
-    std::function<std::optional<QString>(const QString& prompt)> askPassword;
+    // Asked about an unknown key (the GUI's dialog); true trusts and records it. A question still open when
+    // `cancel` is set is given up (false), so stopping a fleet never waits on a person.
+    std::function<bool(const HostKeyFacts&, const std::atomic<bool>* cancel)> askAboutUnknownKey;
+    // Asked for a password or keyboard-interactive answer; nothing is kept. Given up the same way (nothing).
+    std::function<std::optional<QString>(const QString& prompt, const std::atomic<bool>* cancel)> askPassword;
     int connectTimeoutMs = 10000;
     int authTimeoutMs = 10000;
     const std::atomic<bool>* cancel = nullptr;

@@ -8,7 +8,7 @@
 //    `lstopo-no-graphics --of svg` on the same file (goal: ratio at most 1.0);
 //  - `rackscope-cli export` of the 64-server cluster to SVG beside Graphviz
 //    `dot -Tsvg` on rackscope's own DOT export of it (goal: at most 1.0).
-#include "diagram/diagram_sources.h"
+#include "workspace/sources.h"
 #include "bench_support.h"
 #include "render/diagram_export.h"
 #include "render/diagram_raster.h"
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     QTemporaryDir tmp;
     const QDir dir(tmp.path());
     const QString cluster = writeCluster(dir);
-    DiagramSources s = loadDiagramSources({cluster});
+    LoadedSources s = loadSources({cluster});
     if (!s.failed.empty() || s.input.hosts.size() != 64) {
         fprintf(stderr, "bench_diagram: the 64-server cluster did not load\n");
         return 1;

@@ -2,8 +2,8 @@
 // and which highlights it carries, checked against what the fixtures say.
 #include "analysis/host_analysis.h"
 #include "diagram/diagram.h"
-#include "diagram/diagram_sources.h"
-#include "diagram/session_file.h"
+#include "workspace/sources.h"
+#include "workspace/session_file.h"
 #include "import/cluster_file.h"
 #include "render/diagram_painter.h"
 #include "test_support.h"
@@ -21,7 +21,7 @@ using namespace rackscope::test;
 namespace {
 
 DiagramInput inputOf(const QStringList& files) {
-    DiagramSources s = loadFixtureSources(files);
+    LoadedSources s = loadFixtureSources(files);
     for (const FailedInput& f : s.failed) qWarning("%s: %s", qPrintable(f.input), qPrintable(f.message));
     return s.input;
 }
@@ -248,7 +248,7 @@ private slots:
 
     // The demo rack: the faults its generator planted are the highlights drawn.
     void demoCluster() {
-        const DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        const LoadedSources s = loadSources({QStringLiteral(":/demo/demo.cluster")});
         QVERIFY(s.failed.empty());
         QCOMPARE(s.input.hosts.size(), std::size_t(8));
         QVERIFY(s.input.fabric);
@@ -280,7 +280,7 @@ private slots:
 
     // A NIC's ports: the fabric's names and states where it gives them (the cable lands on its port), else its net devices.
     void nicPortsAndWhereCablesLand() {
-        DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        LoadedSources s = loadSources({QStringLiteral(":/demo/demo.cluster")});
         QVERIFY(s.input.fabric);
         Fabric& f = *s.input.fabric;
         FabricNode* nic1 = nullptr;
@@ -337,7 +337,7 @@ private slots:
         f.write("rackscope-cluster 1\nhost a " + fixture(QStringLiteral("nccl-topo-azure-ndv4.xml")).toUtf8() +
                 "\nhost b missing.xml\nbogus line here\nfabric " + fixture(QStringLiteral("PROVENANCE.md")).toUtf8() + "\n");
         f.close();
-        const DiagramSources s = loadDiagramSources({f.fileName()});
+        const LoadedSources s = loadSources({f.fileName()});
         QCOMPARE(s.input.hosts.size(), std::size_t(1)); // what could be read is read
         QCOMPARE(s.input.hosts.front().host.name, QStringLiteral("a"));
         QStringList messages;
@@ -351,7 +351,7 @@ private slots:
 
     // A session holds every source byte for byte: reopened, it draws the same.
     void sessionsRoundTrip() {
-        DiagramSources demo = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        LoadedSources demo = loadSources({QStringLiteral(":/demo/demo.cluster")});
         QCOMPARE(demo.raw.size(), std::size_t(9)); // eight servers and the fabric file
         Session s;
         s.title = QStringLiteral("rack 7");
@@ -376,7 +376,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(json);
         f.close();
-        const DiagramSources reopened = loadDiagramSources({f.fileName()});
+        const LoadedSources reopened = loadSources({f.fileName()});
         QCOMPARE(reopened.input.hosts.size(), std::size_t(8));
         QCOMPARE(reopened.input.flaggedHosts, QStringList{QStringLiteral("node03")});
         QCOMPARE(reopened.input.title, QStringLiteral("rack 7"));

@@ -1,7 +1,7 @@
 // Exported diagrams read back: the SVG names every GPU and NIC and carries
 // the legend and title block; PNG follows the DPI; PDF the page; DOT the
 // items. And the CLI's export refuses what it cannot do, saying why.
-#include "diagram/diagram_sources.h"
+#include "workspace/sources.h"
 #include "render/diagram_export.h"
 #include "test_support.h"
 

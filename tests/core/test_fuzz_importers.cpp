@@ -4,7 +4,7 @@
 
 #include "analysis/fabric_merge.h"
 #include "analysis/fabric_placement.h"
-#include "diagram/diagram_sources.h"
+#include "workspace/sources.h"
 #include "import/fabric_file.h"
 #include <QTemporaryDir>
 #include "import/fabric_loader.h"
@@ -136,7 +136,7 @@ private slots:
                 QVERIFY(out.open(QIODevice::WriteOnly));
                 out.write(f == victim ? mutate(originals[f], rng) : originals[f]);
             }
-            const DiagramSources s = loadDiagramSources({dir.filePath(QStringLiteral("demo.cluster"))});
+            const LoadedSources s = loadSources({dir.filePath(QStringLiteral("demo.cluster"))});
             for (const FailedInput& f : s.failed) QVERIFY(!f.message.isEmpty());
             const Diagram d = buildDiagram(s.input);
             for (const DiagramItem& it : d.items)

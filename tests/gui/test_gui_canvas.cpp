@@ -2,9 +2,10 @@
 // centre their item, the inspector shows every fact with its source, hover
 // text says why, search and the keyboard move the selection, servers open
 // and close, highlights switch off, and the window's export is the diagram.
+#include "gui_test_support.h"
 #include "test_support.h"
 
-#include "diagram/diagram_sources.h"
+#include "workspace/sources.h"
 #include "main_window.h"
 #include "render/diagram_raster.h"
 #include "topology_canvas.h"
@@ -43,6 +44,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openTopology(fixture(QLatin1String(kK40))));
+        QVERIFY(settled(w));
         gui::TopologyCanvas* canvas = w.canvas();
         const QString gpu0 = QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC/GPU0");
         QTreeWidgetItem* finding = findingTo(w.findingList(), gpu0);
@@ -74,6 +76,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFiles({fixture(QLatin1String(kK40)), fixture(QStringLiteral("nccl-topo-azure-ndv4.xml"))}));
+        QVERIFY(settled(w));
         gui::TopologyCanvas* canvas = w.canvas();
         auto* search = w.findChild<QLineEdit*>(QStringLiteral("search"));
         search->setText(QStringLiteral("mlx4_0"));
@@ -90,10 +93,12 @@ private slots:
         const std::size_t open = canvas->diagram().items.size();
         const int host = canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4"));
         QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->toWidget(canvas->diagram().items[host].rect.topLeft() + QPointF(5, 5)).toPoint());
+        QVERIFY(settled(w));
         QVERIFY(canvas->diagram().items.size() < open);
         QVERIFY(canvas->diagram().children(canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4"))).empty());
         const int closed = canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4"));
         QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->toWidget(canvas->diagram().items[closed].rect.center()).toPoint());
+        QVERIFY(settled(w));
         QCOMPARE(canvas->diagram().items.size(), open);
         // Zoom keeps the point under the cursor.
         const QPointF anchor(100, 80), before = canvas->toScene(anchor);
@@ -106,6 +111,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openTopology(fixture(QLatin1String(kK40))));
+        QVERIFY(settled(w));
         w.canvas()->setHighlightShown(HighlightKind::NoGpuDirect, false);
         QTemporaryDir dir;
         const QString svg = dir.filePath(QStringLiteral("window.svg"));
@@ -126,11 +132,13 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.showLocalMachine();
+        QVERIFY(settled(w));
         QPushButton* offer = nullptr;
         for (QPushButton* b : w.findChildren<QPushButton*>())
             if (b->text() == QStringLiteral("Open the demo cluster")) offer = b;
         QVERIFY(offer && offer->isVisible());
         QTest::mouseClick(offer, Qt::LeftButton);
+        QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), std::size_t(8));
         QVERIFY(!offer->isVisible());
         const Diagram& d = w.canvas()->diagram();
@@ -150,6 +158,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.openDemo();
+        QVERIFY(settled(w));
         gui::TopologyCanvas* canvas = w.canvas();
         const Diagram& d = canvas->diagram();
         int flagged = -1;
@@ -190,11 +199,14 @@ private slots:
         {
             gui::MainWindow w;
             w.openDemo();
+            QVERIFY(settled(w));
             w.markFlagged({QStringLiteral("node03")});
+            QVERIFY(settled(w));
             QVERIFY(w.saveSession(path));
         }
         gui::MainWindow w;
         QVERIFY(w.openTopology(path));
+        QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), std::size_t(8));
         int slow = 0;
         for (const Highlight& h : w.canvas()->diagram().highlights) slow += h.kind == HighlightKind::SlowHost;
@@ -208,14 +220,11 @@ private slots:
         QVERIFY(b.open(QIODevice::WriteOnly));
         b.write(whole.left(whole.size() / 2));
         b.close();
-        QString dialogText;
-        QTimer::singleShot(100, [&] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                dialogText = box->text();
-                box->accept();
-            }
-        });
-        QVERIFY(!w.openTopology(broken));
+        QVERIFY(w.openTopology(broken));
+        QVERIFY(settled(w));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("problem"));
+        QVERIFY(box);
+        const QString dialogText = box->text();
         QVERIFY2(dialogText.contains(QStringLiteral("malformed JSON")), qPrintable(dialogText));
         QCOMPARE(w.hosts().size(), std::size_t(8)); // nothing lost
     }
@@ -223,7 +232,7 @@ private slots:
     // The canvas paints in bands on several threads: the same picture as painting in one piece, at every zoom
     // (boxes only, labels, close up), on a HiDPI screen too, with seams through boxes, labels and cables.
     void bandsPaintTheSamePictureAsOnePiece() {
-        const DiagramSources s = loadDiagramSources({QStringLiteral(":/demo/demo.cluster")});
+        const LoadedSources s = loadSources({QStringLiteral(":/demo/demo.cluster")});
         QVERIFY(s.failed.empty());
         const Diagram d = buildDiagram(s.input);
         PaintOptions o;
@@ -278,6 +287,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openTopology(fixture(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt"))));
+        QVERIFY(settled(w));
         const Diagram& d = w.canvas()->diagram();
         QVERIFY(d.items.size() > 150);
         QVERIFY(!d.highlights.empty());

@@ -1,6 +1,7 @@
 // The window reaching real servers (sshd in network namespaces): each server
 // listed with its progress, an unknown host key asked about in a dialog that
 // shows the fingerprint, and the reports arriving as the servers answer.
+#include "gui_test_support.h"
 #include "test_support.h"
 #include "transport/ssh_test_hosts.h"
 
@@ -9,6 +10,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QTreeWidget>
@@ -68,6 +70,7 @@ private slots:
         QVERIFY(hosts.add(QStringLiteral("nokey1")));
         gui::MainWindow w;
         w.openDemo();
+        QVERIFY(settled(w));
         const size_t shown = w.hosts().size();
         QVERIFY(shown > 0);
         QTimer refuse; // the unknown key's question, answered no
@@ -84,6 +87,32 @@ private slots:
         QCOMPARE(w.hosts().size(), shown); // the demo is still what is shown
         QTreeWidgetItem* item = w.serverList()->topLevelItem(0);
         QVERIFY2(item->text(1).contains(QStringLiteral("host-key")) && item->toolTip(1) == item->text(1), qPrintable(item->text(1)));
+    }
+
+    // Replacing or stopping the fleet while its question is open waits on nobody: the worker gives the question
+    // up, the dialog closes by itself, and the window goes on.
+    void replacingOrStoppingTheFleetWhileAQuestionIsOpen() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QSKIP(qPrintable(why));
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QVERIFY(hosts.add(QStringLiteral("ask1")));
+        const gui::ConnectRequest request{QStringLiteral("ask1"), hosts.sshConfig(), hosts.path(QStringLiteral("empty_known_hosts")), QString(), 8, 60};
+        gui::MainWindow w;
+        const auto question = [] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); };
+        QVERIFY(w.connectToHosts(request));
+        QTRY_VERIFY_WITH_TIMEOUT(question() && question()->objectName() == QLatin1String("hostKeyQuestion"), 120000);
+        QPointer<QMessageBox> first = question();
+        QVERIFY(w.connectToHosts(request)); // replaces the fleet that is asking: before, this waited forever
+        QTRY_VERIFY_WITH_TIMEOUT(first.isNull(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(question() && question()->objectName() == QLatin1String("hostKeyQuestion"), 120000); // the new fleet asks
+        QPointer<QMessageBox> second = question();
+        QSignalSpy done(&w, &gui::MainWindow::serversDone);
+        w.fleet()->cancel(); // File → Stop connecting
+        QVERIFY(done.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(second.isNull(), 60000);
+        QVERIFY2(w.serverList()->topLevelItem(0)->text(1).contains(QStringLiteral("cancelled")) ||
+                     w.serverList()->topLevelItem(0)->text(1).contains(QStringLiteral("host-key")),
+                 qPrintable(w.serverList()->topLevelItem(0)->text(1)));
     }
 };
 

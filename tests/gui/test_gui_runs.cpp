@@ -3,6 +3,7 @@
 // through real mpirun (with a stand-in replaying a real nccl-tests run)
 // fills the chart row by row with throttled redraws and is saved; a saved
 // run reopens as a baseline; the line rate comes from the topology shown.
+#include "gui_test_support.h"
 #include "test_support.h"
 
 #include "main_window.h"
@@ -64,6 +65,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml"))));
+        QVERIFY(settled(w));
         gui::RunsPanel* panel = w.runsPanel();
         QCOMPARE(panel->chart()->data().lineRate().busbwGBs, std::optional(400.0)); // 16 x 200 Gb/s
 

@@ -1,4 +1,5 @@
 // The window opens, shows a fixture, and refuses a bad file with a dialog.
+#include "gui_test_support.h"
 #include "test_support.h"
 
 #include "language.h"
@@ -10,6 +11,7 @@
 #include <QTranslator>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
 
@@ -24,6 +26,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("rackscope")));
         QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv5.xml"))));
+        QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), size_t(1));
         QVERIFY(w.findChild<QPlainTextEdit*>(QStringLiteral("report"))->toPlainText().contains(QStringLiteral("GPU7")));
     }
@@ -31,21 +34,19 @@ private slots:
     void badFileGetsADialogAndKeepsWhatWasShown() {
         rackscope::gui::MainWindow w;
         QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv5.xml"))));
-        QString dialogText;
-        QTimer::singleShot(100, [&] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                dialogText = box->text();
-                box->accept();
-            }
-        });
-        QVERIFY(!w.openTopology(fixture(QStringLiteral("PROVENANCE.md"))));
-        QVERIFY2(dialogText.contains(QStringLiteral("not a topology or fabric source")), qPrintable(dialogText));
+        QVERIFY(settled(w));
+        QVERIFY(w.openTopology(fixture(QStringLiteral("PROVENANCE.md"))));
+        QVERIFY(settled(w));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("problem"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("not a topology or fabric source")), qPrintable(box->text()));
         QCOMPARE(w.hosts().size(), size_t(1)); // the earlier host is still there
     }
 
     void showsThisMachineThroughItsAgent() {
         rackscope::gui::MainWindow w;
         w.showLocalMachine();
+        QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), size_t(1));
         QCOMPARE(w.hosts().front().host.source.format, rackscope::SourceFormat::AgentSnapshot);
     }
@@ -59,38 +60,46 @@ private slots:
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
         // The diagram's words and the facts' names too.
         QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv4.xml"))));
+        QVERIFY(settled(w));
         QVERIFY(w.selectItem(QStringLiteral("nccl-topo-azure-ndv4/GPU0")));
         QStringList facts;
         for (int i = 0; i < w.inspector()->topLevelItemCount(); ++i) facts << w.inspector()->topLevelItem(i)->text(0);
         QVERIFY2(facts.contains(QStringLiteral("PCI 地址")) && facts.contains(QStringLiteral("来源")), qPrintable(facts.join(QLatin1Char(','))));
         // and the findings' sentences, which the core writes (the CLI, with no translator, keeps them English)
         QVERIFY(w.openTopology(fixture(QStringLiteral("hwloc-nvidiaDGX2.xml"))));
+        QVERIFY(settled(w));
         QStringList messages;
         for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i) messages << w.findingList()->topLevelItem(i)->text(3);
         QVERIFY2(messages.contains(QStringLiteral("来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。")), qPrintable(messages.join(QLatin1Char('\n'))));
         QApplication::removeTranslator(&zh);
     }
 
-    // View → Language takes effect at once: a window in the new language shows what the old one did.
+    // View → Language takes effect at once, in the same window, and keeps everything it shows.
     void switchesLanguageInPlace() {
         const QString before = rackscope::gui::chosenLanguage();
         rackscope::gui::MainWindow w;
         w.openDemo();
+        QVERIFY(settled(w));
         QVERIFY(w.selectItem(QStringLiteral("node08/GPU4")));
-        std::unique_ptr<rackscope::gui::MainWindow> zh(w.switchLanguage(QStringLiteral("zh_CN")));
-        QVERIFY(zh);
+        w.console()->appendPlainText(QStringLiteral("a line the console keeps"));
+        QVERIFY(w.switchLanguage(QStringLiteral("zh_CN")));
+        QVERIFY(settled(w));
         QCOMPARE(rackscope::gui::chosenLanguage(), QStringLiteral("zh_CN"));
-        QCOMPARE(zh->menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
-        QCOMPARE(zh->hosts().size(), std::size_t(8));
-        QCOMPARE(zh->canvas()->diagram().items[size_t(zh->canvas()->selected())].id, QStringLiteral("node08/GPU4"));
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        QCOMPARE(w.hosts().size(), std::size_t(8));
+        QCOMPARE(w.canvas()->diagram().items[size_t(w.canvas()->selected())].id, QStringLiteral("node08/GPU4"));
+        QVERIFY(w.console()->toPlainText().contains(QStringLiteral("a line the console keeps")));
+        QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("rsession")));
         bool chineseFinding = false;
-        for (int i = 0; i < zh->findingList()->topLevelItemCount(); ++i)
-            chineseFinding |= zh->findingList()->topLevelItem(i)->text(3).contains(QStringLiteral("插槽"));
+        for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i)
+            chineseFinding |= w.findingList()->topLevelItem(i)->text(3).contains(QStringLiteral("插槽"));
         QVERIFY(chineseFinding);
-        std::unique_ptr<rackscope::gui::MainWindow> en(zh->switchLanguage(QStringLiteral("en")));
-        QVERIFY(en);
-        QCOMPARE(en->menuBar()->actions().first()->text(), QStringLiteral("&File"));
-        QCOMPARE(en->hosts().size(), std::size_t(8));
+        QCOMPARE(w.findingList()->headerItem()->text(0), QStringLiteral("严重程度"));
+        QVERIFY(w.switchLanguage(QStringLiteral("en")));
+        QVERIFY(settled(w));
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+        QCOMPARE(w.findingList()->headerItem()->text(0), QStringLiteral("Severity"));
+        QCOMPARE(w.hosts().size(), std::size_t(8));
         rackscope::gui::applyLanguage(before);
         rackscope::gui::rememberLanguage(before);
     }

@@ -164,7 +164,7 @@ private slots:
                     .arg(hosts.host(QStringLiteral("p1")).address, QLatin1String(SshTestHosts::kPasswordUser), hosts.path(QStringLiteral("no-key"))).toUtf8());
         c.close();
         const QString known = hosts.knownHosts({QStringLiteral("p1")});
-        auto attempt = [&](std::function<std::optional<QString>(const QString&)> ask) {
+        auto attempt = [&](std::function<std::optional<QString>(const QString&, const std::atomic<bool>*)> ask) {
             FleetOptions o = options(config, known);
             o.ssh.askPassword = std::move(ask);
             Fleet fleet(o);
@@ -176,11 +176,11 @@ private slots:
         QCOMPARE(none.error->stage, SshStage::Auth);
         QVERIFY2(none.error->message.contains(login == int(SshTestHosts::Login::Password) ? QStringLiteral("password") : QStringLiteral("keyboard-interactive")),
                  qPrintable(none.error->message));
-        const HostResult wrong = attempt([](const QString&) { return QStringLiteral("not-it"); });
+        const HostResult wrong = attempt([](const QString&, const std::atomic<bool>*) { return QStringLiteral("not-it"); });
         QVERIFY(wrong.error && wrong.error->stage == SshStage::Auth);
         // Typed: in, as that user, with the agent deployed into that user's home.
         QStringList prompts;
-        const HostResult typed = attempt([&](const QString& prompt) { prompts << prompt; return QString::fromLatin1(SshTestHosts::kPassword); });
+        const HostResult typed = attempt([&](const QString& prompt, const std::atomic<bool>*) { prompts << prompt; return QString::fromLatin1(SshTestHosts::kPassword); });
         QVERIFY2(typed.result, qPrintable(describe(typed)));
         QCOMPARE(prompts.size(), 1);
         QVERIFY(prompts[0].contains(QLatin1String(SshTestHosts::kPasswordUser)));
@@ -217,7 +217,7 @@ private slots:
             // Asked (as the GUI does): the question carries the fingerprint; a "no" refuses.
             FleetOptions o = options(config, hosts.path(QStringLiteral("known_hosts-asked")));
             QString askedAbout;
-            o.ssh.askAboutUnknownKey = [&](const HostKeyFacts& k) { askedAbout = k.fingerprint; return false; };
+            o.ssh.askAboutUnknownKey = [&](const HostKeyFacts& k, const std::atomic<bool>*) { askedAbout = k.fingerprint; return false; };
             Fleet fleet(o);
             QVERIFY(collect(fleet, {QStringLiteral("k2")}).results.at(QStringLiteral("k2")).error);
             QVERIFY(askedAbout.startsWith(QStringLiteral("SHA256:")));

@@ -1,7 +1,7 @@
-#include "diagram_sources.h"
+#include "sources.h"
 
 #include "analysis/fabric_merge.h"
-#include "diagram/session_file.h"
+#include "workspace/session_file.h"
 #include "import/cluster_file.h"
 #include "import/fabric_loader.h"
 #include "import/input_file.h"
@@ -26,12 +26,8 @@ QString uniqueName(const DiagramInput& input, const QString& wanted) {
 
 } // namespace
 
-void addFabric(DiagramInput& input, Fabric fabric) {
-    input.fabric = input.fabric ? mergeFabrics({std::move(*input.fabric), std::move(fabric)}) : std::move(fabric);
-}
-
-DiagramSources importSources(std::vector<RawSource> sources) {
-    DiagramSources out;
+LoadedSources importSources(std::vector<RawSource> sources) {
+    LoadedSources out;
     std::vector<Fabric> fabrics;
     for (RawSource& source : sources) {
         const QString& path = source.location;
@@ -79,7 +75,7 @@ DiagramSources importSources(std::vector<RawSource> sources) {
     return out;
 }
 
-DiagramSources loadDiagramSources(const QStringList& paths) {
+LoadedSources loadSources(const QStringList& paths) {
     std::vector<RawSource> sources;
     std::vector<FailedInput> failed;
     QStringList flagged, titles;
@@ -123,7 +119,7 @@ DiagramSources loadDiagramSources(const QStringList& paths) {
             if (read(fabric, kMaxFabricBytes, &bytes)) sources.push_back({fabric, {}, std::move(bytes)});
         }
     }
-    DiagramSources out = importSources(std::move(sources));
+    LoadedSources out = importSources(std::move(sources));
     out.failed.insert(out.failed.begin(), failed.begin(), failed.end());
     out.input.flaggedHosts = flagged;
     if (titles.size() == 1) out.input.title = titles.front();

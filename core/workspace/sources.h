@@ -5,21 +5,20 @@
 // chosen by its content; a cluster file or a saved session stands for the
 // sources it names or holds. Fabric sources are merged into one fabric. The
 // bytes of every source are kept, so a session can be saved with them.
-#include "diagram.h"
+#include "diagram/diagram.h"
+#include "import/import_result.h"
 #include "raw_source.h"
 
 namespace rackscope {
 
-struct DiagramSources {
-    DiagramInput input;
+struct LoadedSources {
+    DiagramInput input; // the hosts, the fabric merged from every fabric source, a session's flagged hosts and title
     std::vector<FailedInput> failed;
     std::vector<RawSource> raw; // every source that was read; a host's under its final name
 };
 
-DiagramSources loadDiagramSources(const QStringList& paths);
+LoadedSources loadSources(const QStringList& paths);
 // The same from bytes already in hand (a session, an agent's answer).
-DiagramSources importSources(std::vector<RawSource> sources);
-// Adds a fabric source to what is there already, merged.
-void addFabric(DiagramInput& input, Fabric fabric);
+LoadedSources importSources(std::vector<RawSource> sources);
 
 } // namespace rackscope

@@ -1,0 +1,38 @@
+#pragma once
+// The Inference load dock: a run's live charts as it goes, saved runs opened
+// again, and the runs compared side by side; every request exported as CSV.
+#include "load_chart.h"
+#include "runs/load_results.h"
+#include "runs/load_runner.h"
+
+namespace rackscope::gui {
+
+class InferencePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InferencePanel(QWidget* parent = nullptr);
+    void retranslate();
+
+    LoadChart* chart() const { return chart_; }
+    LoadRunner* runner() const { return runner_; }
+    // Starts a run (its fleet and results folder already chosen); false, with a dialog, when one is going.
+    bool start(LoadRequest request);
+    // A saved run (its folder, or a sweep's), drawn again and added to the comparison; a folder that cannot be
+    // read is said in a dialog and changes nothing.
+    bool openResults(const QString& directory);
+    void clearComparison();
+    bool exportCsv(const QString& path); // every request of the runs opened or compared
+
+signals:
+    void log(const QString& host, const QString& what);
+
+private:
+    void onStepFinished(const LoadStepResult& r);
+    void compare(std::vector<LoadResults> runs);
+
+    LoadChart* chart_;
+    LoadRunner* runner_;
+    std::vector<LoadResults> compared_;
+};
+
+} // namespace rackscope::gui

@@ -1,0 +1,78 @@
+#pragma once
+// The workspace: every source rackscope is showing (topology files, cluster
+// files, sessions, agents' answers over SSH or from this machine, fabric
+// sources), merged and analysed in one place, so the window and the CLI show
+// the same hosts, fabric and findings for the same inputs. It is a plain
+// value: the CLI uses it directly, the window through LiveWorkspace, which
+// keeps it on a worker thread.
+#include "analysis/fabric_analysis.h"
+#include "session_file.h"
+#include "sources.h"
+
+#include <QJsonObject>
+#include <map>
+
+namespace rackscope {
+
+// Where this machine's own agent answered from, as its sources name it.
+inline const QString kLocalAgentLocation = QStringLiteral("rackscope-agent on this machine");
+
+// A finding with the server it was found on (empty: the fabric's).
+struct WorkspaceFinding {
+    QString host;
+    Finding finding;
+};
+
+class Workspace {
+public:
+    enum class Mode { Replace, Add };
+
+    // Opens topology files, fabric sources, cluster files and sessions; what could not be read is returned, and
+    // what was read stays.
+    std::vector<FailedInput> open(const QStringList& paths, Mode mode);
+    // What loadSources or importSources read (on any thread). A server already shown under the same name or
+    // location is replaced, and so is the fabric that the source under `key` gave before.
+    void take(LoadedSources loaded, Mode mode, const QString& key);
+    // One agent's answer (a collect snapshot) from `location` ("ssh://host", or this machine): its topology and
+    // what its NICs see of the fabric (LLDP). Returns why it could not be taken, or nothing.
+    QString takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode);
+    // Hosts over SSH in the order the person gave them, whatever order they answer in.
+    void setServerOrder(const QStringList& hosts) { order_ = hosts; sortHosts(); }
+    void setFlagged(const QStringList& hosts) { flagged_ = hosts; }
+    void addRunFindings(const std::vector<Finding>& findings);
+    void setTitle(const QString& title) { title_ = title; }
+    void clear(); // everything but the server order
+    void reanalyse(); // the findings again, in the language now installed
+
+    bool empty() const { return hosts_.empty() && !fabric_; }
+    const std::vector<InspectedHost>& hosts() const { return hosts_; }
+    const InspectedHost* host(const QString& name) const;
+    const std::optional<Fabric>& fabric() const { return fabric_; }
+    const std::optional<FabricAnalysis>& fabricAnalysis() const { return fabricAnalysis_; }
+    const QStringList& flagged() const { return flagged_; }
+    const std::vector<Finding>& runFindings() const { return runFindings_; }
+    const std::vector<RawSource>& sources() const { return raw_; }
+    const QString& title() const { return title_; }
+    // Every finding: each server's, the fabric's and the load runs'.
+    std::vector<WorkspaceFinding> findings() const;
+    DiagramInput diagramInput() const;
+    // Every source byte for byte, with the flagged hosts and the findings; `saved` and `version` are the writer's.
+    Session session() const;
+
+private:
+    void sortHosts();
+    void mergeFabric();
+
+    std::vector<InspectedHost> hosts_;
+    std::vector<RawSource> raw_;
+    std::map<QString, Fabric> fabricParts_; // by the key of the source that gave it
+    std::optional<Fabric> fabric_;           // the parts merged
+    std::optional<FabricAnalysis> fabricAnalysis_;
+    QStringList flagged_;
+    std::vector<Finding> runFindings_;
+    QStringList order_;
+    QString title_;
+    int opened_ = 0;
+};
+
+} // namespace rackscope
