@@ -3,7 +3,7 @@
 #include "workspace/workspace.h"
 #include "rackscope_version.h"
 #include "render/diagram_export.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 
 #include <QCommandLineParser>
 #include <QDate>

@@ -3,10 +3,12 @@
 #include "protocol/protocol.h"
 #include "analysis/fabric_placement.h"
 #include "import/fabric_file.h"
+#include "report/fabric_file_writer.h"
 #include "import/slurm_topology_conf.h"
+#include "report/slurm_topology_writer.h"
 #include "remote_hosts.h"
 #include "report/fabric_report.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 #include "transport/local_agent.h"
 #include "workspace/workspace.h"
 

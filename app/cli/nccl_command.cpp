@@ -2,14 +2,14 @@
 
 #include "interrupts.h"
 
-#include "report/json_values.h"
+#include "model/json_values.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_run_spec.h"
 #include "report/finding_json.h"
 #include "runs/straggler_hunt.h"
 #include "transport/local_agent.h"
 #include "rackscope_version.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 #include "transport/shell_quote.h"
 
 #include <QCommandLineParser>

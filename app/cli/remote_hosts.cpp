@@ -2,7 +2,7 @@
 
 #include "import/input_file.h"
 #include "rackscope_version.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 #include "transport/local_agent.h"
 
 #include <QCoreApplication>

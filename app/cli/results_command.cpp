@@ -1,6 +1,6 @@
 #include "results_command.h"
 
-#include "report/json_values.h"
+#include "model/json_values.h"
 #include "report/nccl_tests_report.h"
 #include "runs/run_compare.h"
 #include "runs/run_record.h"

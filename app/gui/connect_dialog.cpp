@@ -1,6 +1,6 @@
 #include "connect_dialog.h"
 
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 #include "transport/ssh_config.h"
 
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #include "load_run_dialog.h"
 
 #include "import/input_file.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 
 #include <QCheckBox>
 #include <QComboBox>

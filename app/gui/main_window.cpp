@@ -12,7 +12,7 @@
 #include "runs_panel.h"
 #include "servers_panel.h"
 #include "topology_canvas.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 #include "transport/local_agent.h"
 #include "protocol/protocol.h"
 

@@ -7,7 +7,7 @@
 #include "runs/run_record.h"
 #include "runs_panel.h"
 #include "topology_canvas.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 
 #include <QActionGroup>
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "nccl_run_dialog.h"
 
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 #include "transport/shell_quote.h"
 
 #include <QCheckBox>

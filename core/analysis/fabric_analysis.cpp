@@ -2,7 +2,7 @@
 
 #include "analysis/fabric_tiers.h"
 #include "analysis/findings.h"
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 
 #include <QCollator>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "fabric_placement.h"
 
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 
 #include <deque>
 #include <set>

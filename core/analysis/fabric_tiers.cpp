@@ -5,15 +5,6 @@
 
 namespace rackscope {
 
-QString tierName(int tier) {
-    switch (tier) {
-    case 1: return QStringLiteral("leaf");
-    case 2: return QStringLiteral("spine");
-    case 3: return QStringLiteral("core");
-    default: return QStringLiteral("tier-%1").arg(tier);
-    }
-}
-
 std::map<QString, int> inferSwitchTiers(const Fabric& f, bool statedTiers) {
     std::map<QString, FabricNodeKind> kind;
     std::set<QString> hosts; // ends that are servers: not switches, not SHARP aggregation nodes

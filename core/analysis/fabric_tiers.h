@@ -11,6 +11,5 @@ namespace rackscope {
 // Switch id -> tier, 1 for leaves; switches that reach no host are absent.
 // A tier a source states wins over the inference unless statedTiers is false.
 std::map<QString, int> inferSwitchTiers(const Fabric& fabric, bool statedTiers = true);
-QString tierName(int tier); // "leaf", "spine", "core", "tier-4"...
 
 } // namespace rackscope

@@ -27,6 +27,5 @@ struct FabricFileImport {
 
 bool looksLikeFabricFile(const QByteArray& text);
 FabricFileImport importFabricFile(const QByteArray& text, const QString& location);
-QString writeFabricFile(const Fabric& fabric);
 
 } // namespace rackscope

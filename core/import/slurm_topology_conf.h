@@ -17,6 +17,5 @@ bool looksLikeSlurmTopology(const QByteArray& text);
 SlurmTopologyImport importSlurmTopology(const QByteArray& text, const QString& location);
 // Tree form for switches (parents first, in the fabric's order), block form for blocks.
 // A node's description is kept as the "# name=description" comment Topograph writes.
-QString writeSlurmTopology(const Fabric& fabric);
 
 } // namespace rackscope

@@ -22,4 +22,13 @@ QString switchName(const FabricNode& n) {
     return name.isEmpty() ? n.id : name;
 }
 
+QString tierName(int tier) {
+    switch (tier) {
+    case 1: return QStringLiteral("leaf");
+    case 2: return QStringLiteral("spine");
+    case 3: return QStringLiteral("core");
+    default: return QStringLiteral("tier-%1").arg(tier);
+    }
+}
+
 } // namespace rackscope

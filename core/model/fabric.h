@@ -89,5 +89,6 @@ private:
 // switches write it ("MF0;A09-P1-IBLEAF-04-04:MQM9701/U1" -> "A09-P1-IBLEAF-04-04"),
 // else the description, else the id.
 QString switchName(const FabricNode& node);
+QString tierName(int tier); // "leaf", "spine", "core", "tier-4"... (tier 1 is the leaves)
 
 } // namespace rackscope

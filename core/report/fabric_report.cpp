@@ -3,7 +3,7 @@
 #include "analysis/fabric_tiers.h"
 #include "analysis/findings.h"
 #include "finding_json.h"
-#include "json_values.h"
+#include "model/json_values.h"
 
 #include <QJsonArray>
 #include <QTextStream>

@@ -1,7 +1,7 @@
 #include "inspect_report.h"
 
 #include "finding_json.h"
-#include "json_values.h"
+#include "model/json_values.h"
 
 #include "analysis/device_paths.h"
 

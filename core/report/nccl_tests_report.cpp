@@ -1,7 +1,7 @@
 #include "nccl_tests_report.h"
 
 #include "finding_json.h"
-#include "json_values.h"
+#include "model/json_values.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "nccl_run_spec.h"
 
-#include "transport/hostlist.h"
+#include "model/hostlist.h"
 
 #include <QRegularExpression>
 

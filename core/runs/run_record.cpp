@@ -1,7 +1,7 @@
 #include "run_record.h"
 
 #include "import/input_file.h"
-#include "report/json_values.h"
+#include "model/json_values.h"
 
 #include <QDir>
 #include <QJsonArray>

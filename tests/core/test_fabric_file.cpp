@@ -4,6 +4,7 @@
 
 #include "analysis/fabric_tiers.h"
 #include "import/fabric_file.h"
+#include "report/fabric_file_writer.h"
 #include "import/fabric_loader.h"
 #include "import/ibnetdiscover_importer.h"
 

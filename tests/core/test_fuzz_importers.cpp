@@ -6,9 +6,11 @@
 #include "analysis/fabric_placement.h"
 #include "workspace/sources.h"
 #include "import/fabric_file.h"
+#include "report/fabric_file_writer.h"
 #include <QTemporaryDir>
 #include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
+#include "report/slurm_topology_writer.h"
 #include "report/fabric_report.h"
 #include "report/inspect_report.h"
 

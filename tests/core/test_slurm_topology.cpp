@@ -3,7 +3,8 @@
 #include "test_support.h"
 
 #include "import/slurm_topology_conf.h"
-#include "transport/hostlist.h"
+#include "report/slurm_topology_writer.h"
+#include "model/hostlist.h"
 
 #include <QFile>
 
