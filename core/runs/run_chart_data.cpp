@@ -29,6 +29,7 @@ void RunChartData::removeRole(SeriesRole role) {
 }
 
 void RunChartData::setLineRate(const LineRate& rate) {
+    if (rate.busbwGBs == lineRate_.busbwGBs && rate.explanation == lineRate_.explanation) return; // nothing to draw again
     lineRate_ = rate;
     ++revision_;
 }
