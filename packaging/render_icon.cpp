@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
         painter.end();
         const QString dir = QStringLiteral("%1/%2x%2/apps").arg(QString::fromLocal8Bit(argv[2])).arg(size);
         QDir().mkpath(dir);
-        if (!image.save(dir + QStringLiteral("/rackscope.png"))) return 1;
+        if (!image.save(dir + QStringLiteral("/rackscope.png")))
+            return 1;
     }
     return 0;
 }

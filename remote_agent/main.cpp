@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](std::string& out) {
-            if (i + 1 >= argc) return false;
+            if (i + 1 >= argc)
+                return false;
             out = argv[++i];
             return true;
         };
@@ -44,16 +45,20 @@ int main(int argc, char** argv) {
             std::printf("rackscope-agent %s\n", RACKSCOPE_VERSION);
             return 0;
         } else if (a == "collect" || a == "--stdio") {
-            if (!mode.empty()) return usage();
+            if (!mode.empty())
+                return usage();
             mode = a;
         } else if (a == "--pretty") {
             pretty = true;
         } else if (a == "--sysfs-root") {
-            if (!value(sysRoot)) return usage();
+            if (!value(sysRoot))
+                return usage();
         } else if (a == "--proc-root") {
-            if (!value(procRoot)) return usage();
+            if (!value(procRoot))
+                return usage();
         } else if (a == "--lldpd-socket") {
-            if (!value(lldp.socket)) return usage();
+            if (!value(lldp.socket))
+                return usage();
         } else if (a == "--help" || a == "-h") {
             std::fputs(kUsage, stdout);
             return 0;
@@ -64,11 +69,12 @@ int main(int argc, char** argv) {
     }
     rsagent::CollectOptions options{rsagent::HostFs(sysRoot, procRoot), lldp};
     if (mode == "collect") {
-        const std::string out = rsagent::collectSnapshot(options).dump(pretty ? 2 : -1, ' ', false,
-                                                                        nlohmann::detail::error_handler_t::replace);
+        const std::string out = rsagent::collectSnapshot(options).dump(
+            pretty ? 2 : -1, ' ', false, nlohmann::detail::error_handler_t::replace);
         std::printf("%s\n", out.c_str());
         return 0;
     }
-    if (mode == "--stdio") return rsagent::Server(STDIN_FILENO, STDOUT_FILENO, std::move(options)).run();
+    if (mode == "--stdio")
+        return rsagent::Server(STDIN_FILENO, STDOUT_FILENO, std::move(options)).run();
     return usage();
 }

@@ -28,6 +28,7 @@ run)
     exec build/release/app/cli/rackscope-cli inspect --local
     ;;
 test)
+    bash scripts/check-format.sh # the tree matches .clang-format
     cmake --preset asan
     cmake --build --preset asan -j "$jobs"
     ctest --preset asan -j "$jobs"

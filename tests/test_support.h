@@ -2,8 +2,8 @@
 // Helpers shared by the tests: where the real fixtures are, and a loader
 // that returns a host with its analysis.
 #include "analysis/host_analysis.h"
-#include "workspace/sources.h"
 #include "import/topology_loader.h"
+#include "workspace/sources.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,8 +13,12 @@
 
 namespace rackscope::test {
 
-inline QString fixturesDir() { return QStringLiteral(RACKSCOPE_FIXTURES_DIR); }
-inline QString fixture(const QString& name) { return fixturesDir() + QLatin1Char('/') + name; }
+inline QString fixturesDir() {
+    return QStringLiteral(RACKSCOPE_FIXTURES_DIR);
+}
+inline QString fixture(const QString& name) {
+    return fixturesDir() + QLatin1Char('/') + name;
+}
 
 inline QByteArray fixtureBytes(const QString& name) {
     QFile f(fixture(name));
@@ -29,7 +33,8 @@ inline QStringList fixtures(const QString& glob) {
 // Fixtures read the way the window and `export` read files (topologies, fabric sources), by name.
 inline LoadedSources loadFixtureSources(const QStringList& names) {
     QStringList paths;
-    for (const QString& n : names) paths << fixture(n);
+    for (const QString& n : names)
+        paths << fixture(n);
     return loadSources(paths);
 }
 
@@ -43,25 +48,30 @@ struct Loaded {
         for (const auto& p : analysis.gpuGpu)
             if ((p.a == a && p.b == b) || (p.a == b && p.b == a))
                 return p.path ? pathTypeName(*p.path, p.nvlinks) : QStringLiteral("?");
-        if (const auto* p = analysis.pair(a, b)) return p->path ? pathTypeName(*p->path) : QStringLiteral("?");
-        if (const auto* p = analysis.pair(b, a)) return p->path ? pathTypeName(*p->path) : QStringLiteral("?");
+        if (const auto* p = analysis.pair(a, b))
+            return p->path ? pathTypeName(*p->path) : QStringLiteral("?");
+        if (const auto* p = analysis.pair(b, a))
+            return p->path ? pathTypeName(*p->path) : QStringLiteral("?");
         return QStringLiteral("-");
     }
     QString ncclNic(const QString& gpu) const {
         for (const auto& [g, n] : analysis.ncclNic)
-            if (g == gpu) return n;
+            if (g == gpu)
+                return n;
         return {};
     }
     bool hasFinding(const QString& code, const QString& subject = {}) const {
         for (const auto& f : analysis.findings)
-            if (f.code == code && (subject.isEmpty() || f.subjects.contains(subject))) return true;
+            if (f.code == code && (subject.isEmpty() || f.subjects.contains(subject)))
+                return true;
         return false;
     }
 };
 
 inline Loaded load(const QString& fixtureName) {
     ImportResult r = loadTopologyFile(fixture(fixtureName));
-    if (!r.host) return {{}, {}, r.error};
+    if (!r.host)
+        return {{}, {}, r.error};
     HostAnalysis a = analyzeHost(*r.host);
     return {std::move(*r.host), std::move(a), {}};
 }

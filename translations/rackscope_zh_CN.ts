@@ -4,12 +4,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="67"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="81"/>
         <source>Unknown server</source>
         <translation>未知服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="68"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="82"/>
         <source>The server %1 is not in known_hosts.
 
 Its %2 key has the fingerprint
@@ -24,17 +24,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 请与管理员提供的指纹核对（在服务器上运行 ssh-keygen -lf）。信任并记录到 known_hosts 吗？</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="73"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="87"/>
         <source>Trust and connect</source>
         <translation>信任并连接</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="74"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="88"/>
         <source>Do not connect</source>
         <translation>不连接</translation>
     </message>
     <message>
-        <location filename="../app/gui/fleet_prompts.cpp" line="99"/>
+        <location filename="../app/gui/fleet_prompts.cpp" line="114"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -42,466 +42,466 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="356"/>
+        <location filename="../core/render/diagram_painter.cpp" line="409"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="373"/>
-        <location filename="../core/render/diagram_painter.cpp" line="388"/>
+        <location filename="../core/render/diagram_painter.cpp" line="429"/>
+        <location filename="../core/render/diagram_painter.cpp" line="446"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="418"/>
+        <location filename="../core/render/diagram_painter.cpp" line="479"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="52"/>
+        <location filename="../core/render/diagram_style.cpp" line="74"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="53"/>
+        <location filename="../core/render/diagram_style.cpp" line="76"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="54"/>
+        <location filename="../core/render/diagram_style.cpp" line="78"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="55"/>
+        <location filename="../core/render/diagram_style.cpp" line="80"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="56"/>
+        <location filename="../core/render/diagram_style.cpp" line="82"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="57"/>
+        <location filename="../core/render/diagram_style.cpp" line="84"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="58"/>
+        <location filename="../core/render/diagram_style.cpp" line="86"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="59"/>
+        <location filename="../core/render/diagram_style.cpp" line="88"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="66"/>
+        <location filename="../core/render/diagram_style.cpp" line="96"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="67"/>
+        <location filename="../core/render/diagram_style.cpp" line="98"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="68"/>
+        <location filename="../core/render/diagram_style.cpp" line="100"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="69"/>
+        <location filename="../core/render/diagram_style.cpp" line="102"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="70"/>
+        <location filename="../core/render/diagram_style.cpp" line="104"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="71"/>
+        <location filename="../core/render/diagram_style.cpp" line="106"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="68"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="224"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="274"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="552"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="334"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="522"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="679"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="69"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="70"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="275"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="336"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="71"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="87"/>
         <source>PCI vendor:device</source>
         <translation>PCI 厂商:设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="72"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="92"/>
         <source>PCI class</source>
         <translation>PCI 类别</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="73"/>
-        <location filename="../core/render/diagram_style.cpp" line="72"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="95"/>
+        <location filename="../core/render/diagram_style.cpp" line="108"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="74"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="97"/>
         <source>socket</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="75"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="76"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="100"/>
         <source>CUDA device</source>
         <translation>CUDA 设备号</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="77"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="101"/>
         <source>PCIe link now</source>
         <translation>PCIe 当前链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="78"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="102"/>
         <source>PCIe link capable</source>
         <translation>PCIe 最大链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="80"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="104"/>
         <source>RDMA</source>
         <translation>RDMA</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="81"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="107"/>
         <source>RDMA devices</source>
         <translation>RDMA 设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="82"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="109"/>
         <source>net devices</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="111"/>
         <source>speed</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="115"/>
         <source>NCCL gdr attribute</source>
         <translation>NCCL gdr 属性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="117"/>
         <source>ACS redirection above</source>
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="225"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="276"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="226"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="278"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="523"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="432"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="524"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="433"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="526"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="434"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="528"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="435"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="532"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="489"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="602"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="553"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="680"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="73"/>
+        <location filename="../core/render/diagram_style.cpp" line="110"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="74"/>
+        <location filename="../core/render/diagram_style.cpp" line="112"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="75"/>
+        <location filename="../core/render/diagram_style.cpp" line="114"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="76"/>
+        <location filename="../core/render/diagram_style.cpp" line="116"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="77"/>
+        <location filename="../core/render/diagram_style.cpp" line="118"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="78"/>
+        <location filename="../core/render/diagram_style.cpp" line="120"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
     <message>
-        <location filename="../core/analysis/device_paths.cpp" line="72"/>
+        <location filename="../core/analysis/device_paths.cpp" line="81"/>
         <source>stated by nvidia-smi topo -m</source>
         <translation>由 nvidia-smi topo -m 给出</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="110"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="139"/>
         <source>sources disagree on %1</source>
         <translation>各来源在 %1 上不一致</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="116"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="146"/>
         <source>%1 is declared %2 but is cabled as a %3</source>
         <translation>%1 声明为%2，但按接线是%3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="158"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="197"/>
         <source>%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised fabric device k of every server reaches rail k, so traffic between rails crosses the spines</source>
         <translation>%1 %2 接到了 %3，即轨道 %4 的叶交换机（其 %6 个服务器端口中有 %5 个属于 %4）：在轨道优化网络中，每台服务器的第 k 个设备应接到轨道 k，否则轨道之间的流量要经过脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="193"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="245"/>
         <source>%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)</source>
         <translation>%1 收敛比为 %2:1（面向服务器 %3 Gb/s，面向脊交换机 %4 Gb/s）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="234"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="300"/>
         <source>%1 runs at %2, the design expects %3</source>
         <translation>%1 运行在 %2，设计要求 %3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="243"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="313"/>
         <source>%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s</source>
         <translation>%1 运行在 %2（%3 Gb/s），而同层之间 %5 条链路中有 %4 条运行在 %6 Gb/s</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="253"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="332"/>
         <source>%1 port %2 is not active</source>
         <translation>%1 的端口 %2 未激活</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="260"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="341"/>
         <source>%1 is in the design, but no discovered source shows it up</source>
         <translation>%1 在设计中，但没有任何发现来源显示它处于连通状态</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="274"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="359"/>
         <source>%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped</source>
         <translation>%1 发送 MTU %2，但 %3 的端口 %4 最多接受 %5：更大的包会被丢弃</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="287"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="379"/>
         <source>%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller</source>
         <translation>%1 使用 MTU %2，而 %4 台主机中有 %3 台使用 %5：它们之间的流量受限于较小者</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="300"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="400"/>
         <source>%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra</source>
         <translation>%1 连到 %2 台叶交换机，而 %4 台主机中有 %3 台连到 %5 台：少了或多了一根线缆或一个端口</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_merge.cpp" line="77"/>
+        <location filename="../core/analysis/fabric_merge.cpp" line="93"/>
         <source>%1: %2 says %3, %4 says %5 (kept %3)</source>
         <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="33"/>
+        <location filename="../core/analysis/findings.cpp" line="41"/>
         <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
         <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="40"/>
+        <location filename="../core/analysis/findings.cpp" line="53"/>
         <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
         <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="46"/>
+        <location filename="../core/analysis/findings.cpp" line="64"/>
         <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
         <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="67"/>
+        <location filename="../core/analysis/findings.cpp" line="91"/>
         <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
         <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="94"/>
+        <location filename="../core/analysis/findings.cpp" line="128"/>
         <source>%1&apos;s PCIe link runs at %2, below its capability %3.</source>
         <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="110"/>
+        <location filename="../core/analysis/findings.cpp" line="150"/>
         <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
         <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="126"/>
+        <location filename="../core/analysis/findings.cpp" line="169"/>
         <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
         <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="139"/>
+        <location filename="../core/analysis/findings.cpp" line="186"/>
         <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
         <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="140"/>
+        <location filename="../core/analysis/findings.cpp" line="189"/>
         <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="47"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="55"/>
         <source>%1 has no RDMA device (%2)</source>
         <translation>%1 没有 RDMA 设备（%2）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="48"/>
-        <location filename="../core/analysis/host_analysis.cpp" line="49"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="58"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="61"/>
         <source>NCCL found no GPUDirect support on %1 (gdr=0)</source>
         <translation>NCCL 在 %1 上未发现 GPUDirect 支持（gdr=0）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="51"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="64"/>
         <source>path %1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL</source>
         <translation>路径 %1 比 PXB（NCCL 默认的 NCCL_NET_GDR_LEVEL）更远</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="54"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="68"/>
         <source>no peer-memory module (nvidia_peermem) is loaded and the kernel is older than 5.12, so DMA-BUF cannot stand in</source>
         <translation>未加载 peer-memory 模块（nvidia_peermem），且内核早于 5.12，DMA-BUF 也无法替代</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="60"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="76"/>
         <source>the source does not give the path between them</source>
         <translation>来源没有给出它们之间的路径</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="62"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
         <source>path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
         <translation>路径 %1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）才能提供 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="66"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="84"/>
         <source>path %1 allows it, but %2</source>
         <translation>路径 %1 允许，但 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="69"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="89"/>
         <source>path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2</source>
         <translation>路径 %1 在 NCCL_NET_GDR_LEVEL=PXB 之内，且 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="75"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="95"/>
         <source>%1 on package %2, %3 on package %4</source>
         <translation>%1 在插槽 %2，%3 在插槽 %4</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="103"/>
         <source>packages unknown; judged from path %1</source>
         <translation>插槽未知；根据路径 %1 判断</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="47"/>
+        <location filename="../core/runs/counter_watch.cpp" line="61"/>
         <source>went back from %1 to %2 (cleared, wrapped or a driver reload)</source>
         <translation>从 %1 回退到 %2（被清零、回绕或驱动重新加载）</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="48"/>
+        <location filename="../core/runs/counter_watch.cpp" line="66"/>
         <source>saturated: a lower bound</source>
         <translation>已饱和：仅为下限</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="62"/>
+        <location filename="../core/runs/counter_watch.cpp" line="83"/>
         <source>%1: %2 rose by %3 during the run%4</source>
         <translation>%1：运行期间 %2 增加了 %3%4</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="65"/>
+        <location filename="../core/runs/counter_watch.cpp" line="90"/>
         <source>%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)</source>
         <translation>%1：运行期间 %2 增加了 %3：网络在施加反压（PFC 暂停、ECN/CNP）</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="26"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="28"/>
         <source>NET device %1</source>
         <translation>NET 设备 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="121"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="153"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA%2：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="144"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="189"/>
         <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="148"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="196"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="154"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="208"/>
         <source>%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%3</source>
         <translation>%1，尽管拓扑允许（%2）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%3</translation>
     </message>
     <message>
-        <location filename="../core/runs/straggler.cpp" line="117"/>
+        <location filename="../core/runs/straggler.cpp" line="138"/>
         <source>%1: %2 GB/s, %3</source>
         <translation>%1：%2 GB/s，%3</translation>
     </message>
@@ -509,82 +509,82 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::ConnectDialog</name>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="23"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="24"/>
         <source>Connect to servers</source>
         <translation>连接服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="27"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="28"/>
         <source>gpu[001-064],login</source>
         <translation>gpu[001-064],login</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="28"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="29"/>
         <source>~/.ssh/config</source>
         <translation>~/.ssh/config</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="29"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="30"/>
         <source>~/.ssh/known_hosts</source>
         <translation>~/.ssh/known_hosts</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="30"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="31"/>
         <source>as the SSH config says (user@bastion:22)</source>
         <translation>按 SSH 配置（user@bastion:22）</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="39"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="40"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="41"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="42"/>
         <source>&amp;Hosts:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="42"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="43"/>
         <source>SSH &amp;config:</source>
         <translation>SSH 配置(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="43"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="44"/>
         <source>&amp;Known hosts:</source>
         <translation>已知主机(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="44"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="45"/>
         <source>&amp;Jump host:</source>
         <translation>跳板机(&amp;J)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="45"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="46"/>
         <source>At &amp;once:</source>
         <translation>同时连接(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="46"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="47"/>
         <source>&amp;Timeout per stage:</source>
         <translation>每阶段超时(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="48"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="49"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="62"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="65"/>
         <source>The host list cannot be read: %1</source>
         <translation>无法读取主机列表：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="62"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="65"/>
         <source>it is empty</source>
         <translation>列表为空</translation>
     </message>
     <message>
-        <location filename="../app/gui/connect_dialog.cpp" line="67"/>
+        <location filename="../app/gui/connect_dialog.cpp" line="71"/>
         <source>The jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
@@ -592,22 +592,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::FindingsPanel</name>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <location filename="../app/gui/findings_panel.cpp" line="47"/>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <location filename="../app/gui/findings_panel.cpp" line="47"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <location filename="../app/gui/findings_panel.cpp" line="47"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="39"/>
+        <location filename="../app/gui/findings_panel.cpp" line="47"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -615,94 +615,94 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::InferencePanel</name>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="17"/>
+        <location filename="../app/gui/inference_panel.cpp" line="21"/>
         <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="22"/>
+        <location filename="../app/gui/inference_panel.cpp" line="31"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="22"/>
+        <location filename="../app/gui/inference_panel.cpp" line="31"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="30"/>
-        <location filename="../app/gui/inference_panel.cpp" line="65"/>
-        <location filename="../app/gui/inference_panel.cpp" line="96"/>
+        <location filename="../app/gui/inference_panel.cpp" line="41"/>
+        <location filename="../app/gui/inference_panel.cpp" line="92"/>
+        <location filename="../app/gui/inference_panel.cpp" line="127"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="30"/>
+        <location filename="../app/gui/inference_panel.cpp" line="41"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="34"/>
+        <location filename="../app/gui/inference_panel.cpp" line="46"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="36"/>
+        <location filename="../app/gui/inference_panel.cpp" line="48"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="45"/>
+        <location filename="../app/gui/inference_panel.cpp" line="58"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="45"/>
+        <location filename="../app/gui/inference_panel.cpp" line="59"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="46"/>
+        <location filename="../app/gui/inference_panel.cpp" line="61"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="47"/>
+        <location filename="../app/gui/inference_panel.cpp" line="67"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="48"/>
+        <location filename="../app/gui/inference_panel.cpp" line="69"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="50"/>
+        <location filename="../app/gui/inference_panel.cpp" line="71"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="65"/>
+        <location filename="../app/gui/inference_panel.cpp" line="92"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="75"/>
+        <location filename="../app/gui/inference_panel.cpp" line="105"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="81"/>
+        <location filename="../app/gui/inference_panel.cpp" line="111"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="96"/>
+        <location filename="../app/gui/inference_panel.cpp" line="127"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="99"/>
+        <location filename="../app/gui/inference_panel.cpp" line="130"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
@@ -710,53 +710,53 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::InspectorPanel</name>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="18"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="19"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="18"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="19"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="31"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="34"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="32"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="36"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="43"/>
-        <location filename="../app/gui/inspector_panel.cpp" line="45"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="51"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="54"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="43"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="51"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="43"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="51"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="44"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="52"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="44"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="52"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="45"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="53"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
@@ -764,114 +764,114 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadChart</name>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="54"/>
+        <location filename="../app/gui/load_chart.cpp" line="59"/>
         <source>No inference load run yet.</source>
         <translation>还没有推理压测。</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <location filename="../app/gui/load_chart.cpp" line="60"/>
         <source>Over time</source>
         <translation>随时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <location filename="../app/gui/load_chart.cpp" line="60"/>
         <source>TTFT histogram</source>
         <translation>TTFT 分布</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <location filename="../app/gui/load_chart.cpp" line="60"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="55"/>
+        <location filename="../app/gui/load_chart.cpp" line="60"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <location filename="../app/gui/load_chart.cpp" line="63"/>
         <source>TTFT p50</source>
         <translation>TTFT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <location filename="../app/gui/load_chart.cpp" line="63"/>
         <source>TTFT p99</source>
         <translation>TTFT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <location filename="../app/gui/load_chart.cpp" line="63"/>
         <source>TPOT p50</source>
         <translation>TPOT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="57"/>
+        <location filename="../app/gui/load_chart.cpp" line="63"/>
         <source>TPOT p99</source>
         <translation>TPOT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="59"/>
-        <location filename="../app/gui/load_chart.cpp" line="64"/>
+        <location filename="../app/gui/load_chart.cpp" line="66"/>
+        <location filename="../app/gui/load_chart.cpp" line="71"/>
         <source>time (s)</source>
         <translation>时间（秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="60"/>
-        <location filename="../app/gui/load_chart.cpp" line="73"/>
+        <location filename="../app/gui/load_chart.cpp" line="67"/>
+        <location filename="../app/gui/load_chart.cpp" line="80"/>
         <source>latency (ms)</source>
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="61"/>
+        <location filename="../app/gui/load_chart.cpp" line="68"/>
         <source>requests/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="62"/>
+        <location filename="../app/gui/load_chart.cpp" line="69"/>
         <source>failures/s</source>
         <translation>失败/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="63"/>
+        <location filename="../app/gui/load_chart.cpp" line="70"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="65"/>
+        <location filename="../app/gui/load_chart.cpp" line="72"/>
         <source>per second</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="66"/>
+        <location filename="../app/gui/load_chart.cpp" line="73"/>
         <source>requests in flight</source>
         <translation>进行中的请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="67"/>
+        <location filename="../app/gui/load_chart.cpp" line="74"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="68"/>
+        <location filename="../app/gui/load_chart.cpp" line="75"/>
         <source>TTFT (ms)</source>
         <translation>TTFT（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="69"/>
+        <location filename="../app/gui/load_chart.cpp" line="76"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="70"/>
+        <location filename="../app/gui/load_chart.cpp" line="77"/>
         <source>TTFT tail</source>
         <translation>TTFT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="71"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>TPOT tail</source>
         <translation>TPOT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="72"/>
+        <location filename="../app/gui/load_chart.cpp" line="79"/>
         <source>throughput (requests/s)</source>
         <translation>吞吐（请求/秒）</translation>
     </message>
@@ -879,168 +879,168 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadRunDialog</name>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="26"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="28"/>
         <source>Do not check the server&apos;s certificate</source>
         <translation>不校验服务器证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="32"/>
         <source>Inference load run</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="34"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="37"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="35"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="41"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="40"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="43"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="47"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="48"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="49"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
         <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
         <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
-        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="78"/>
         <source>CA certificate</source>
         <translation>CA 证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
         <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="119"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="131"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="120"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="133"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="122"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="136"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="127"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="142"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="132"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="151"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="138"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="159"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="143"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="165"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>
@@ -1048,480 +1048,480 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="119"/>
+        <location filename="../app/gui/main_window.cpp" line="130"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="27"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="29"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="31"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="31"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="33"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="32"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="35"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="33"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="36"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="49"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="59"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="128"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="147"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="129"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="148"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="141"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="165"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="142"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="166"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="143"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="167"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="143"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="121"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="122"/>
+        <location filename="../app/gui/main_window.cpp" line="134"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="80"/>
+        <location filename="../app/gui/main_window.cpp" line="86"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="81"/>
+        <location filename="../app/gui/main_window.cpp" line="88"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="86"/>
+        <location filename="../app/gui/main_window.cpp" line="94"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="88"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="100"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="94"/>
+        <location filename="../app/gui/main_window.cpp" line="104"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="28"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="30"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="30"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="32"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="37"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="41"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="38"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="38"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="43"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="41"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="47"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="49"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="49"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="47"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="56"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="51"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="61"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="52"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="62"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="53"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="63"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="54"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="65"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="56"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="68"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="60"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="72"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="74"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="86"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="75"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="87"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="76"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="88"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="87"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="100"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="89"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="102"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="92"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="105"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="100"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="113"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="106"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="119"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="108"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="124"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="111"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="127"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="120"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="139"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="130"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="149"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="131"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="151"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="132"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="152"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="133"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="153"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="136"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="158"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="137"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="160"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="137"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="160"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="140"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="164"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="306"/>
+        <location filename="../app/gui/main_window.cpp" line="368"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="311"/>
+        <location filename="../app/gui/main_window.cpp" line="373"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="340"/>
+        <location filename="../app/gui/main_window.cpp" line="405"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="355"/>
+        <location filename="../app/gui/main_window.cpp" line="422"/>
         <source>no server of %1 answered; the view still shows %2</source>
         <translation>%1 中没有服务器应答；视图仍显示 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="356"/>
+        <location filename="../app/gui/main_window.cpp" line="424"/>
         <source>No server answered (see the Servers list); still showing %1</source>
         <translation>没有服务器应答（原因见“服务器”列表）；仍显示 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="325"/>
+        <location filename="../app/gui/main_window.cpp" line="387"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="326"/>
+        <location filename="../app/gui/main_window.cpp" line="389"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="366"/>
+        <location filename="../app/gui/main_window.cpp" line="436"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_runs.cpp" line="47"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="49"/>
         <source>Cannot reach the servers: %1</source>
         <translation>无法连接服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_runs.cpp" line="25"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="252"/>
+        <location filename="../app/gui/main_window.cpp" line="309"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="340"/>
+        <location filename="../app/gui/main_window.cpp" line="404"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window.cpp" line="411"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window.cpp" line="411"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="346"/>
+        <location filename="../app/gui/main_window.cpp" line="412"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="202"/>
+        <location filename="../app/gui/main_window.cpp" line="243"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="204"/>
+        <location filename="../app/gui/main_window.cpp" line="246"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="180"/>
+        <location filename="../app/gui/main_window.cpp" line="215"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="156"/>
+        <location filename="../app/gui/main_window.cpp" line="186"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="181"/>
+        <location filename="../app/gui/main_window.cpp" line="217"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="187"/>
+        <location filename="../app/gui/main_window.cpp" line="225"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="206"/>
+        <location filename="../app/gui/main_window.cpp" line="249"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="218"/>
+        <location filename="../app/gui/main_window.cpp" line="262"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="207"/>
+        <location filename="../app/gui/main_window.cpp" line="251"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="333"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="276"/>
+        <location filename="../app/gui/main_window.cpp" line="336"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="201"/>
+        <location filename="../app/gui/main_window.cpp" line="241"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="149"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="176"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="150"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
         <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
         <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="172"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="205"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="172"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="205"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="283"/>
+        <location filename="../app/gui/main_window.cpp" line="343"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="292"/>
+        <location filename="../app/gui/main_window.cpp" line="353"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="295"/>
+        <location filename="../app/gui/main_window.cpp" line="356"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="227"/>
+        <location filename="../app/gui/main_window.cpp" line="277"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
-        <location filename="../app/gui/main_window.cpp" line="283"/>
-        <location filename="../app/gui/main_window.cpp" line="292"/>
-        <location filename="../app/gui/main_window.cpp" line="306"/>
-        <location filename="../app/gui/main_window_runs.cpp" line="25"/>
-        <location filename="../app/gui/main_window_runs.cpp" line="47"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="343"/>
+        <location filename="../app/gui/main_window.cpp" line="353"/>
+        <location filename="../app/gui/main_window.cpp" line="368"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="27"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="49"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="93"/>
+        <location filename="../app/gui/main_window.cpp" line="102"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="186"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -1529,184 +1529,184 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::NcclRunDialog</name>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="50"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="56"/>
         <source>Sample NIC counters on every host before and after</source>
         <translation>在每台主机上于运行前后采样网卡计数器</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="51"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="57"/>
         <source>Find the slow one: run on small groups and compare</source>
         <translation>找出慢节点：分成小组运行并比较</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="58"/>
         <source>NCCL load run</source>
         <translation>NCCL 压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="59"/>
         <source>every pair, in rounds of disjoint pairs</source>
         <translation>所有两两组合，按互不相交的配对分轮</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="60"/>
         <source>bisection: halves, then quarters</source>
         <translation>二分：先分两半，再分四份</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="61"/>
         <source>gpu[001-016]</source>
         <translation>gpu[001-016]</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="62"/>
         <source>on PATH</source>
         <translation>在 PATH 中</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="63"/>
         <source>nccl-tests&apos; build folder on the cluster; where nccl-tests is not installed, the nccl-tests folder beside rackscope-nccl-bench</source>
         <translation>集群上 nccl-tests 的构建目录；未安装 nccl-tests 时，填写 rackscope-nccl-bench 旁边的 nccl-tests 目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="65"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="66"/>
         <source>--mca btl_tcp_if_include eth0</source>
         <translation>--mca btl_tcp_if_include eth0</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="60"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="67"/>
         <source>NAME=VALUE, one per line: NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring</source>
         <translation>每行一个 NAME=VALUE：NCCL_IB_HCA=mlx5_0,mlx5_1  NCCL_SOCKET_IFNAME=eth0  NCCL_NET_GDR_LEVEL=PHB  NCCL_ALGO=Ring</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="84"/>
         <source>&amp;Hosts:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="73"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="85"/>
         <source>&amp;Operation:</source>
         <translation>操作(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="74"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="86"/>
         <source>Sizes from (-b):</source>
         <translation>起始大小 (-b)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="75"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="87"/>
         <source>Sizes to (-e):</source>
         <translation>结束大小 (-e)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="76"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="88"/>
         <source>Step factor (-f):</source>
         <translation>步进倍数 (-f)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="77"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="89"/>
         <source>GPUs per process (-g):</source>
         <translation>每进程 GPU 数 (-g)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="78"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="90"/>
         <source>Processes per host:</source>
         <translation>每主机进程数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="79"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="91"/>
         <source>Iterations (-n):</source>
         <translation>迭代次数 (-n)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="80"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="92"/>
         <source>Warm-up iterations (-w):</source>
         <translation>预热迭代 (-w)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="81"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="93"/>
         <source>Data type (-d):</source>
         <translation>数据类型 (-d)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="82"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="94"/>
         <source>Reduction (-o):</source>
         <translation>规约操作 (-o)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="83"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="95"/>
         <source>&amp;Environment:</source>
         <translation>环境变量(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="84"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="96"/>
         <source>&amp;Launcher:</source>
         <translation>启动器(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="85"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="97"/>
         <source>Launcher arguments:</source>
         <translation>启动器参数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="86"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="98"/>
         <source>nccl-tests binaries in:</source>
         <translation>nccl-tests 程序目录：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="87"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="99"/>
         <source>Launch from:</source>
         <translation>启动主机：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="90"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="102"/>
         <source>Groups:</source>
         <translation>分组：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="91"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="103"/>
         <source>Command line:</source>
         <translation>命令行：</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="93"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="105"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="110"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="126"/>
         <source>hosts: %1</source>
         <translation>主机：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="130"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="148"/>
         <source>environment: &apos;%1&apos; is not NAME=VALUE</source>
         <translation>环境变量：“%1”不是 NAME=VALUE</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="138"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="159"/>
         <source>finding the slow one needs two hosts or more</source>
         <translation>找出慢节点至少需要两台主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="150"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="174"/>
         <source>(cannot run: %1)</source>
         <translation>（无法运行：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="156"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="182"/>
         <source>
 (and the same for every other group)</source>
         <translation>
 （其余每组同样运行）</translation>
     </message>
     <message>
-        <location filename="../app/gui/nccl_run_dialog.cpp" line="163"/>
+        <location filename="../app/gui/nccl_run_dialog.cpp" line="189"/>
         <source>This run cannot start: %1</source>
         <translation>无法开始运行：%1</translation>
     </message>
@@ -1714,44 +1714,44 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::RunChart</name>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="51"/>
-        <location filename="../app/gui/run_chart.cpp" line="53"/>
+        <location filename="../app/gui/run_chart.cpp" line="58"/>
+        <location filename="../app/gui/run_chart.cpp" line="60"/>
         <source>message size (bytes)</source>
         <translation>消息大小（字节）</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="52"/>
+        <location filename="../app/gui/run_chart.cpp" line="59"/>
         <source>bus bandwidth (GB/s)</source>
         <translation>总线带宽 (GB/s)</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="54"/>
+        <location filename="../app/gui/run_chart.cpp" line="61"/>
         <source>time (µs)</source>
         <translation>时间 (µs)</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="56"/>
-        <location filename="../app/gui/run_chart.cpp" line="111"/>
+        <location filename="../app/gui/run_chart.cpp" line="63"/>
+        <location filename="../app/gui/run_chart.cpp" line="126"/>
         <source>No run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="89"/>
+        <location filename="../app/gui/run_chart.cpp" line="102"/>
         <source>%1: %2 GB/s at %3 bytes%4</source>
         <translation>%1：%3 字节时 %2 GB/s%4</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="93"/>
+        <location filename="../app/gui/run_chart.cpp" line="106"/>
         <source>, %1 % of the line rate</source>
         <translation>，达到线速的 %1 %</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="105"/>
+        <location filename="../app/gui/run_chart.cpp" line="118"/>
         <source>line rate %1 GB/s</source>
         <translation>线速 %1 GB/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/run_chart.cpp" line="111"/>
+        <location filename="../app/gui/run_chart.cpp" line="125"/>
         <source>Line rate: %1</source>
         <translation>线速：%1</translation>
     </message>
@@ -1814,129 +1814,129 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="34"/>
+        <location filename="../app/gui/runs_panel.cpp" line="35"/>
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="57"/>
+        <location filename="../app/gui/runs_panel.cpp" line="60"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="57"/>
         <location filename="../app/gui/runs_panel.cpp" line="61"/>
+        <location filename="../app/gui/runs_panel.cpp" line="67"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="61"/>
+        <location filename="../app/gui/runs_panel.cpp" line="67"/>
         <source>Baseline run</source>
         <translation>基线运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="107"/>
+        <location filename="../app/gui/runs_panel.cpp" line="126"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="119"/>
-        <location filename="../app/gui/runs_panel.cpp" line="163"/>
+        <location filename="../app/gui/runs_panel.cpp" line="140"/>
+        <location filename="../app/gui/runs_panel.cpp" line="195"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="119"/>
+        <location filename="../app/gui/runs_panel.cpp" line="141"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="124"/>
+        <location filename="../app/gui/runs_panel.cpp" line="147"/>
         <source>run ended: %1%2</source>
         <translation>运行结束：%1%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="124"/>
+        <location filename="../app/gui/runs_panel.cpp" line="148"/>
         <source>; saved to %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="125"/>
+        <location filename="../app/gui/runs_panel.cpp" line="150"/>
         <source>counters: %1</source>
         <translation>计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="153"/>
+        <location filename="../app/gui/runs_panel.cpp" line="184"/>
         <source>round %1: %2</source>
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="153"/>
+        <location filename="../app/gui/runs_panel.cpp" line="184"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="144"/>
+        <location filename="../app/gui/runs_panel.cpp" line="171"/>
         <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
         <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="186"/>
-        <location filename="../app/gui/runs_panel.cpp" line="203"/>
-        <location filename="../app/gui/runs_panel.cpp" line="212"/>
+        <location filename="../app/gui/runs_panel.cpp" line="224"/>
+        <location filename="../app/gui/runs_panel.cpp" line="246"/>
+        <location filename="../app/gui/runs_panel.cpp" line="257"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="186"/>
+        <location filename="../app/gui/runs_panel.cpp" line="224"/>
         <source>Could not open the run:
 %1</source>
         <translation>无法打开运行记录：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="190"/>
+        <location filename="../app/gui/runs_panel.cpp" line="229"/>
         <source>baseline: </source>
         <translation>基线：</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="192"/>
+        <location filename="../app/gui/runs_panel.cpp" line="232"/>
         <source>record ends before the run did</source>
         <translation>记录在运行结束前中断</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="192"/>
+        <location filename="../app/gui/runs_panel.cpp" line="233"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="174"/>
-        <location filename="../app/gui/runs_panel.cpp" line="195"/>
+        <location filename="../app/gui/runs_panel.cpp" line="210"/>
+        <location filename="../app/gui/runs_panel.cpp" line="238"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="203"/>
+        <location filename="../app/gui/runs_panel.cpp" line="246"/>
         <source>Choose a saved run in the list first.</source>
         <translation>请先在列表中选择一个已保存的运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="208"/>
+        <location filename="../app/gui/runs_panel.cpp" line="251"/>
         <source>Export run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="208"/>
+        <location filename="../app/gui/runs_panel.cpp" line="252"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="208"/>
+        <location filename="../app/gui/runs_panel.cpp" line="252"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="212"/>
+        <location filename="../app/gui/runs_panel.cpp" line="258"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
@@ -1944,32 +1944,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::ServersPanel</name>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="22"/>
+        <location filename="../app/gui/servers_panel.cpp" line="24"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="22"/>
+        <location filename="../app/gui/servers_panel.cpp" line="24"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="22"/>
+        <location filename="../app/gui/servers_panel.cpp" line="24"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="50"/>
+        <location filename="../app/gui/servers_panel.cpp" line="56"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="74"/>
+        <location filename="../app/gui/servers_panel.cpp" line="85"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="76"/>
+        <location filename="../app/gui/servers_panel.cpp" line="88"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>
@@ -1977,39 +1977,39 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::TopologyCanvas</name>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="109"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="128"/>
         <source>PCI %1</source>
         <translation>PCI %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="111"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="132"/>
         <source>&lt;i&gt;double-click to open or close&lt;/i&gt;</source>
         <translation>&lt;i&gt;双击展开或折叠&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="123"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="148"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="123"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="148"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/topology_canvas.cpp" line="125"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="152"/>
         <source> (%n in parallel)</source>
         <translation>
             <numerusform>（%n 根并联）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="128"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="157"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="148"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="180"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>
@@ -2017,62 +2017,62 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rsload</name>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="116"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="152"/>
         <source>the URL must start with http:// or https://</source>
         <translation>URL 必须以 http:// 或 https:// 开头</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="117"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="155"/>
         <source>a model name is needed (the server&apos;s --served-model-name)</source>
         <translation>需要模型名（服务端的 --served-model-name）</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="118"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="157"/>
         <source>the concurrency must be between 0 and 100000</source>
         <translation>并发数必须在 0 到 100000 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="119"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="159"/>
         <source>give a concurrency, a request rate, or both</source>
         <translation>请给出并发数、请求速率，或两者都给</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="120"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="162"/>
         <source>the request rate must be between 0 and 1000000 per second</source>
         <translation>请求速率必须在每秒 0 到 1000000 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="121"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="164"/>
         <source>the burstiness must be above 0 (1 is Poisson)</source>
         <translation>突发度必须大于 0（1 为泊松）</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="122"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="166"/>
         <source>request counts cannot be negative</source>
         <translation>请求数不能为负</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="123"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="168"/>
         <source>give a request count, a duration, or both</source>
         <translation>请给出请求数、持续时间，或两者都给</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="124"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="170"/>
         <source>times cannot be negative</source>
         <translation>时间不能为负</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="125"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="172"/>
         <source>the temperature must be between 0 and 2</source>
         <translation>temperature 必须在 0 到 2 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="127"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="174"/>
         <source>a CA certificate or skipping the certificate check is for https:// URLs</source>
         <translation>CA 证书和跳过证书校验只适用于 https:// URL</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="129"/>
+        <location filename="../remote_agent/load/load_spec.cpp" line="178"/>
         <source>the CA certificate file is not PEM certificates (-----BEGIN CERTIFICATE-----), or is over 1 MiB</source>
         <translation>CA 证书文件不是 PEM 证书（-----BEGIN CERTIFICATE-----），或超过 1 MiB</translation>
     </message>

@@ -1,14 +1,14 @@
 #include "fabric_command.h"
 
-#include "protocol/protocol.h"
 #include "analysis/fabric_placement.h"
 #include "import/fabric_file.h"
-#include "report/fabric_file_writer.h"
 #include "import/slurm_topology_conf.h"
-#include "report/slurm_topology_writer.h"
-#include "remote_hosts.h"
-#include "report/fabric_report.h"
 #include "model/hostlist.h"
+#include "protocol/protocol.h"
+#include "remote_hosts.h"
+#include "report/fabric_file_writer.h"
+#include "report/fabric_report.h"
+#include "report/slurm_topology_writer.h"
 #include "transport/local_agent.h"
 #include "workspace/workspace.h"
 
@@ -21,9 +21,12 @@
 namespace rackscope::cli {
 namespace {
 
-const QStringList kExportFormats{QStringLiteral("topology.conf"), QStringLiteral("dot"), QStringLiteral("json"), QStringLiteral("fabric")};
+const QStringList kExportFormats{QStringLiteral("topology.conf"), QStringLiteral("dot"),
+                                 QStringLiteral("json"), QStringLiteral("fabric")};
 
-QJsonValue hopsJson(const std::optional<int>& h) { return h ? QJsonValue(*h) : QJsonValue(); }
+QJsonValue hopsJson(const std::optional<int>& h) {
+    return h ? QJsonValue(*h) : QJsonValue();
+}
 
 int printHops(const Fabric& f, const FabricAnalysis& a, const QString& pair, bool json, QTextStream& out) {
     const QStringList hosts = pair.split(QLatin1Char(','));
@@ -32,13 +35,18 @@ int printHops(const Fabric& f, const FabricAnalysis& a, const QString& pair, boo
         return 2;
     }
     const auto hops = FabricDistances(f, a).switchHops(hosts[0], hosts[1]);
-    if (json) out << QJsonDocument(QJsonObject{{"a", hosts[0]}, {"b", hosts[1]}, {"switch_hops", hopsJson(hops)}}).toJson(QJsonDocument::Indented);
-    else if (hops) out << hosts[0] << " - " << hosts[1] << ": " << *hops << " switch hop(s)\n";
-    else out << hosts[0] << " - " << hosts[1] << ": no path on this fabric\n";
+    if (json)
+        out << QJsonDocument(QJsonObject{{"a", hosts[0]}, {"b", hosts[1]}, {"switch_hops", hopsJson(hops)}})
+                   .toJson(QJsonDocument::Indented);
+    else if (hops)
+        out << hosts[0] << " - " << hosts[1] << ": " << *hops << " switch hop(s)\n";
+    else
+        out << hosts[0] << " - " << hosts[1] << ": no path on this fabric\n";
     return hops ? 0 : 1;
 }
 
-int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeText, const QString& hostlist, bool json, QTextStream& out) {
+int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeText, const QString& hostlist,
+                bool json, QTextStream& out) {
     bool ok = false;
     const int size = sizeText.toInt(&ok);
     if (!ok || size <= 0) {
@@ -47,7 +55,8 @@ int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeTex
     }
     QStringList hosts;
     if (hostlist.isEmpty()) {
-        for (const FabricHost& h : a.hosts) hosts << h.name;
+        for (const FabricHost& h : a.hosts)
+            hosts << h.name;
     } else {
         const HostlistResult r = expandHostlist(hostlist);
         if (!r.error.isEmpty()) {
@@ -60,15 +69,23 @@ int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeTex
     if (json) {
         QJsonArray groups;
         for (const PlacementGroup& g : p.groups)
-            groups.append(QJsonObject{{"hosts", QJsonArray::fromStringList(g.hosts)}, {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
+            groups.append(QJsonObject{{"hosts", QJsonArray::fromStringList(g.hosts)},
+                                      {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
                                       {"max_switch_hops", hopsJson(g.maxHops)}});
-        out << QJsonDocument(QJsonObject{{"group_size", size}, {"groups", groups}, {"unplaced", QJsonArray::fromStringList(p.unplaced)}})
+        out << QJsonDocument(QJsonObject{{"group_size", size},
+                                         {"groups", groups},
+                                         {"unplaced", QJsonArray::fromStringList(p.unplaced)}})
                    .toJson(QJsonDocument::Indented);
     } else {
         for (const PlacementGroup& g : p.groups)
-            out << compressHostlist(g.hosts) << "  " << (g.sharedLeaves.isEmpty() ? QStringLiteral("no shared leaf") : QStringLiteral("under ") + g.sharedLeaves.join(QStringLiteral(", ")))
-                << ", at most " << (g.maxHops ? QString::number(*g.maxHops) : QStringLiteral("?")) << " switch hop(s)\n";
-        if (!p.unplaced.isEmpty()) out << "not placed: " << compressHostlist(p.unplaced) << "\n";
+            out << compressHostlist(g.hosts) << "  "
+                << (g.sharedLeaves.isEmpty()
+                        ? QStringLiteral("no shared leaf")
+                        : QStringLiteral("under ") + g.sharedLeaves.join(QStringLiteral(", ")))
+                << ", at most " << (g.maxHops ? QString::number(*g.maxHops) : QStringLiteral("?"))
+                << " switch hop(s)\n";
+        if (!p.unplaced.isEmpty())
+            out << "not placed: " << compressHostlist(p.unplaced) << "\n";
     }
     return 0;
 }
@@ -77,21 +94,33 @@ int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeTex
 
 int runFabric(const QStringList& args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Reads the fabric above the servers from every SOURCE, merged into one: switches with their tiers, links, hosts, rails, "
-        "leaf oversubscription and findings."));
+    parser.setApplicationDescription(
+        QStringLiteral("Reads the fabric above the servers from every SOURCE, merged into one: switches with "
+                       "their tiers, links, hosts, rails, "
+                       "leaf oversubscription and findings."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("fabric"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("SOURCE"),
-                                 QStringLiteral("ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file or an agent snapshot."),
-                                 QStringLiteral("SOURCE..."));
+    parser.addPositionalArgument(
+        QStringLiteral("SOURCE"),
+        QStringLiteral(
+            "ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file or an agent snapshot."),
+        QStringLiteral("SOURCE..."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
-    const QCommandLineOption local(QStringLiteral("local"), QStringLiteral("Add this machine's LLDP neighbours and RDMA ports, through its agent."));
-    const QCommandLineOption exportAs(QStringLiteral("export"), QStringLiteral("Write the fabric as topology.conf, dot, json or fabric (rackscope's file)."),
-                                      QStringLiteral("FORMAT"));
-    const QCommandLineOption hops(QStringLiteral("hops"), QStringLiteral("Switch hops between two hosts."), QStringLiteral("A,B"));
-    const QCommandLineOption groups(QStringLiteral("groups"), QStringLiteral("Propose groups of SIZE hosts that stay under one leaf."), QStringLiteral("SIZE"));
-    const QCommandLineOption of(QStringLiteral("of"), QStringLiteral("The hosts to group (a hostlist); all when absent."), QStringLiteral("LIST"));
+    const QCommandLineOption local(
+        QStringLiteral("local"),
+        QStringLiteral("Add this machine's LLDP neighbours and RDMA ports, through its agent."));
+    const QCommandLineOption exportAs(
+        QStringLiteral("export"),
+        QStringLiteral("Write the fabric as topology.conf, dot, json or fabric (rackscope's file)."),
+        QStringLiteral("FORMAT"));
+    const QCommandLineOption hops(QStringLiteral("hops"), QStringLiteral("Switch hops between two hosts."),
+                                  QStringLiteral("A,B"));
+    const QCommandLineOption groups(QStringLiteral("groups"),
+                                    QStringLiteral("Propose groups of SIZE hosts that stay under one leaf."),
+                                    QStringLiteral("SIZE"));
+    const QCommandLineOption of(QStringLiteral("of"),
+                                QStringLiteral("The hosts to group (a hostlist); all when absent."),
+                                QStringLiteral("LIST"));
     parser.addOptions({json, local, exportAs, hops, groups, of});
     const RemoteOptions remote;
     remote.addTo(parser);
@@ -105,8 +134,11 @@ int runFabric(const QStringList& args) {
     }
     const QStringList paths = parser.positionalArguments().mid(1);
     const QString format = parser.value(exportAs);
-    if ((paths.isEmpty() && !parser.isSet(local) && !remote.wanted(parser)) || (parser.isSet(exportAs) && !kExportFormats.contains(format))) {
-        fputs("rackscope-cli fabric: give SOURCE files, --local or --hosts; --export takes topology.conf, dot, json or fabric\n", stderr);
+    if ((paths.isEmpty() && !parser.isSet(local) && !remote.wanted(parser)) ||
+        (parser.isSet(exportAs) && !kExportFormats.contains(format))) {
+        fputs("rackscope-cli fabric: give SOURCE files, --local or --hosts; --export takes topology.conf, "
+              "dot, json or fabric\n",
+              stderr);
         return 2;
     }
     Workspace ws;
@@ -117,7 +149,8 @@ int runFabric(const QStringList& args) {
     }
     if (parser.isSet(local)) {
         const AgentCollect c = collectWithLocalAgent(findLocalAgent());
-        const QString error = c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
+        const QString error =
+            c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
         if (!error.isEmpty()) {
             fprintf(stderr, "rackscope-cli: local machine: %s\n", qPrintable(error));
             failed = true;
@@ -125,31 +158,44 @@ int runFabric(const QStringList& args) {
     }
     if (remote.wanted(parser)) {
         // Each server's LLDP neighbours and RDMA ports, from its agent.
-        const RemoteAnswers answers = askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect),
-                                               {{"sections", QJsonArray{QStringLiteral("rdma"), QStringLiteral("net"), QStringLiteral("lldp")}}});
+        const RemoteAnswers answers =
+            askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect),
+                     {{"sections",
+                       QJsonArray{QStringLiteral("rdma"), QStringLiteral("net"), QStringLiteral("lldp")}}});
         if (!answers.error.isEmpty()) {
             fprintf(stderr, "rackscope-cli fabric: %s\n", qPrintable(answers.error));
             return 2;
         }
         for (const HostResult& r : answers.results)
-            if (!r.result || !ws.takeAgentAnswer(QStringLiteral("ssh://") + r.host, *r.result, Workspace::Mode::Add).isEmpty()) remoteFailed = true;
+            if (!r.result ||
+                !ws.takeAgentAnswer(QStringLiteral("ssh://") + r.host, *r.result, Workspace::Mode::Add)
+                     .isEmpty())
+                remoteFailed = true;
     }
     if (!ws.fabric()) {
-        if (!failed) fputs("rackscope-cli fabric: no source gave a fabric\n", stderr);
+        if (!failed)
+            fputs("rackscope-cli fabric: no source gave a fabric\n", stderr);
         return 2;
     }
     const Fabric& fabric = *ws.fabric();
     const FabricAnalysis& analysis = *ws.fabricAnalysis();
     QTextStream out(stdout);
     int code = failed ? 2 : remoteFailed ? 1 : 0;
-    if (parser.isSet(hops)) code = std::max(code, printHops(fabric, analysis, parser.value(hops), parser.isSet(json), out));
-    else if (parser.isSet(groups)) code = std::max(code, printGroups(fabric, analysis, parser.value(groups), parser.value(of), parser.isSet(json), out));
-    else if (format == QLatin1String("topology.conf")) out << writeSlurmTopology(fabric);
-    else if (format == QLatin1String("fabric")) out << writeFabricFile(fabric);
-    else if (format == QLatin1String("dot")) out << fabricToDot(fabric, analysis);
+    if (parser.isSet(hops))
+        code = std::max(code, printHops(fabric, analysis, parser.value(hops), parser.isSet(json), out));
+    else if (parser.isSet(groups))
+        code = std::max(code, printGroups(fabric, analysis, parser.value(groups), parser.value(of),
+                                          parser.isSet(json), out));
+    else if (format == QLatin1String("topology.conf"))
+        out << writeSlurmTopology(fabric);
+    else if (format == QLatin1String("fabric"))
+        out << writeFabricFile(fabric);
+    else if (format == QLatin1String("dot"))
+        out << fabricToDot(fabric, analysis);
     else if (parser.isSet(json) || format == QLatin1String("json"))
         out << QJsonDocument(fabricToJson(fabric, analysis)).toJson(QJsonDocument::Indented);
-    else out << fabricToText(fabric, analysis);
+    else
+        out << fabricToText(fabric, analysis);
     out.flush();
     return code;
 }

@@ -17,17 +17,21 @@ namespace rackscope::cli {
 int runInspect(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Reads server topologies (hwloc XML, NCCL topology XML, nvidia-smi topo -m, agent snapshots), fabric sources, "
-        "cluster files and sessions, and reports, for every GPU and NIC, the path between them, GPUDirect RDMA, socket "
+        "Reads server topologies (hwloc XML, NCCL topology XML, nvidia-smi topo -m, agent snapshots), fabric "
+        "sources, "
+        "cluster files and sessions, and reports, for every GPU and NIC, the path between them, GPUDirect "
+        "RDMA, socket "
         "crossings, NCCL's NIC choice and findings, with the fabric's findings when a source gives one."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("inspect"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Inputs of any supported kind, as the window opens them."),
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("Inputs of any supported kind, as the window opens them."),
                                  QStringLiteral("FILE..."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
-    const QCommandLineOption local(QStringLiteral("local"),
-                                   QStringLiteral("Inspect this machine through its rackscope-agent (RACKSCOPE_AGENT "
-                                                  "overrides where it is found)."));
+    const QCommandLineOption local(
+        QStringLiteral("local"),
+        QStringLiteral("Inspect this machine through its rackscope-agent (RACKSCOPE_AGENT "
+                       "overrides where it is found)."));
     parser.addOptions({json, local});
     const RemoteOptions remote;
     remote.addTo(parser);
@@ -41,7 +45,9 @@ int runInspect(const QStringList& args) {
     }
     const QStringList files = parser.positionalArguments().mid(1);
     if (files.isEmpty() && !parser.isSet(local) && !remote.wanted(parser)) {
-        fputs("rackscope-cli inspect: give topology files, --local for this machine, or --hosts for servers over SSH\n", stderr);
+        fputs("rackscope-cli inspect: give topology files, --local for this machine, or --hosts for servers "
+              "over SSH\n",
+              stderr);
         return 2;
     }
 
@@ -53,16 +59,21 @@ int runInspect(const QStringList& args) {
     };
     if (parser.isSet(local)) {
         const AgentCollect c = collectWithLocalAgent(findLocalAgent());
-        const QString error = c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
-        if (!error.isEmpty()) fail(QStringLiteral("local machine"), error);
+        const QString error =
+            c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
+        if (!error.isEmpty())
+            fail(QStringLiteral("local machine"), error);
     }
-    for (const FailedInput& f : ws.open(files, Workspace::Mode::Add)) fail(f.input, f.message);
+    for (const FailedInput& f : ws.open(files, Workspace::Mode::Add))
+        fail(f.input, f.message);
 
-    // Servers over SSH: one entry per host, in the order given, after the files; a failed host's entry is its error.
+    // Servers over SSH: one entry per host, in the order given, after the files; a failed host's entry is its
+    // error.
     std::vector<std::pair<QString, QJsonObject>> remoteErrors; // ssh location -> its error entry
     QStringList remoteOrder;
     if (remote.wanted(parser)) {
-        const RemoteAnswers answers = askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect));
+        const RemoteAnswers answers =
+            askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect));
         if (!answers.error.isEmpty()) {
             fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(answers.error));
             return 2;
@@ -71,12 +82,19 @@ int runInspect(const QStringList& args) {
             const QString location = QStringLiteral("ssh://") + r.host;
             remoteOrder << location;
             QString stage = QStringLiteral("import"), message;
-            if (r.error) stage = stageName(r.error->stage), message = r.error->message;
-            else if (!r.result) message = QStringLiteral("no answer");
-            else message = ws.takeAgentAnswer(location, *r.result, Workspace::Mode::Add);
-            if (message.isEmpty()) continue;
-            if (!r.error) fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(message));
-            remoteErrors.emplace_back(location, QJsonObject{{"name", r.host}, {"error", QJsonObject{{"stage", stage}, {"message", message}}}});
+            if (r.error)
+                stage = stageName(r.error->stage), message = r.error->message;
+            else if (!r.result)
+                message = QStringLiteral("no answer");
+            else
+                message = ws.takeAgentAnswer(location, *r.result, Workspace::Mode::Add);
+            if (message.isEmpty())
+                continue;
+            if (!r.error)
+                fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(message));
+            remoteErrors.emplace_back(
+                location, QJsonObject{{"name", r.host},
+                                      {"error", QJsonObject{{"stage", stage}, {"message", message}}}});
         }
     }
 
@@ -86,15 +104,19 @@ int runInspect(const QStringList& args) {
     if (parser.isSet(json)) {
         std::vector<InspectedHost> notRemote;
         for (const InspectedHost& h : ws.hosts())
-            if (!remoteOrder.contains(h.host.source.location)) notRemote.push_back(h);
+            if (!remoteOrder.contains(h.host.source.location))
+                notRemote.push_back(h);
         QJsonObject doc = inspectToJson(notRemote, failed, fabric, fabricAnalysis);
         QJsonArray all = doc.value("hosts").toArray();
         for (const QString& location : remoteOrder) {
-            const auto error = std::find_if(remoteErrors.begin(), remoteErrors.end(), [&](const auto& e) { return e.first == location; });
-            if (error != remoteErrors.end()) all.append(error->second);
+            const auto error = std::find_if(remoteErrors.begin(), remoteErrors.end(),
+                                            [&](const auto& e) { return e.first == location; });
+            if (error != remoteErrors.end())
+                all.append(error->second);
             else
                 for (const InspectedHost& h : ws.hosts())
-                    if (h.host.source.location == location) all.append(hostToJson(h));
+                    if (h.host.source.location == location)
+                        all.append(hostToJson(h));
         }
         doc.insert("hosts", all);
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);

@@ -24,15 +24,19 @@ const char kUsage[] =
     "  inspect FILE... [--local] [--hosts LIST] [--json]\n"
     "                                       GPU/NIC paths, GPUDirect RDMA, NCCL NIC choice, findings\n"
     "  fabric SOURCE... [--local] [--hosts LIST] [--json] [--export topology.conf|dot|json|fabric]\n"
-    "                                       tiers, links, rails, oversubscription, findings; --hops, --groups\n"
+    "                                       tiers, links, rails, oversubscription, findings; --hops, "
+    "--groups\n"
     "  nccl --hosts LIST --op OP -b 8 -e 8G [--launcher mpirun|srun] [--env K=V] [--launch-host H] [--json]\n"
     "                                       nccl-tests through mpirun/srun, read as it streams\n"
     "  parse-nccl-tests FILE [--json] [--topology HOST=FILE]\n"
-    "                                       nccl-tests output (text or -J JSON): ranks, rows, bus bandwidth, NICs, GPUDirect\n"
+    "                                       nccl-tests output (text or -J JSON): ranks, rows, bus bandwidth, "
+    "NICs, GPUDirect\n"
     "  results [list [DIR] | show FILE [--json|--csv] | compare A B]\n"
     "                                       saved runs: reopen, export, compare size by size\n"
-    "  load --url URL --model M [--concurrency N] [--rate R --burstiness B] [--requests N] [--hosts LIST] [--json]\n"
-    "                                       inference load (OpenAI-compatible streaming): TTFT, TPOT, ITL, goodput; --open DIR\n"
+    "  load --url URL --model M [--concurrency N] [--rate R --burstiness B] [--requests N] [--hosts LIST] "
+    "[--json]\n"
+    "                                       inference load (OpenAI-compatible streaming): TTFT, TPOT, ITL, "
+    "goodput; --open DIR\n"
     "  export INPUT... -o FILE [--format svg|png|pdf|dot] [--hosts LIST] [--highlight LIST]\n"
     "                                       the topology diagram, with a title block and the legend\n"
     "\n"
@@ -47,7 +51,8 @@ int main(int argc, char** argv) {
     if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    std::unique_ptr<QCoreApplication> application(drawing ? new QGuiApplication(argc, argv) : new QCoreApplication(argc, argv));
+    std::unique_ptr<QCoreApplication> application(drawing ? new QGuiApplication(argc, argv)
+                                                          : new QCoreApplication(argc, argv));
     QCoreApplication& app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("rackscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RACKSCOPE_VERSION));
@@ -57,13 +62,20 @@ int main(int argc, char** argv) {
         printf("rackscope-cli %s\n", RACKSCOPE_VERSION);
         return 0;
     }
-    if (command == QLatin1String("inspect")) return rackscope::cli::runInspect(args);
-    if (command == QLatin1String("fabric")) return rackscope::cli::runFabric(args);
-    if (command == QLatin1String("parse-nccl-tests")) return rackscope::cli::runParseNcclTests(args);
-    if (command == QLatin1String("nccl")) return rackscope::cli::runNccl(args);
-    if (command == QLatin1String("results")) return rackscope::cli::runResults(args);
-    if (command == QLatin1String("load")) return rackscope::cli::runLoad(args);
-    if (command == QLatin1String("export")) return rackscope::cli::runExport(args);
+    if (command == QLatin1String("inspect"))
+        return rackscope::cli::runInspect(args);
+    if (command == QLatin1String("fabric"))
+        return rackscope::cli::runFabric(args);
+    if (command == QLatin1String("parse-nccl-tests"))
+        return rackscope::cli::runParseNcclTests(args);
+    if (command == QLatin1String("nccl"))
+        return rackscope::cli::runNccl(args);
+    if (command == QLatin1String("results"))
+        return rackscope::cli::runResults(args);
+    if (command == QLatin1String("load"))
+        return rackscope::cli::runLoad(args);
+    if (command == QLatin1String("export"))
+        return rackscope::cli::runExport(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

@@ -2,14 +2,14 @@
 
 #include "interrupts.h"
 
+#include "model/hostlist.h"
 #include "model/json_values.h"
+#include "rackscope_version.h"
+#include "report/finding_json.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_run_spec.h"
-#include "report/finding_json.h"
 #include "runs/straggler_hunt.h"
 #include "transport/local_agent.h"
-#include "rackscope_version.h"
-#include "model/hostlist.h"
 #include "transport/shell_quote.h"
 
 #include <QCommandLineParser>
@@ -24,7 +24,8 @@ namespace rackscope::cli {
 namespace {
 
 bool intValue(const QCommandLineParser& p, const QCommandLineOption& o, int* out) {
-    if (!p.isSet(o)) return true;
+    if (!p.isSet(o))
+        return true;
     bool ok = false;
     *out = p.value(o).toInt(&ok);
     return ok;
@@ -37,19 +38,23 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
             for (const QStringList& group : rounds[i]) {
                 NcclRunSpec spec = options.request.spec;
                 spec.hosts = group;
-                fprintf(stdout, "round %zu: %s%s\n", i + 1, qPrintable(prompt), qPrintable(shellCommand(launchArgv(spec)).line));
+                fprintf(stdout, "round %zu: %s%s\n", i + 1, qPrintable(prompt),
+                        qPrintable(shellCommand(launchArgv(spec)).line));
             }
         return 0;
     }
     StragglerHunt hunt;
     QEventLoop loop;
     StragglerVerdict verdict;
-    QObject::connect(&hunt, &StragglerHunt::groupStarted, [&](int round, const QStringList&, const QString& command) {
-        fprintf(stderr, "round %d/%zu: %s%s\n", round + 1, rounds.size(), qPrintable(prompt), qPrintable(command));
-    });
+    QObject::connect(&hunt, &StragglerHunt::groupStarted,
+                     [&](int round, const QStringList&, const QString& command) {
+                         fprintf(stderr, "round %d/%zu: %s%s\n", round + 1, rounds.size(), qPrintable(prompt),
+                                 qPrintable(command));
+                     });
     QObject::connect(&hunt, &StragglerHunt::groupFinished, [&](const GroupRun& r) {
         fprintf(stderr, "  %s: %s\n", qPrintable(r.hosts.join(QLatin1Char('+'))),
-                qPrintable(r.busbw ? QStringLiteral("%1 GB/s").arg(*r.busbw) : QStringLiteral("no result: ") + r.error));
+                qPrintable(r.busbw ? QStringLiteral("%1 GB/s").arg(*r.busbw)
+                                   : QStringLiteral("no result: ") + r.error));
     });
     QObject::connect(&hunt, &StragglerHunt::finished, &loop, [&](const StragglerVerdict& v) {
         verdict = v;
@@ -60,25 +65,44 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
     loop.exec();
     QTextStream out(stdout);
     int failures = 0;
-    for (const GroupRun& r : hunt.runs()) failures += r.error.isEmpty() ? 0 : 1;
+    for (const GroupRun& r : hunt.runs())
+        failures += r.error.isEmpty() ? 0 : 1;
     if (json) {
         QJsonArray runs, hostsJson, slowHosts, slowPairs;
         for (const GroupRun& r : hunt.runs())
-            runs.append(QJsonObject{{"round", r.round + 1}, {"hosts", QJsonArray::fromStringList(r.hosts)}, {"busbw", orNull(r.busbw)},
-                                    {"error", r.error.isEmpty() ? QJsonValue() : QJsonValue(r.error)}, {"record", r.record}, {"findings", findingsToJson(r.findings)}});
-        for (const auto& [host, bw] : verdict.hosts) hostsJson.append(QJsonObject{{"host", host}, {"busbw", bw}});
-        for (const Flagged& f : verdict.slowHosts) slowHosts.append(QJsonObject{{"host", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
-        for (const Flagged& f : verdict.slowPairs) slowPairs.append(QJsonObject{{"pair", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
-        out << QJsonDocument(QJsonObject{{"schedule", options.schedule == HuntSchedule::Pairs ? "pairs" : "bisect"}, {"runs", runs}, {"median_busbw", verdict.median},
-                                         {"mad", verdict.mad}, {"hosts", hostsJson}, {"slow_hosts", slowHosts}, {"slow_pairs", slowPairs},
-                                         {"findings", findingsToJson(stragglerFindings(verdict))}})
+            runs.append(QJsonObject{{"round", r.round + 1},
+                                    {"hosts", QJsonArray::fromStringList(r.hosts)},
+                                    {"busbw", orNull(r.busbw)},
+                                    {"error", r.error.isEmpty() ? QJsonValue() : QJsonValue(r.error)},
+                                    {"record", r.record},
+                                    {"findings", findingsToJson(r.findings)}});
+        for (const auto& [host, bw] : verdict.hosts)
+            hostsJson.append(QJsonObject{{"host", host}, {"busbw", bw}});
+        for (const Flagged& f : verdict.slowHosts)
+            slowHosts.append(QJsonObject{{"host", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
+        for (const Flagged& f : verdict.slowPairs)
+            slowPairs.append(QJsonObject{{"pair", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
+        out << QJsonDocument(
+                   QJsonObject{{"schedule", options.schedule == HuntSchedule::Pairs ? "pairs" : "bisect"},
+                               {"runs", runs},
+                               {"median_busbw", verdict.median},
+                               {"mad", verdict.mad},
+                               {"hosts", hostsJson},
+                               {"slow_hosts", slowHosts},
+                               {"slow_pairs", slowPairs},
+                               {"findings", findingsToJson(stragglerFindings(verdict))}})
                    .toJson(QJsonDocument::Indented);
     } else {
-        out << "median " << verdict.median << " GB/s over " << hunt.runs().size() << " runs (MAD " << verdict.mad << ")\n";
-        for (const Finding& f : stragglerFindings(verdict)) out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
-        if (verdict.slowHosts.empty() && verdict.slowPairs.empty()) out << "nothing stands out\n";
+        out << "median " << verdict.median << " GB/s over " << hunt.runs().size() << " runs (MAD "
+            << verdict.mad << ")\n";
+        for (const Finding& f : stragglerFindings(verdict))
+            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+        if (verdict.slowHosts.empty() && verdict.slowPairs.empty())
+            out << "nothing stands out\n";
         for (const GroupRun& r : hunt.runs())
-            for (const Finding& f : r.findings) out << "[" << severityName(f.severity) << "] " << r.hosts.join(QLatin1Char('+')) << ": " << f.message << "\n";
+            for (const Finding& f : r.findings)
+                out << "[" << severityName(f.severity) << "] " << r.hosts.join(QLatin1Char('+')) << ": "
+                    << f.message << "\n";
     }
     out.flush();
     return failures ? 1 : 0;
@@ -88,44 +112,93 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
 
 int runNccl(const QStringList& args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Runs an nccl-tests collective across hosts through mpirun or srun, on this machine or a launch host over SSH, "
-        "and reads its output as it streams. The command line is printed before it runs."));
+    parser.setApplicationDescription(
+        QStringLiteral("Runs an nccl-tests collective across hosts through mpirun or srun, on this machine "
+                       "or a launch host over SSH, "
+                       "and reads its output as it streams. The command line is printed before it runs."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("nccl"), QStringLiteral("The command."));
-    const QCommandLineOption hosts(QStringLiteral("hosts"), QStringLiteral("Hosts to run on (a hostlist)."), QStringLiteral("LIST"));
-    const QCommandLineOption op(QStringLiteral("op"), QStringLiteral("all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv."), QStringLiteral("OP"), QStringLiteral("all_reduce"));
-    const QCommandLineOption minBytes(QStringLiteral("b"), QStringLiteral("Smallest size (bytes, K, M, G)."), QStringLiteral("SIZE"), QStringLiteral("8"));
-    const QCommandLineOption maxBytes(QStringLiteral("e"), QStringLiteral("Largest size."), QStringLiteral("SIZE"), QStringLiteral("8G"));
-    const QCommandLineOption factor(QStringLiteral("f"), QStringLiteral("Step factor."), QStringLiteral("N"), QStringLiteral("2"));
-    const QCommandLineOption gpus(QStringLiteral("g"), QStringLiteral("GPUs per process."), QStringLiteral("N"), QStringLiteral("1"));
-    const QCommandLineOption iters(QStringLiteral("n"), QStringLiteral("Iterations."), QStringLiteral("N"), QStringLiteral("20"));
-    const QCommandLineOption warmup(QStringLiteral("w"), QStringLiteral("Warm-up iterations."), QStringLiteral("N"), QStringLiteral("5"));
-    const QCommandLineOption type(QStringLiteral("d"), QStringLiteral("Data type."), QStringLiteral("TYPE"), QStringLiteral("float"));
-    const QCommandLineOption redop(QStringLiteral("o"), QStringLiteral("Reduction."), QStringLiteral("OP"), QStringLiteral("sum"));
-    const QCommandLineOption ppn(QStringLiteral("ppn"), QStringLiteral("Processes per host (default 8: one per GPU)."), QStringLiteral("N"), QStringLiteral("8"));
-    const QCommandLineOption launcher(QStringLiteral("launcher"), QStringLiteral("mpirun (Open MPI) or srun (Slurm)."), QStringLiteral("NAME"), QStringLiteral("mpirun"));
-    const QCommandLineOption launcherArg(QStringLiteral("launcher-arg"), QStringLiteral("An argument for mpirun/srun (repeat it)."), QStringLiteral("ARG"));
-    const QCommandLineOption env(QStringLiteral("env"), QStringLiteral("NAME=VALUE for NCCL (repeat it); NCCL_DEBUG=INFO unless given."), QStringLiteral("NAME=VALUE"));
-    const QCommandLineOption binary(QStringLiteral("binary"), QStringLiteral("The benchmark binary (default: nccl-tests' name for OP)."), QStringLiteral("PATH"));
-    const QCommandLineOption binaryDir(QStringLiteral("binary-dir"), QStringLiteral("Where the nccl-tests binaries are on the cluster."), QStringLiteral("DIR"));
-    const QCommandLineOption launchHost(QStringLiteral("launch-host"), QStringLiteral("Run the launcher there over SSH (default: here)."), QStringLiteral("HOST"));
-    const QCommandLineOption sshConfig(QStringLiteral("ssh-config"), QStringLiteral("ssh_config for the launch host."), QStringLiteral("FILE"));
-    const QCommandLineOption knownHosts(QStringLiteral("known-hosts"), QStringLiteral("known_hosts for the launch host."), QStringLiteral("FILE"));
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Seconds without output before giving up (default 600)."), QStringLiteral("S"), QStringLiteral("600"));
-    const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("Print the command line and stop."));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document at the end."));
-    const QCommandLineOption results(QStringLiteral("results"), QStringLiteral("Save each run there as it happens (default: %1).").arg(defaultResultsDirectory()),
-                                     QStringLiteral("DIR"), defaultResultsDirectory());
-    const QCommandLineOption counters(QStringLiteral("counters"),
-                                      QStringLiteral("Sample every host's NIC counters before and after, through its agent over SSH (--ssh-config, --known-hosts)."));
+    const QCommandLineOption hosts(QStringLiteral("hosts"), QStringLiteral("Hosts to run on (a hostlist)."),
+                                   QStringLiteral("LIST"));
+    const QCommandLineOption op(
+        QStringLiteral("op"),
+        QStringLiteral("all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv."),
+        QStringLiteral("OP"), QStringLiteral("all_reduce"));
+    const QCommandLineOption minBytes(QStringLiteral("b"), QStringLiteral("Smallest size (bytes, K, M, G)."),
+                                      QStringLiteral("SIZE"), QStringLiteral("8"));
+    const QCommandLineOption maxBytes(QStringLiteral("e"), QStringLiteral("Largest size."),
+                                      QStringLiteral("SIZE"), QStringLiteral("8G"));
+    const QCommandLineOption factor(QStringLiteral("f"), QStringLiteral("Step factor."), QStringLiteral("N"),
+                                    QStringLiteral("2"));
+    const QCommandLineOption gpus(QStringLiteral("g"), QStringLiteral("GPUs per process."),
+                                  QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption iters(QStringLiteral("n"), QStringLiteral("Iterations."), QStringLiteral("N"),
+                                   QStringLiteral("20"));
+    const QCommandLineOption warmup(QStringLiteral("w"), QStringLiteral("Warm-up iterations."),
+                                    QStringLiteral("N"), QStringLiteral("5"));
+    const QCommandLineOption type(QStringLiteral("d"), QStringLiteral("Data type."), QStringLiteral("TYPE"),
+                                  QStringLiteral("float"));
+    const QCommandLineOption redop(QStringLiteral("o"), QStringLiteral("Reduction."), QStringLiteral("OP"),
+                                   QStringLiteral("sum"));
+    const QCommandLineOption ppn(QStringLiteral("ppn"),
+                                 QStringLiteral("Processes per host (default 8: one per GPU)."),
+                                 QStringLiteral("N"), QStringLiteral("8"));
+    const QCommandLineOption launcher(QStringLiteral("launcher"),
+                                      QStringLiteral("mpirun (Open MPI) or srun (Slurm)."),
+                                      QStringLiteral("NAME"), QStringLiteral("mpirun"));
+    const QCommandLineOption launcherArg(QStringLiteral("launcher-arg"),
+                                         QStringLiteral("An argument for mpirun/srun (repeat it)."),
+                                         QStringLiteral("ARG"));
+    const QCommandLineOption env(
+        QStringLiteral("env"),
+        QStringLiteral("NAME=VALUE for NCCL (repeat it); NCCL_DEBUG=INFO unless given."),
+        QStringLiteral("NAME=VALUE"));
+    const QCommandLineOption binary(
+        QStringLiteral("binary"), QStringLiteral("The benchmark binary (default: nccl-tests' name for OP)."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption binaryDir(QStringLiteral("binary-dir"),
+                                       QStringLiteral("Where the nccl-tests binaries are on the cluster."),
+                                       QStringLiteral("DIR"));
+    const QCommandLineOption launchHost(QStringLiteral("launch-host"),
+                                        QStringLiteral("Run the launcher there over SSH (default: here)."),
+                                        QStringLiteral("HOST"));
+    const QCommandLineOption sshConfig(QStringLiteral("ssh-config"),
+                                       QStringLiteral("ssh_config for the launch host."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption knownHosts(QStringLiteral("known-hosts"),
+                                        QStringLiteral("known_hosts for the launch host."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QStringLiteral("Seconds without output before giving up (default 600)."),
+                                     QStringLiteral("S"), QStringLiteral("600"));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("Print the command line and stop."));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print one JSON document at the end."));
+    const QCommandLineOption results(
+        QStringLiteral("results"),
+        QStringLiteral("Save each run there as it happens (default: %1).").arg(defaultResultsDirectory()),
+        QStringLiteral("DIR"), defaultResultsDirectory());
+    const QCommandLineOption counters(
+        QStringLiteral("counters"),
+        QStringLiteral("Sample every host's NIC counters before and after, through its agent over SSH "
+                       "(--ssh-config, --known-hosts)."));
     const QCommandLineOption noSave(QStringLiteral("no-save"), QStringLiteral("Do not save the run."));
-    const QCommandLineOption findSlow(QStringLiteral("find-slow"), QStringLiteral("Run on small groups of the hosts and flag the slow host or link."));
-    const QCommandLineOption schedule(QStringLiteral("schedule"), QStringLiteral("With --find-slow: pairs (every pair once, in rounds of disjoint pairs) or bisect."),
-                                      QStringLiteral("NAME"), QStringLiteral("pairs"));
-    const QCommandLineOption lineRate(QStringLiteral("line-rate"), QStringLiteral("With --find-slow: also flag below 80 % of this bus bandwidth (GB/s)."), QStringLiteral("GBS"));
-    parser.addOptions({hosts, op, minBytes, maxBytes, factor, gpus, iters, warmup, type, redop, ppn, launcher, launcherArg, env, binary, binaryDir,
-                       launchHost, sshConfig, knownHosts, timeout, dryRun, json, results, noSave, counters, findSlow, schedule, lineRate});
+    const QCommandLineOption findSlow(
+        QStringLiteral("find-slow"),
+        QStringLiteral("Run on small groups of the hosts and flag the slow host or link."));
+    const QCommandLineOption schedule(
+        QStringLiteral("schedule"),
+        QStringLiteral("With --find-slow: pairs (every pair once, in rounds of disjoint pairs) or bisect."),
+        QStringLiteral("NAME"), QStringLiteral("pairs"));
+    const QCommandLineOption lineRate(
+        QStringLiteral("line-rate"),
+        QStringLiteral("With --find-slow: also flag below 80 % of this bus bandwidth (GB/s)."),
+        QStringLiteral("GBS"));
+    parser.addOptions({hosts,  op,        minBytes,   maxBytes,  factor,     gpus,        iters,
+                       warmup, type,      redop,      ppn,       launcher,   launcherArg, env,
+                       binary, binaryDir, launchHost, sshConfig, knownHosts, timeout,     dryRun,
+                       json,   results,   noSave,     counters,  findSlow,   schedule,    lineRate});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -140,38 +213,48 @@ int runNccl(const QStringList& args) {
         return 2;
     };
     const auto collective = collectiveFromName(parser.value(op));
-    if (!collective) return usage(QStringLiteral("--op '%1' is not a collective nccl-tests measures").arg(parser.value(op)));
+    if (!collective)
+        return usage(
+            QStringLiteral("--op '%1' is not a collective nccl-tests measures").arg(parser.value(op)));
     spec.collective = *collective;
     const HostlistResult list = expandHostlist(parser.value(hosts));
-    if (!list.error.isEmpty()) return usage(QStringLiteral("--hosts: ") + list.error);
+    if (!list.error.isEmpty())
+        return usage(QStringLiteral("--hosts: ") + list.error);
     spec.hosts = list.hosts;
     spec.minBytes = parser.value(minBytes);
     spec.maxBytes = parser.value(maxBytes);
-    if (!intValue(parser, factor, &spec.stepFactor) || !intValue(parser, gpus, &spec.gpusPerProcess) || !intValue(parser, iters, &spec.iterations) ||
-        !intValue(parser, warmup, &spec.warmupIterations) || !intValue(parser, ppn, &spec.processesPerHost))
+    if (!intValue(parser, factor, &spec.stepFactor) || !intValue(parser, gpus, &spec.gpusPerProcess) ||
+        !intValue(parser, iters, &spec.iterations) || !intValue(parser, warmup, &spec.warmupIterations) ||
+        !intValue(parser, ppn, &spec.processesPerHost))
         return usage(QStringLiteral("-f, -g, -n, -w and --ppn take numbers"));
     spec.dataType = parser.value(type);
     spec.reduction = parser.value(redop);
-    if (parser.value(launcher) == QLatin1String("srun")) spec.launcher = Launcher::Srun;
-    else if (parser.value(launcher) != QLatin1String("mpirun")) return usage(QStringLiteral("--launcher is mpirun or srun"));
+    if (parser.value(launcher) == QLatin1String("srun"))
+        spec.launcher = Launcher::Srun;
+    else if (parser.value(launcher) != QLatin1String("mpirun"))
+        return usage(QStringLiteral("--launcher is mpirun or srun"));
     spec.launcherArgs = parser.values(launcherArg);
     for (const QString& kv : parser.values(env)) {
         const qsizetype eq = kv.indexOf(QLatin1Char('='));
-        if (eq <= 0) return usage(QStringLiteral("--env takes NAME=VALUE, not '%1'").arg(kv));
+        if (eq <= 0)
+            return usage(QStringLiteral("--env takes NAME=VALUE, not '%1'").arg(kv));
         const QString name = kv.left(eq);
         std::erase_if(spec.environment, [&](const auto& e) { return e.first == name; });
         spec.environment.emplace_back(name, kv.mid(eq + 1));
     }
     spec.binary = parser.value(binary);
     spec.binaryDir = parser.value(binaryDir);
-    if (const QString why = validateRunSpec(spec); !why.isEmpty()) return usage(why);
+    if (const QString why = validateRunSpec(spec); !why.isEmpty())
+        return usage(why);
     RunRequest request;
     request.spec = spec;
     request.timeoutMs = parser.value(timeout).toInt() * 1000;
     request.resultsDirectory = parser.isSet(noSave) ? QString() : parser.value(results);
-    const QString config = parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
+    const QString config =
+        parser.isSet(sshConfig) ? parser.value(sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
     request.ssh.knownHostsFile = parser.value(knownHosts);
-    if (parser.isSet(launchHost)) request.launchHost = SshConfig::fromFile(config).resolve(parser.value(launchHost));
+    if (parser.isSet(launchHost))
+        request.launchHost = SshConfig::fromFile(config).resolve(parser.value(launchHost));
     if (parser.isSet(counters)) {
         FleetOptions fo;
         fo.config = SshConfig::fromFile(config);
@@ -179,33 +262,43 @@ int runNccl(const QStringList& args) {
         fo.ssh.connectTimeoutMs = fo.ssh.authTimeoutMs = fo.requestTimeoutMs = fo.deploy.timeoutMs = 30000;
         QString error;
         const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &error);
-        if (!agent) return usage(QStringLiteral("--counters: ") + error);
+        if (!agent)
+            return usage(QStringLiteral("--counters: ") + error);
         fo.agent = *agent;
         request.counters = fo;
     }
-    const QString prompt = parser.isSet(launchHost) ? parser.value(launchHost) + QStringLiteral("$ ") : QStringLiteral("$ ");
+    const QString prompt =
+        parser.isSet(launchHost) ? parser.value(launchHost) + QStringLiteral("$ ") : QStringLiteral("$ ");
     if (parser.isSet(findSlow)) {
         HuntOptions h;
         h.request = request;
-        if (parser.value(schedule) == QLatin1String("bisect")) h.schedule = HuntSchedule::Bisection;
-        else if (parser.value(schedule) != QLatin1String("pairs")) return usage(QStringLiteral("--schedule is pairs or bisect"));
-        if (spec.hosts.size() < 2) return usage(QStringLiteral("--find-slow needs two hosts or more"));
+        if (parser.value(schedule) == QLatin1String("bisect"))
+            h.schedule = HuntSchedule::Bisection;
+        else if (parser.value(schedule) != QLatin1String("pairs"))
+            return usage(QStringLiteral("--schedule is pairs or bisect"));
+        if (spec.hosts.size() < 2)
+            return usage(QStringLiteral("--find-slow needs two hosts or more"));
         if (parser.isSet(lineRate)) {
             bool ok = false;
             h.rule.lineRateGBs = parser.value(lineRate).toDouble(&ok);
-            if (!ok || *h.rule.lineRateGBs <= 0) return usage(QStringLiteral("--line-rate takes GB/s"));
+            if (!ok || *h.rule.lineRateGBs <= 0)
+                return usage(QStringLiteral("--line-rate takes GB/s"));
         }
         return runHunt(h, prompt, parser.isSet(dryRun), parser.isSet(json));
     }
     const QString line = shellCommand(launchArgv(spec)).line;
     fprintf(stderr, "%s%s\n", qPrintable(prompt), qPrintable(line));
-    if (parser.isSet(dryRun)) return 0;
+    if (parser.isSet(dryRun))
+        return 0;
 
     RecordedRun runner;
     QTextStream out(stdout);
-    QObject::connect(&runner, &RecordedRun::stage, [](const QString& what) { fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(what)); });
+    QObject::connect(&runner, &RecordedRun::stage, [](const QString& what) {
+        fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(what));
+    });
     QObject::connect(&runner, &RecordedRun::outputLine, [&](const QString& l) {
-        if (parser.isSet(json)) return;
+        if (parser.isSet(json))
+            return;
         out << l << "\n";
         out.flush();
     });
@@ -220,26 +313,40 @@ int runNccl(const QStringList& args) {
     loop.exec();
     const int status = outcome.exitStatus;
     const QString error = outcome.error;
-    if (!error.isEmpty()) fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(error));
-    for (const QString& e : outcome.counterErrors) fprintf(stderr, "rackscope-cli nccl: counters: %s\n", qPrintable(e));
-    if (!outcome.record.isEmpty()) fprintf(stderr, "saved to %s\n", qPrintable(outcome.record));
+    if (!error.isEmpty())
+        fprintf(stderr, "rackscope-cli nccl: %s\n", qPrintable(error));
+    for (const QString& e : outcome.counterErrors)
+        fprintf(stderr, "rackscope-cli nccl: counters: %s\n", qPrintable(e));
+    if (!outcome.record.isEmpty())
+        fprintf(stderr, "saved to %s\n", qPrintable(outcome.record));
     if (parser.isSet(json)) {
-        QJsonObject doc = ncclTestsToJson(runner.run(), parser.isSet(launchHost) ? QStringLiteral("ssh://") + parser.value(launchHost) : QStringLiteral("local"));
+        QJsonObject doc = ncclTestsToJson(
+            runner.run(), parser.isSet(launchHost) ? QStringLiteral("ssh://") + parser.value(launchHost)
+                                                   : QStringLiteral("local"));
         doc.insert("command", line);
         doc.insert("exit_status", status);
-        if (!outcome.record.isEmpty()) doc.insert("record", outcome.record);
-        if (!error.isEmpty()) doc.insert("error", error);
+        if (!outcome.record.isEmpty())
+            doc.insert("record", outcome.record);
+        if (!error.isEmpty())
+            doc.insert("error", error);
         if (request.counters) {
             QJsonArray changes;
             for (const CounterChange& c : outcome.counterChanges)
                 if (c.kind != CounterKind::Other && (c.delta.value_or(1) != 0))
-                    changes.append(QJsonObject{{"host", c.host}, {"counter", c.counter}, {"delta", orNull(c.delta)}, {"note", c.note}, {"kind", counterKindName(c.kind)}});
-            doc.insert("counters", QJsonObject{{"changes", changes}, {"errors", QJsonArray::fromStringList(outcome.counterErrors)}});
+                    changes.append(QJsonObject{{"host", c.host},
+                                               {"counter", c.counter},
+                                               {"delta", orNull(c.delta)},
+                                               {"note", c.note},
+                                               {"kind", counterKindName(c.kind)}});
+            doc.insert("counters",
+                       QJsonObject{{"changes", changes},
+                                   {"errors", QJsonArray::fromStringList(outcome.counterErrors)}});
         }
         doc.insert("findings", findingsToJson(outcome.findings));
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
     } else {
-        for (const Finding& f : outcome.findings) out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+        for (const Finding& f : outcome.findings)
+            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
     }
     out.flush();
     return status == 0 && error.isEmpty() && !runner.run().rows.empty() ? 0 : 1;

@@ -17,14 +17,18 @@ namespace rackscope::cli {
 
 int runParseNcclTests(const QStringList& args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Reads nccl-tests output (all_reduce_perf and the rest) of any version."));
+    parser.setApplicationDescription(
+        QStringLiteral("Reads nccl-tests output (all_reduce_perf and the rest) of any version."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("parse-nccl-tests"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The output of an nccl-tests binary, or its -J JSON report."));
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"), QStringLiteral("The output of an nccl-tests binary, or its -J JSON report."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
-    const QCommandLineOption topology(QStringLiteral("topology"),
-                                      QStringLiteral("HOST=FILE: that host's topology (any format inspect reads), to judge where GPUDirect RDMA was possible (repeat it)."),
-                                      QStringLiteral("HOST=FILE"));
+    const QCommandLineOption topology(
+        QStringLiteral("topology"),
+        QStringLiteral("HOST=FILE: that host's topology (any format inspect reads), to judge where GPUDirect "
+                       "RDMA was possible (repeat it)."),
+        QStringLiteral("HOST=FILE"));
     parser.addOptions({json, topology});
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli parse-nccl-tests: %s\n", qPrintable(parser.errorText()));
@@ -48,12 +52,14 @@ int runParseNcclTests(const QStringList& args) {
     for (const QString& pair : parser.values(topology)) {
         const qsizetype eq = pair.indexOf(QLatin1Char('='));
         if (eq <= 0) {
-            fprintf(stderr, "rackscope-cli parse-nccl-tests: --topology takes HOST=FILE, not '%s'\n", qPrintable(pair));
+            fprintf(stderr, "rackscope-cli parse-nccl-tests: --topology takes HOST=FILE, not '%s'\n",
+                    qPrintable(pair));
             return 2;
         }
         const ImportResult imported = loadTopologyFile(pair.mid(eq + 1));
         if (!imported.host) {
-            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(pair.mid(eq + 1)), qPrintable(imported.error));
+            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(pair.mid(eq + 1)),
+                    qPrintable(imported.error));
             return 2;
         }
         topologies[pair.left(eq)] = *imported.host;
@@ -61,7 +67,10 @@ int runParseNcclTests(const QStringList& args) {
     const NcclTestsRun run = parseNcclTestsFile(text);
     if (run.rows.empty()) {
         fprintf(stderr, "rackscope-cli: %s: no nccl-tests result rows%s\n", qPrintable(files[0]),
-                run.diagnostics.empty() ? "" : qPrintable(QStringLiteral(" (line %1: %2)").arg(run.diagnostics.front().line).arg(run.diagnostics.front().message)));
+                run.diagnostics.empty() ? ""
+                                        : qPrintable(QStringLiteral(" (line %1: %2)")
+                                                         .arg(run.diagnostics.front().line)
+                                                         .arg(run.diagnostics.front().message)));
         return 2;
     }
     QTextStream out(stdout);
@@ -71,15 +80,23 @@ int runParseNcclTests(const QStringList& args) {
         fwrite(doc.constData(), 1, size_t(doc.size()), stdout);
     } else {
         out << files[0] << ": " << run.rows.size() << " sizes, " << run.ranks.size() << " ranks";
-        if (run.avgBusbw) out << ", average bus bandwidth " << *run.avgBusbw << " GB/s";
+        if (run.avgBusbw)
+            out << ", average bus bandwidth " << *run.avgBusbw << " GB/s";
         out << "\n";
-        for (const NcclTestsRow& r : run.rows) out << qSetFieldWidth(14) << r.size << qSetFieldWidth(10) << r.outOfPlace.busbw << r.inPlace.busbw << qSetFieldWidth(0) << " GB/s\n";
+        for (const NcclTestsRow& r : run.rows)
+            out << qSetFieldWidth(14) << r.size << qSetFieldWidth(10) << r.outOfPlace.busbw << r.inPlace.busbw
+                << qSetFieldWidth(0) << " GB/s\n";
         const NcclTransport transport = readNcclTransport(run.ncclInfo);
         for (const NcclRankNetwork& r : transport.ranks)
-            out << "rank " << r.rank << " on " << r.host << ": " << (r.nics.isEmpty() ? QStringLiteral("no network connections") : r.nics.join(QStringLiteral(", ")))
-                << ", GPUDirect RDMA on " << r.gdrConnections << " of " << r.netConnections << " network connections\n";
-        for (const Finding& f : ncclTransportFindings(transport, run.ranks, topologies)) out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
-        for (const auto& d : run.diagnostics) out << "[warning] line " << d.line << ": " << d.message << "\n";
+            out << "rank " << r.rank << " on " << r.host << ": "
+                << (r.nics.isEmpty() ? QStringLiteral("no network connections")
+                                     : r.nics.join(QStringLiteral(", ")))
+                << ", GPUDirect RDMA on " << r.gdrConnections << " of " << r.netConnections
+                << " network connections\n";
+        for (const Finding& f : ncclTransportFindings(transport, run.ranks, topologies))
+            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+        for (const auto& d : run.diagnostics)
+            out << "[warning] line " << d.line << ": " << d.message << "\n";
     }
     out.flush();
     return 0;

@@ -1,8 +1,8 @@
 #include "remote_hosts.h"
 
 #include "import/input_file.h"
-#include "rackscope_version.h"
 #include "model/hostlist.h"
+#include "rackscope_version.h"
 #include "transport/local_agent.h"
 
 #include <QCoreApplication>
@@ -17,7 +17,8 @@ namespace {
 
 // Asked on the terminal with echo off; nothing is kept.
 std::optional<QString> askOnTerminal(const QString& prompt, const std::atomic<bool>*) {
-    if (!::isatty(STDIN_FILENO)) return std::nullopt;
+    if (!::isatty(STDIN_FILENO))
+        return std::nullopt;
     fprintf(stderr, "%s ", qPrintable(prompt));
     termios old{};
     tcgetattr(STDIN_FILENO, &old);
@@ -28,7 +29,8 @@ std::optional<QString> askOnTerminal(const QString& prompt, const std::atomic<bo
     const bool got = fgets(buf, sizeof buf, stdin) != nullptr;
     tcsetattr(STDIN_FILENO, TCSANOW, &old);
     fputc('\n', stderr);
-    if (!got) return std::nullopt;
+    if (!got)
+        return std::nullopt;
     QString answer = QString::fromUtf8(buf).chopped(QByteArray(buf).endsWith('\n') ? 1 : 0);
     memset(buf, 0, sizeof buf);
     return answer;
@@ -36,24 +38,30 @@ std::optional<QString> askOnTerminal(const QString& prompt, const std::atomic<bo
 
 } // namespace
 
-FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptions& o, int timeoutS, int concurrency) {
+FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptions& o, int timeoutS,
+                             int concurrency) {
     FleetTarget t;
     if (parser.isSet(o.hosts)) {
         const HostlistResult r = expandHostlist(parser.value(o.hosts));
-        if (!r.error.isEmpty()) return t.error = QStringLiteral("--hosts: ") + r.error, t;
+        if (!r.error.isEmpty())
+            return t.error = QStringLiteral("--hosts: ") + r.error, t;
         t.hosts = r.hosts;
     }
     if (parser.isSet(o.hostsFile)) {
         const QString file = parser.value(o.hostsFile);
         QByteArray text;
-        if (const QString why = readBoundedFile(file, 16 << 20, &text); !why.isEmpty()) return t.error = QStringLiteral("--hosts-file: cannot read %1: %2").arg(file, why), t;
+        if (const QString why = readBoundedFile(file, 16 << 20, &text); !why.isEmpty())
+            return t.error = QStringLiteral("--hosts-file: cannot read %1: %2").arg(file, why), t;
         const HostlistResult r = parseHostsFile(QString::fromUtf8(text));
-        if (!r.error.isEmpty()) return t.error = QStringLiteral("--hosts-file %1: %2").arg(file, r.error), t;
+        if (!r.error.isEmpty())
+            return t.error = QStringLiteral("--hosts-file %1: %2").arg(file, r.error), t;
         for (const QString& h : r.hosts)
-            if (!t.hosts.contains(h)) t.hosts << h;
+            if (!t.hosts.contains(h))
+                t.hosts << h;
     }
     FleetOptions& fo = t.options;
-    const QString config = parser.isSet(o.sshConfig) ? parser.value(o.sshConfig) : QDir::homePath() + QStringLiteral("/.ssh/config");
+    const QString config = parser.isSet(o.sshConfig) ? parser.value(o.sshConfig)
+                                                     : QDir::homePath() + QStringLiteral("/.ssh/config");
     fo.config = SshConfig::fromFile(config);
     fo.ssh.knownHostsFile = parser.value(o.knownHosts);
     fo.ssh.unknownKeys = parser.isSet(o.acceptNew) ? UnknownHostKeys::AcceptNew : UnknownHostKeys::Refuse;
@@ -62,18 +70,23 @@ FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptio
     fo.deploy.timeoutMs = timeoutS * 1000;
     fo.concurrency = concurrency;
     const auto agent = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &t.error);
-    if (agent) fo.agent = *agent;
+    if (agent)
+        fo.agent = *agent;
     return t;
 }
 
-RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method, const QJsonObject& params) {
+RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method,
+                       const QJsonObject& params) {
     bool ok = false;
     const int timeoutS = parser.value(o.timeout).toInt(&ok);
-    if (!ok || timeoutS <= 0) return {{}, QStringLiteral("--timeout takes a number of seconds")};
+    if (!ok || timeoutS <= 0)
+        return {{}, QStringLiteral("--timeout takes a number of seconds")};
     const int concurrency = parser.value(o.concurrency).toInt(&ok);
-    if (!ok || concurrency <= 0) return {{}, QStringLiteral("--concurrency takes a positive number")};
+    if (!ok || concurrency <= 0)
+        return {{}, QStringLiteral("--concurrency takes a positive number")};
     FleetTarget target = fleetFromOptions(parser, o, timeoutS, concurrency);
-    if (!target.error.isEmpty()) return {{}, target.error};
+    if (!target.error.isEmpty())
+        return {{}, target.error};
     const QStringList hosts = target.hosts;
     FleetOptions fo = std::move(target.options);
 
@@ -84,17 +97,22 @@ RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o,
         byHost[r.host] = r;
         if (parser.isSet(o.verbose)) {
             QStringList stages;
-            for (const auto& [stage, seconds] : r.stageSeconds) stages << QStringLiteral("%1 %2 s").arg(stageName(stage)).arg(seconds, 0, 'f', 3);
+            for (const auto& [stage, seconds] : r.stageSeconds)
+                stages << QStringLiteral("%1 %2 s").arg(stageName(stage)).arg(seconds, 0, 'f', 3);
             fprintf(stderr, "%s: %s%s%s\n", qPrintable(r.host), qPrintable(stages.join(QStringLiteral(", "))),
-                    r.deployed.isEmpty() ? "" : qPrintable(QStringLiteral(" (agent %1)").arg(r.deployed)), r.reused ? " (connection reused)" : "");
+                    r.deployed.isEmpty() ? "" : qPrintable(QStringLiteral(" (agent %1)").arg(r.deployed)),
+                    r.reused ? " (connection reused)" : "");
         }
-        if (r.error) fprintf(stderr, "rackscope-cli: %s: %s: %s\n", qPrintable(r.host), qPrintable(stageName(r.error->stage)), qPrintable(r.error->message));
+        if (r.error)
+            fprintf(stderr, "rackscope-cli: %s: %s: %s\n", qPrintable(r.host),
+                    qPrintable(stageName(r.error->stage)), qPrintable(r.error->message));
     });
     QObject::connect(&fleet, &Fleet::finished, &loop, &QEventLoop::quit);
     fleet.request(hosts, method, params);
     loop.exec();
     RemoteAnswers out;
-    for (const QString& h : hosts) out.results.push_back(byHost[h]);
+    for (const QString& h : hosts)
+        out.results.push_back(byHost[h]);
     return out;
 }
 

@@ -10,17 +10,40 @@
 namespace rackscope::cli {
 
 struct RemoteOptions {
-    QCommandLineOption hosts{QStringLiteral("hosts"), QStringLiteral("Servers to reach over SSH: names, commas, ranges (gpu[001-128])."), QStringLiteral("LIST")};
-    QCommandLineOption hostsFile{QStringLiteral("hosts-file"), QStringLiteral("A file of servers, one hostlist per line."), QStringLiteral("FILE")};
-    QCommandLineOption sshConfig{QStringLiteral("ssh-config"), QStringLiteral("ssh_config to read (default ~/.ssh/config)."), QStringLiteral("FILE")};
-    QCommandLineOption knownHosts{QStringLiteral("known-hosts"), QStringLiteral("known_hosts to check keys against (default ~/.ssh/known_hosts)."), QStringLiteral("FILE")};
-    QCommandLineOption acceptNew{QStringLiteral("accept-new"), QStringLiteral("Record the keys of servers not yet in known_hosts (a changed key still fails).")};
-    QCommandLineOption timeout{QStringLiteral("timeout"), QStringLiteral("Seconds allowed for each of connect, auth, deploy and every request (default 30)."), QStringLiteral("S"), QStringLiteral("30")};
-    QCommandLineOption concurrency{QStringLiteral("concurrency"), QStringLiteral("Servers in flight at once (default 32)."), QStringLiteral("N"), QStringLiteral("32")};
-    QCommandLineOption verbose{QStringLiteral("verbose"), QStringLiteral("Print each server's stages and their times on stderr.")};
+    QCommandLineOption hosts{
+        QStringLiteral("hosts"),
+        QStringLiteral("Servers to reach over SSH: names, commas, ranges (gpu[001-128])."),
+        QStringLiteral("LIST")};
+    QCommandLineOption hostsFile{QStringLiteral("hosts-file"),
+                                 QStringLiteral("A file of servers, one hostlist per line."),
+                                 QStringLiteral("FILE")};
+    QCommandLineOption sshConfig{QStringLiteral("ssh-config"),
+                                 QStringLiteral("ssh_config to read (default ~/.ssh/config)."),
+                                 QStringLiteral("FILE")};
+    QCommandLineOption knownHosts{
+        QStringLiteral("known-hosts"),
+        QStringLiteral("known_hosts to check keys against (default ~/.ssh/known_hosts)."),
+        QStringLiteral("FILE")};
+    QCommandLineOption acceptNew{
+        QStringLiteral("accept-new"),
+        QStringLiteral("Record the keys of servers not yet in known_hosts (a changed key still fails).")};
+    QCommandLineOption timeout{
+        QStringLiteral("timeout"),
+        QStringLiteral("Seconds allowed for each of connect, auth, deploy and every request (default 30)."),
+        QStringLiteral("S"), QStringLiteral("30")};
+    QCommandLineOption concurrency{QStringLiteral("concurrency"),
+                                   QStringLiteral("Servers in flight at once (default 32)."),
+                                   QStringLiteral("N"), QStringLiteral("32")};
+    QCommandLineOption verbose{QStringLiteral("verbose"),
+                               QStringLiteral("Print each server's stages and their times on stderr.")};
 
-    void addTo(QCommandLineParser& parser) const { parser.addOptions({hosts, hostsFile, sshConfig, knownHosts, acceptNew, timeout, concurrency, verbose}); }
-    bool wanted(const QCommandLineParser& parser) const { return parser.isSet(hosts) || parser.isSet(hostsFile); }
+    void addTo(QCommandLineParser& parser) const {
+        parser.addOptions(
+            {hosts, hostsFile, sshConfig, knownHosts, acceptNew, timeout, concurrency, verbose});
+    }
+    bool wanted(const QCommandLineParser& parser) const {
+        return parser.isSet(hosts) || parser.isSet(hostsFile);
+    }
 };
 
 // The hosts and the SSH options the flags name (every RemoteOptions flag but --timeout and
@@ -30,13 +53,15 @@ struct FleetTarget {
     FleetOptions options;
     QString error;
 };
-FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptions& o, int timeoutS, int concurrency);
+FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptions& o, int timeoutS,
+                             int concurrency);
 
 // Each host's answer to `method`, or its error; an empty list and `error` when the options are wrong.
 struct RemoteAnswers {
     std::vector<HostResult> results;
     QString error;
 };
-RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method, const QJsonObject& params = {});
+RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method,
+                       const QJsonObject& params = {});
 
 } // namespace rackscope::cli

@@ -17,25 +17,32 @@ namespace {
 bool load(const QString& path, RunRecord* out) {
     QString error;
     *out = loadRunRecord(path, &error);
-    if (!error.isEmpty()) fprintf(stderr, "rackscope-cli results: %s\n", qPrintable(error));
-    for (const QString& p : out->problems) fprintf(stderr, "rackscope-cli results: %s: %s\n", qPrintable(path), qPrintable(p));
+    if (!error.isEmpty())
+        fprintf(stderr, "rackscope-cli results: %s\n", qPrintable(error));
+    for (const QString& p : out->problems)
+        fprintf(stderr, "rackscope-cli results: %s: %s\n", qPrintable(path), qPrintable(p));
     return error.isEmpty();
 }
 
 QString ending(const RunRecord& r) {
-    if (!r.exitStatus) return QStringLiteral("record ends before the run did");
-    if (!r.error.isEmpty()) return r.error;
-    return *r.exitStatus == 0 ? QStringLiteral("finished") : QStringLiteral("exit status %1").arg(*r.exitStatus);
+    if (!r.exitStatus)
+        return QStringLiteral("record ends before the run did");
+    if (!r.error.isEmpty())
+        return r.error;
+    return *r.exitStatus == 0 ? QStringLiteral("finished")
+                              : QStringLiteral("exit status %1").arg(*r.exitStatus);
 }
 
 } // namespace
 
 int runResults(const QStringList& args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Saved runs: list a results folder, show one run (as JSON or CSV), or compare two size by size."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Saved runs: list a results folder, show one run (as JSON or CSV), or compare two size by size."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("results"), QStringLiteral("The command."));
-    parser.addPositionalArgument(QStringLiteral("list|show|compare"), QStringLiteral("list [DIR], show FILE, compare A B"));
+    parser.addPositionalArgument(QStringLiteral("list|show|compare"),
+                                 QStringLiteral("list [DIR], show FILE, compare A B"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption csv(QStringLiteral("csv"), QStringLiteral("show: print the rows as CSV."));
     parser.addOptions({json, csv});
@@ -56,21 +63,30 @@ int runResults(const QStringList& args) {
         for (const QString& path : listRunRecords(dir)) {
             QString error;
             const RunRecord r = loadRunRecord(path, &error);
-            if (!error.isEmpty()) continue;
+            if (!error.isEmpty())
+                continue;
             const auto peak = peakBusbw(r.run);
             if (parser.isSet(json))
-                list.append(QJsonObject{{"path", path}, {"label", r.meta.label}, {"started", r.meta.started.toString(Qt::ISODate)}, {"rows", int(r.run.rows.size())},
-                                        {"peak_busbw", orNull(peak)}, {"ending", ending(r)}});
+                list.append(QJsonObject{{"path", path},
+                                        {"label", r.meta.label},
+                                        {"started", r.meta.started.toString(Qt::ISODate)},
+                                        {"rows", int(r.run.rows.size())},
+                                        {"peak_busbw", orNull(peak)},
+                                        {"ending", ending(r)}});
             else
-                out << r.meta.started.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  " << r.meta.label << "  " << r.run.rows.size() << " sizes"
-                    << (peak ? QStringLiteral(", %1 GB/s at the largest").arg(*peak) : QString()) << "  (" << ending(r) << ")  " << path << "\n";
+                out << r.meta.started.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  " << r.meta.label
+                    << "  " << r.run.rows.size() << " sizes"
+                    << (peak ? QStringLiteral(", %1 GB/s at the largest").arg(*peak) : QString()) << "  ("
+                    << ending(r) << ")  " << path << "\n";
         }
-        if (parser.isSet(json)) out << QJsonDocument(list).toJson(QJsonDocument::Indented);
+        if (parser.isSet(json))
+            out << QJsonDocument(list).toJson(QJsonDocument::Indented);
         return 0;
     }
     if (action == QLatin1String("show") && pos.size() == 2) {
         RunRecord r;
-        if (!load(pos[1], &r)) return 2;
+        if (!load(pos[1], &r))
+            return 2;
         if (parser.isSet(csv)) {
             out << runRowsToCsv(r.run);
         } else if (parser.isSet(json)) {
@@ -82,24 +98,37 @@ int runResults(const QStringList& args) {
             doc.insert("ending", ending(r));
             out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
         } else {
-            out << r.meta.label << "\n$ " << r.meta.command << "\n" << r.run.rows.size() << " sizes; " << ending(r) << "\n";
-            for (const NcclTestsRow& row : r.run.rows) out << qSetFieldWidth(14) << row.size << qSetFieldWidth(10) << row.outOfPlace.busbw << qSetFieldWidth(0) << " GB/s\n";
+            out << r.meta.label << "\n$ " << r.meta.command << "\n"
+                << r.run.rows.size() << " sizes; " << ending(r) << "\n";
+            for (const NcclTestsRow& row : r.run.rows)
+                out << qSetFieldWidth(14) << row.size << qSetFieldWidth(10) << row.outOfPlace.busbw
+                    << qSetFieldWidth(0) << " GB/s\n";
         }
         return 0;
     }
     if (action == QLatin1String("compare") && pos.size() == 3) {
         RunRecord a, b;
-        if (!load(pos[1], &a) || !load(pos[2], &b)) return 2;
+        if (!load(pos[1], &a) || !load(pos[2], &b))
+            return 2;
         const std::vector<SizeComparison> rows = compareRuns(a.run, b.run);
         if (parser.isSet(json)) {
             QJsonArray list;
-            for (const SizeComparison& c : rows) list.append(QJsonObject{{"size", c.size}, {"busbw_a", orNull(c.busbwA)}, {"busbw_b", orNull(c.busbwB)}, {"ratio", orNull(c.ratio)}});
-            out << QJsonDocument(QJsonObject{{"a", pos[1]}, {"b", pos[2]}, {"sizes", list}}).toJson(QJsonDocument::Indented);
-        } else {
-            out << "A: " << a.meta.label << " (" << pos[1] << ")\nB: " << b.meta.label << " (" << pos[2] << ")\n";
-            auto cell = [](const std::optional<double>& v) { return v ? QString::number(*v, 'f', 2) : QStringLiteral("-"); };
             for (const SizeComparison& c : rows)
-                out << qSetFieldWidth(14) << c.size << qSetFieldWidth(10) << cell(c.busbwA) << cell(c.busbwB) << (c.ratio ? QString::number(*c.ratio, 'f', 3) : QStringLiteral("-"))
+                list.append(QJsonObject{{"size", c.size},
+                                        {"busbw_a", orNull(c.busbwA)},
+                                        {"busbw_b", orNull(c.busbwB)},
+                                        {"ratio", orNull(c.ratio)}});
+            out << QJsonDocument(QJsonObject{{"a", pos[1]}, {"b", pos[2]}, {"sizes", list}})
+                       .toJson(QJsonDocument::Indented);
+        } else {
+            out << "A: " << a.meta.label << " (" << pos[1] << ")\nB: " << b.meta.label << " (" << pos[2]
+                << ")\n";
+            auto cell = [](const std::optional<double>& v) {
+                return v ? QString::number(*v, 'f', 2) : QStringLiteral("-");
+            };
+            for (const SizeComparison& c : rows)
+                out << qSetFieldWidth(14) << c.size << qSetFieldWidth(10) << cell(c.busbwA) << cell(c.busbwB)
+                    << (c.ratio ? QString::number(*c.ratio, 'f', 3) : QStringLiteral("-"))
                     << qSetFieldWidth(0) << "\n";
         }
         return 0;

@@ -5,10 +5,10 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QPushButton>
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 
@@ -18,8 +18,9 @@ const char kRecent[] = "connect/recentHostLists";
 }
 
 ConnectDialog::ConnectDialog(QWidget* parent)
-    : QDialog(parent), hosts_(new QComboBox(this)), sshConfig_(new QLineEdit(this)), knownHosts_(new QLineEdit(this)),
-      jumpHost_(new QLineEdit(this)), concurrency_(new QSpinBox(this)), timeout_(new QSpinBox(this)) {
+    : QDialog(parent), hosts_(new QComboBox(this)), sshConfig_(new QLineEdit(this)),
+      knownHosts_(new QLineEdit(this)), jumpHost_(new QLineEdit(this)), concurrency_(new QSpinBox(this)),
+      timeout_(new QSpinBox(this)) {
     setWindowTitle(tr("Connect to servers"));
     hosts_->setEditable(true);
     hosts_->addItems(QSettings().value(QLatin1String(kRecent)).toStringList());
@@ -52,19 +53,22 @@ ConnectDialog::ConnectDialog(QWidget* parent)
 }
 
 ConnectRequest ConnectDialog::request() const {
-    return {hosts_->currentText().trimmed(), sshConfig_->text().trimmed(), knownHosts_->text().trimmed(), jumpHost_->text().trimmed(),
-            concurrency_->value(), timeout_->value()};
+    return {hosts_->currentText().trimmed(), sshConfig_->text().trimmed(), knownHosts_->text().trimmed(),
+            jumpHost_->text().trimmed(),     concurrency_->value(),        timeout_->value()};
 }
 
 void ConnectDialog::accept() {
     const QString list = hosts_->currentText().trimmed();
     if (const HostlistResult r = expandHostlist(list); !r.error.isEmpty() || r.hosts.isEmpty()) {
-        QMessageBox::warning(this, windowTitle(), tr("The host list cannot be read: %1").arg(r.error.isEmpty() ? tr("it is empty") : r.error));
+        QMessageBox::warning(
+            this, windowTitle(),
+            tr("The host list cannot be read: %1").arg(r.error.isEmpty() ? tr("it is empty") : r.error));
         return;
     }
     SshJump jump;
     if (!jumpHost_->text().trimmed().isEmpty() && !SshConfig::parseJump(jumpHost_->text().trimmed(), &jump)) {
-        QMessageBox::warning(this, windowTitle(), tr("The jump host is not [user@]host[:port]: %1").arg(jumpHost_->text()));
+        QMessageBox::warning(this, windowTitle(),
+                             tr("The jump host is not [user@]host[:port]: %1").arg(jumpHost_->text()));
         return;
     }
     QSettings settings; // where and how, never a password

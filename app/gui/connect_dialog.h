@@ -11,10 +11,10 @@ class QSpinBox;
 namespace rackscope::gui {
 
 struct ConnectRequest {
-    QString hosts;       // a hostlist: "gpu[001-064],login"
-    QString sshConfig;   // empty: ~/.ssh/config
-    QString knownHosts;  // empty: ~/.ssh/known_hosts
-    QString jumpHost;    // [user@]host[:port] every server is reached through; empty: as the config says
+    QString hosts;      // a hostlist: "gpu[001-064],login"
+    QString sshConfig;  // empty: ~/.ssh/config
+    QString knownHosts; // empty: ~/.ssh/known_hosts
+    QString jumpHost;   // [user@]host[:port] every server is reached through; empty: as the config says
     int concurrency = 32;
     int timeoutS = 30;
 };

@@ -7,15 +7,24 @@
 
 namespace rackscope::gui {
 
-InferencePanel::InferencePanel(QWidget* parent) : QWidget(parent), chart_(new LoadChart(this)), runner_(new LoadRunner(this)) {
+InferencePanel::InferencePanel(QWidget* parent)
+    : QWidget(parent), chart_(new LoadChart(this)), runner_(new LoadRunner(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(chart_);
-    connect(runner_, &LoadRunner::requestFinished, this, [this](const rsload::RequestRecord& r) { chart_->timeline().add(r); });
-    connect(runner_, &LoadRunner::progress, this, [this](const QString& client, double t, qint64 sent, qint64 done, qint64 failed, qint64 inFlight) {
-        chart_->timeline().progress(client.toStdString(), t, inFlight);
-        chart_->setStatus(tr("%1 s: %2 sent, %3 done, %4 failed, %5 in flight").arg(t, 0, 'f', 1).arg(sent).arg(done).arg(failed).arg(inFlight));
-    });
+    connect(runner_, &LoadRunner::requestFinished, this,
+            [this](const rsload::RequestRecord& r) { chart_->timeline().add(r); });
+    connect(
+        runner_, &LoadRunner::progress, this,
+        [this](const QString& client, double t, qint64 sent, qint64 done, qint64 failed, qint64 inFlight) {
+            chart_->timeline().progress(client.toStdString(), t, inFlight);
+            chart_->setStatus(tr("%1 s: %2 sent, %3 done, %4 failed, %5 in flight")
+                                  .arg(t, 0, 'f', 1)
+                                  .arg(sent)
+                                  .arg(done)
+                                  .arg(failed)
+                                  .arg(inFlight));
+        });
     connect(runner_, &LoadRunner::clientFailed, this, &InferencePanel::log);
     connect(runner_, &LoadRunner::stepFinished, this, &InferencePanel::onStepFinished);
     connect(runner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
@@ -23,7 +32,9 @@ InferencePanel::InferencePanel(QWidget* parent) : QWidget(parent), chart_(new Lo
     });
 }
 
-void InferencePanel::retranslate() { chart_->retranslate(); }
+void InferencePanel::retranslate() {
+    chart_->retranslate();
+}
 
 bool InferencePanel::start(LoadRequest request) {
     if (runner_->isRunning()) {
@@ -31,9 +42,10 @@ bool InferencePanel::start(LoadRequest request) {
         return false;
     }
     chart_->timeline().clear();
-    emit log({}, tr("inference load run against %1 (%2) from %3")
-                     .arg(QString::fromStdString(request.spec.url), QString::fromStdString(request.spec.model),
-                          request.hosts.isEmpty() ? tr("this machine") : request.hosts.join(QLatin1Char(','))));
+    emit log({},
+             tr("inference load run against %1 (%2) from %3")
+                 .arg(QString::fromStdString(request.spec.url), QString::fromStdString(request.spec.model),
+                      request.hosts.isEmpty() ? tr("this machine") : request.hosts.join(QLatin1Char(','))));
     runner_->start(std::move(request));
     return true;
 }
@@ -42,19 +54,34 @@ void InferencePanel::onStepFinished(const LoadStepResult& r) {
     chart_->timeline().addStep(r.value, r.summary);
     const rsload::LoadSummary& s = r.summary;
     // No request measured: its latencies are unknown, not 0; a failure says what it was.
-    const auto ms = [&](const char* metric) { return s.metrics.at(metric).count ? tr("%1 ms").arg(s.metrics.at(metric).median, 0, 'f', 2) : tr("unknown"); };
-    QString status = tr("%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5").arg(s.completed).arg(s.failed).arg(s.requestThroughput, 0, 'f', 2).arg(ms("ttft"), ms("tpot"));
-    if (s.failed) status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(s)));
-    if (!r.directory.isEmpty()) status += tr("; saved in %1").arg(r.directory);
+    const auto ms = [&](const char* metric) {
+        return s.metrics.at(metric).count ? tr("%1 ms").arg(s.metrics.at(metric).median, 0, 'f', 2)
+                                          : tr("unknown");
+    };
+    QString status = tr("%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5")
+                         .arg(s.completed)
+                         .arg(s.failed)
+                         .arg(s.requestThroughput, 0, 'f', 2)
+                         .arg(ms("ttft"), ms("tpot"));
+    if (s.failed)
+        status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(s)));
+    if (!r.directory.isEmpty())
+        status += tr("; saved in %1").arg(r.directory);
     chart_->setStatus(status);
-    emit log({}, tr("inference load step %1 ended: %2 requests ok, %3 failed").arg(r.step).arg(s.completed).arg(s.failed));
+    emit log({}, tr("inference load step %1 ended: %2 requests ok, %3 failed")
+                     .arg(r.step)
+                     .arg(s.completed)
+                     .arg(s.failed));
     QString ignored;
-    if (r.directory.isEmpty()) return;
-    if (auto saved = openLoadResults(r.directory, &ignored)) compare(std::move(*saved)); // beside what was opened before
+    if (r.directory.isEmpty())
+        return;
+    if (auto saved = openLoadResults(r.directory, &ignored))
+        compare(std::move(*saved)); // beside what was opened before
 }
 
 void InferencePanel::compare(std::vector<LoadResults> runs) {
-    for (LoadResults& one : runs) compared_.push_back(std::move(one));
+    for (LoadResults& one : runs)
+        compared_.push_back(std::move(one));
     chart_->setComparison(loadComparison(compared_));
 }
 
@@ -67,9 +94,12 @@ bool InferencePanel::openResults(const QString& directory) {
     }
     chart_->timeline().clear();
     for (const LoadResults& r : *runs) {
-        for (const QString& p : r.problems) emit log({}, QStringLiteral("%1: %2").arg(r.directory, p));
-        if (runs->size() == 1) chart_->timeline().replay(r.records);
-        if (r.sweepValue) chart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));
+        for (const QString& p : r.problems)
+            emit log({}, QStringLiteral("%1: %2").arg(r.directory, p));
+        if (runs->size() == 1)
+            chart_->timeline().replay(r.records);
+        if (r.sweepValue)
+            chart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));
     }
     const rsload::Json& s = runs->back().summary;
     chart_->setStatus(tr("Saved run %1: %2 ok, %3 failed, %4 req/s")
@@ -89,7 +119,8 @@ void InferencePanel::clearComparison() {
 
 bool InferencePanel::exportCsv(const QString& path) {
     std::vector<rsload::RequestRecord> all;
-    for (const LoadResults& r : compared_) all.insert(all.end(), r.records.begin(), r.records.end());
+    for (const LoadResults& r : compared_)
+        all.insert(all.end(), r.records.begin(), r.records.end());
     QFile f(path);
     const QByteArray csv = loadRecordsCsv(all).toUtf8();
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(csv) != csv.size()) {

@@ -17,8 +17,8 @@ public:
     LoadRunner* runner() const { return runner_; }
     // Starts a run (its fleet and results folder already chosen); false, with a dialog, when one is going.
     bool start(LoadRequest request);
-    // A saved run (its folder, or a sweep's), drawn again and added to the comparison; a folder that cannot be
-    // read is said in a dialog and changes nothing.
+    // A saved run (its folder, or a sweep's), drawn again and added to the comparison; a folder that cannot
+    // be read is said in a dialog and changes nothing.
     bool openResults(const QString& directory);
     void clearComparison();
     bool exportCsv(const QString& path); // every request of the runs opened or compared

@@ -15,7 +15,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QTreeWidget(parent) {
     header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
 }
 
-void InspectorPanel::retranslate() { setHeaderLabels({tr("Fact"), tr("Value")}); }
+void InspectorPanel::retranslate() {
+    setHeaderLabels({tr("Fact"), tr("Value")});
+}
 
 QTreeWidgetItem* InspectorPanel::row(const QString& fact, const QString& value) {
     auto* r = new QTreeWidgetItem(this, {fact, value});
@@ -26,24 +28,32 @@ QTreeWidgetItem* InspectorPanel::row(const QString& fact, const QString& value) 
 void InspectorPanel::showItem(const WorkspaceView& view, int item) {
     clear();
     const Diagram& d = view.diagram;
-    if (item < 0 || item >= int(d.items.size())) return;
+    if (item < 0 || item >= int(d.items.size()))
+        return;
     const DiagramItem& it = d.items[size_t(item)];
     row(tr("item"), QStringLiteral("%1 (%2)").arg(it.label, itemKindTitle(it.kind)));
-    if (!it.detail.isEmpty()) row(tr("summary"), it.detail);
-    for (const auto& [fact, value] : it.facts) row(QCoreApplication::translate("rackscope", fact.toLatin1().constData()), value);
+    if (!it.detail.isEmpty())
+        row(tr("summary"), it.detail);
+    for (const auto& [fact, value] : it.facts)
+        row(QCoreApplication::translate("rackscope", fact.toLatin1().constData()), value);
     for (const Highlight* h : d.highlightsOf(item)) {
-        QTreeWidgetItem* r = row(highlightTitle(h->kind), (h->path.isEmpty() ? QString() : h->path + QStringLiteral(": ")) + h->why);
+        QTreeWidgetItem* r = row(highlightTitle(h->kind),
+                                 (h->path.isEmpty() ? QString() : h->path + QStringLiteral(": ")) + h->why);
         r->setForeground(0, highlightColour(h->kind));
     }
     // The GPU's paths to every NIC (and the NIC's to every GPU), as the analysis found them.
     const InspectedHost* h = view.workspace.host(it.host);
-    if (!h || (it.kind != ItemKind::Gpu && it.kind != ItemKind::Nic)) return;
+    if (!h || (it.kind != ItemKind::Gpu && it.kind != ItemKind::Nic))
+        return;
     for (const GpuNicPair& p : h->analysis.gpuNic) {
-        if (p.gpu != it.label && p.nic != it.label) continue;
+        if (p.gpu != it.label && p.nic != it.label)
+            continue;
         const QString gpudirect = !p.gpudirect ? tr("unknown") : *p.gpudirect ? tr("yes") : tr("no");
         row(it.kind == ItemKind::Gpu ? tr("path to %1").arg(p.nic) : tr("path from %1").arg(p.gpu),
-            tr("%1; GPUDirect RDMA %2%3").arg(p.path ? pathTypeName(*p.path) : tr("unknown"), gpudirect,
-                                               p.gpudirectReason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(p.gpudirectReason)));
+            tr("%1; GPUDirect RDMA %2%3")
+                .arg(p.path ? pathTypeName(*p.path) : tr("unknown"), gpudirect,
+                     p.gpudirectReason.isEmpty() ? QString()
+                                                 : QStringLiteral(" (%1)").arg(p.gpudirectReason)));
     }
 }
 

@@ -11,8 +11,12 @@ namespace {
 const QString kKey = QStringLiteral("ui/language");
 }
 
-QString chosenLanguage() { return QSettings().value(kKey, QStringLiteral("system")).toString(); }
-void rememberLanguage(const QString& choice) { QSettings().setValue(kKey, choice); }
+QString chosenLanguage() {
+    return QSettings().value(kKey, QStringLiteral("system")).toString();
+}
+void rememberLanguage(const QString& choice) {
+    QSettings().setValue(kKey, choice);
+}
 
 void applyLanguage(const QString& choice) {
     static QTranslator translator; // one catalogue at a time, for the life of the application

@@ -11,9 +11,9 @@
 namespace rackscope::gui {
 
 LoadChart::LoadChart(QWidget* parent)
-    : QWidget(parent), latency_(new QCustomPlot(this)), throughput_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
-      sweep_(new QCustomPlot(this)), compare_(new QTableWidget(this)), tabs_(new QTabWidget(this)),
-      status_(new QLabel(this)), timer_(new QTimer(this)) {
+    : QWidget(parent), latency_(new QCustomPlot(this)), throughput_(new QCustomPlot(this)),
+      histogram_(new QCustomPlot(this)), sweep_(new QCustomPlot(this)), compare_(new QTableWidget(this)),
+      tabs_(new QTabWidget(this)), status_(new QLabel(this)), timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(status_);
@@ -22,7 +22,8 @@ LoadChart::LoadChart(QWidget* parent)
     overTimeLayout->setContentsMargins(0, 0, 0, 0);
     overTimeLayout->addWidget(latency_, 1);
     overTimeLayout->addWidget(throughput_, 1);
-    for (QWidget* tab : {overTime, static_cast<QWidget*>(histogram_), static_cast<QWidget*>(sweep_), static_cast<QWidget*>(compare_)})
+    for (QWidget* tab : {overTime, static_cast<QWidget*>(histogram_), static_cast<QWidget*>(sweep_),
+                         static_cast<QWidget*>(compare_)})
         tabs_->addTab(tab, QString());
     compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     compare_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -30,11 +31,13 @@ LoadChart::LoadChart(QWidget* parent)
     layout->addWidget(tabs_);
 
     for (int i = 0; i < 4; ++i) // TTFT p50, p99, TPOT p50, p99
-        latency_->addGraph()->setPen(QPen(i < 2 ? QColor(0x1f, 0x77, 0xb4) : QColor(0xd6, 0x27, 0x28), 2, i % 2 ? Qt::DashLine : Qt::SolidLine));
+        latency_->addGraph()->setPen(QPen(i < 2 ? QColor(0x1f, 0x77, 0xb4) : QColor(0xd6, 0x27, 0x28), 2,
+                                          i % 2 ? Qt::DashLine : Qt::SolidLine));
     latency_->legend->setVisible(true);
-    throughput_->addGraph()->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 2));                        // requests/s
-    throughput_->addGraph()->setPen(QPen(QColor(0xd6, 0x27, 0x28), 2));                        // failures/s
-    throughput_->addGraph(throughput_->xAxis, throughput_->yAxis2)->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine)); // in flight
+    throughput_->addGraph()->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 2)); // requests/s
+    throughput_->addGraph()->setPen(QPen(QColor(0xd6, 0x27, 0x28), 2)); // failures/s
+    throughput_->addGraph(throughput_->xAxis, throughput_->yAxis2)
+        ->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine)); // in flight
     throughput_->yAxis2->setVisible(true);
     throughput_->legend->setVisible(true);
     new QCPBars(histogram_->xAxis, histogram_->yAxis);
@@ -45,17 +48,21 @@ LoadChart::LoadChart(QWidget* parent)
     }
     sweep_->legend->setVisible(true);
     retranslate();
-    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_})
+        p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(timer_, &QTimer::timeout, this, &LoadChart::redrawIfChanged);
     timer_->start(250);
 }
 
 void LoadChart::retranslate() {
-    if (!hasStatus_) status_->setText(tr("No inference load run yet."));
+    if (!hasStatus_)
+        status_->setText(tr("No inference load run yet."));
     const QString tabTitles[] = {tr("Over time"), tr("TTFT histogram"), tr("Sweep"), tr("Compare")};
-    for (int i = 0; i < 4; ++i) tabs_->setTabText(i, tabTitles[i]);
+    for (int i = 0; i < 4; ++i)
+        tabs_->setTabText(i, tabTitles[i]);
     const QString latencyNames[] = {tr("TTFT p50"), tr("TTFT p99"), tr("TPOT p50"), tr("TPOT p99")};
-    for (int i = 0; i < 4; ++i) latency_->graph(i)->setName(latencyNames[i]);
+    for (int i = 0; i < 4; ++i)
+        latency_->graph(i)->setName(latencyNames[i]);
     latency_->xAxis->setLabel(tr("time (s)"));
     latency_->yAxis->setLabel(tr("latency (ms)"));
     throughput_->graph(0)->setName(tr("requests/s"));
@@ -71,7 +78,8 @@ void LoadChart::retranslate() {
     sweep_->graph(1)->setName(tr("TPOT tail"));
     sweep_->xAxis->setLabel(tr("throughput (requests/s)"));
     sweep_->yAxis->setLabel(tr("latency (ms)"));
-    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_}) p->replot();
+    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_})
+        p->replot();
 }
 
 void LoadChart::setComparison(const LoadComparison& c) {
@@ -82,21 +90,26 @@ void LoadChart::setComparison(const LoadComparison& c) {
     for (int row = 0; row < int(c.rows.size()); ++row)
         for (int col = 0; col < int(c.rows[size_t(row)].size()); ++col) {
             auto* item = new QTableWidgetItem(c.rows[size_t(row)][col]);
-            if (col >= 2) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (col >= 2)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             compare_->setItem(row, col, item);
         }
     compare_->resizeColumnsToContents();
-    if (!c.rows.empty()) tabs_->setCurrentWidget(compare_);
+    if (!c.rows.empty())
+        tabs_->setCurrentWidget(compare_);
 }
 
 void LoadChart::setStatus(const QString& text) {
     hasStatus_ = true;
     status_->setText(text);
 }
-QString LoadChart::status() const { return status_->text(); }
+QString LoadChart::status() const {
+    return status_->text();
+}
 
 void LoadChart::redrawIfChanged() {
-    if (timeline_.revision() == drawn_) return;
+    if (timeline_.revision() == drawn_)
+        return;
     drawn_ = timeline_.revision();
     ++redraws_;
     QVector<double> t, ttft50, ttft99, tpot50, tpot99, reqs, fails;

@@ -21,11 +21,14 @@
 namespace rackscope::gui {
 
 LoadRunDialog::LoadRunDialog(QWidget* parent)
-    : QDialog(parent), url_(new QLineEdit(this)), model_(new QLineEdit(this)), inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
-      outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)), hosts_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
-      caFile_(new QLineEdit(this)), insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
-      endpoint_(new QComboBox(this)), concurrency_(new QSpinBox(this)), requests_(new QSpinBox(this)), warmup_(new QSpinBox(this)),
-      rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)), problem_(new QLabel(this)) {
+    : QDialog(parent), url_(new QLineEdit(this)), model_(new QLineEdit(this)),
+      inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
+      outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)),
+      hosts_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)), caFile_(new QLineEdit(this)),
+      insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
+      endpoint_(new QComboBox(this)), concurrency_(new QSpinBox(this)), requests_(new QSpinBox(this)),
+      warmup_(new QSpinBox(this)), rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)),
+      problem_(new QLabel(this)) {
     setWindowTitle(tr("Inference load run"));
     QSettings settings;
     url_->setPlaceholderText(QStringLiteral("http://node3:8000/v1"));
@@ -65,8 +68,10 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     auto* caRow = new QHBoxLayout;
     auto* browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("CA certificate"), caFile_->text(), tr("PEM certificates (*.pem *.crt);;All files (*)"));
-        if (!path.isEmpty()) caFile_->setText(path);
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("CA certificate"), caFile_->text(), tr("PEM certificates (*.pem *.crt);;All files (*)"));
+        if (!path.isEmpty())
+            caFile_->setText(path);
     });
     caRow->addWidget(caFile_);
     caRow->addWidget(browse);
@@ -87,8 +92,10 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
-    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, apiKeyEnv_, caFile_}) connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
-    for (QSpinBox* b : {concurrency_, requests_, warmup_}) connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
+    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, apiKeyEnv_, caFile_})
+        connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
+    for (QSpinBox* b : {concurrency_, requests_, warmup_})
+        connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(rate_, &QDoubleSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(insecure_, &QCheckBox::toggled, this, &LoadRunDialog::check);
     check();
@@ -98,16 +105,20 @@ void LoadRunDialog::check() {
     QString why;
     const bool ok = request(&why).has_value();
     problem_->setText(ok ? QString() : why);
-    if (auto* box = findChild<QDialogButtonBox*>()) box->button(QDialogButtonBox::Ok)->setEnabled(ok);
+    if (auto* box = findChild<QDialogButtonBox*>())
+        box->button(QDialogButtonBox::Ok)->setEnabled(ok);
 }
 
 std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
     LoadRequest r;
     rsload::LoadSpec& s = r.spec;
     s.url = url_->text().trimmed().toStdString();
-    while (!s.url.empty() && s.url.back() == '/') s.url.pop_back();
+    while (!s.url.empty() && s.url.back() == '/')
+        s.url.pop_back();
     s.model = model_->text().trimmed().toStdString();
-    s.endpoint = endpoint_->currentData().toString() == QLatin1String("completions") ? rsload::Endpoint::Completions : rsload::Endpoint::ChatCompletions;
+    s.endpoint = endpoint_->currentData().toString() == QLatin1String("completions")
+                     ? rsload::Endpoint::Completions
+                     : rsload::Endpoint::ChatCompletions;
     s.concurrency = concurrency_->value();
     s.rate = rate_->value();
     s.burstiness = burstiness_->value();
@@ -116,35 +127,47 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
     s.seed = uint64_t(QDateTime::currentMSecsSinceEpoch()); // a fresh one each run
     std::string why;
     const auto in = rsload::parseLengthDist(inputLen_->text().trimmed().toStdString(), &why);
-    const QString lengthForms = tr("give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000");
-    if (!in) return *problem = tr("Input length: %1").arg(lengthForms), std::nullopt;
+    const QString lengthForms =
+        tr("give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000");
+    if (!in)
+        return *problem = tr("Input length: %1").arg(lengthForms), std::nullopt;
     const auto out = rsload::parseLengthDist(outputLen_->text().trimmed().toStdString(), &why);
-    if (!out) return *problem = tr("Output length: %1").arg(lengthForms), std::nullopt;
+    if (!out)
+        return *problem = tr("Output length: %1").arg(lengthForms), std::nullopt;
     s.inputLen = *in;
     s.outputLen = *out;
     if (!slo_->text().trimmed().isEmpty()) {
         const auto slos = rsload::parseSlos(slo_->text().trimmed().toStdString(), &why);
-        if (!slos) return *problem = tr("SLO: give METRIC<=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft<=200ms,tpot<=50ms)"), std::nullopt;
+        if (!slos)
+            return *problem = tr("SLO: give METRIC<=Nms, separated by commas, with METRIC one of ttft, tpot, "
+                                 "itl, e2el (e.g. ttft<=200ms,tpot<=50ms)"),
+                   std::nullopt;
         r.slos = *slos;
     }
     if (!apiKeyEnv_->text().trimmed().isEmpty()) {
         const QString key = qEnvironmentVariable(qPrintable(apiKeyEnv_->text().trimmed()));
-        if (key.isEmpty()) return *problem = tr("%1 is not set in this session's environment").arg(apiKeyEnv_->text().trimmed()), std::nullopt;
+        if (key.isEmpty())
+            return *problem =
+                       tr("%1 is not set in this session's environment").arg(apiKeyEnv_->text().trimmed()),
+                   std::nullopt;
         s.headers.emplace_back("Authorization", "Bearer " + key.toStdString());
     }
     s.insecure = insecure_->isChecked();
     if (const QString path = caFile_->text().trimmed(); !path.isEmpty()) {
         QByteArray pem;
-        if (!readBoundedFile(path, rsload::kMaxCaPemBytes, &pem, 1000).isEmpty()) return *problem = tr("CA certificate: cannot read %1").arg(path), std::nullopt;
+        if (!readBoundedFile(path, rsload::kMaxCaPemBytes, &pem, 1000).isEmpty())
+            return *problem = tr("CA certificate: cannot read %1").arg(path), std::nullopt;
         s.caPem = pem.toStdString();
     }
     if (!hosts_->text().trimmed().isEmpty()) {
         const HostlistResult list = expandHostlist(hosts_->text().trimmed());
-        if (!list.error.isEmpty()) return *problem = tr("Servers: %1").arg(list.error), std::nullopt;
+        if (!list.error.isEmpty())
+            return *problem = tr("Servers: %1").arg(list.error), std::nullopt;
         r.hosts = list.hosts;
     }
     // the engine's own checks, in the window's language where the catalogue has them
-    if (const auto problems = rsload::validate(s); !problems.empty()) return *problem = QCoreApplication::translate("rsload", problems.front().c_str()), std::nullopt;
+    if (const auto problems = rsload::validate(s); !problems.empty())
+        return *problem = QCoreApplication::translate("rsload", problems.front().c_str()), std::nullopt;
     return r;
 }
 

@@ -5,6 +5,8 @@
 #include "inference_panel.h"
 #include "inspector_panel.h"
 #include "language.h"
+#include "model/hostlist.h"
+#include "protocol/protocol.h"
 #include "rackscope_version.h"
 #include "render/diagram_export.h"
 #include "runs/line_rate.h"
@@ -12,9 +14,7 @@
 #include "runs_panel.h"
 #include "servers_panel.h"
 #include "topology_canvas.h"
-#include "model/hostlist.h"
 #include "transport/local_agent.h"
-#include "protocol/protocol.h"
 
 #include <QApplication>
 #include <QDate>
@@ -35,26 +35,32 @@
 namespace rackscope::gui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), live_(new LiveWorkspace(this)), canvas_(new TopologyCanvas(this)), servers_(new ServersPanel(this)),
-      inspector_(new InspectorPanel(this)), findings_(new FindingsPanel(this)), report_(new QPlainTextEdit(this)),
-      console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)), inference_(new InferencePanel(this)), demoOffer_(new QPushButton(this)),
-      agent_(std::async(std::launch::async, [] { // the agent to deploy: reading and hashing it takes a few hundred ms
-          AgentLoad a;
-          a.binary = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &a.error);
-          return a;
-      })) {
+    : QMainWindow(parent), live_(new LiveWorkspace(this)), canvas_(new TopologyCanvas(this)),
+      servers_(new ServersPanel(this)), inspector_(new InspectorPanel(this)),
+      findings_(new FindingsPanel(this)), report_(new QPlainTextEdit(this)),
+      console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)), inference_(new InferencePanel(this)),
+      demoOffer_(new QPushButton(this)),
+      agent_(std::async(
+          std::launch::async, [] { // the agent to deploy: reading and hashing it takes a few hundred ms
+              AgentLoad a;
+              a.binary = loadAgentBinary(findLocalAgent(), QStringLiteral(RACKSCOPE_VERSION), &a.error);
+              return a;
+          })) {
     setCentralWidget(canvas_);
     buildDocks();
     buildMenus();
     connect(live_, &LiveWorkspace::changed, this, &MainWindow::showView);
     connect(live_, &LiveWorkspace::taken, this, &MainWindow::onTaken);
     connect(live_, &LiveWorkspace::idle, this, &MainWindow::checkServersDone);
-    connect(canvas_, &TopologyCanvas::selectionChanged, this, [this](int item) { inspector_->showItem(*live_->view(), item); });
+    connect(canvas_, &TopologyCanvas::selectionChanged, this,
+            [this](int item) { inspector_->showItem(*live_->view(), item); });
     connect(canvas_, &TopologyCanvas::expandToggled, this, &MainWindow::toggleExpanded);
-    connect(servers_, &ServersPanel::serverChosen, this, [this](const QString& host) { selectItem(QStringLiteral("host:") + host); });
+    connect(servers_, &ServersPanel::serverChosen, this,
+            [this](const QString& host) { selectItem(QStringLiteral("host:") + host); });
     connect(findings_, &FindingsPanel::itemChosen, this, &MainWindow::selectItem);
     connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
-    connect(runs_, &RunsPanel::runFinished, this, [this](const RunOutcome& o) { showRunFindings(o.findings); });
+    connect(runs_, &RunsPanel::runFinished, this,
+            [this](const RunOutcome& o) { showRunFindings(o.findings); });
     connect(inference_, &InferencePanel::log, this, &MainWindow::log);
     // Offered while there is nothing but this machine to look at.
     demoOffer_->setFlat(true);
@@ -78,20 +84,24 @@ void MainWindow::buildDocks() {
         return d;
     };
     QDockWidget* serversDock = dock(QT_TR_NOOP("Servers"), "serversDock", servers_, Qt::LeftDockWidgetArea);
-    QDockWidget* inspectorDock = dock(QT_TR_NOOP("Inspector"), "inspectorDock", inspector_, Qt::RightDockWidgetArea);
+    QDockWidget* inspectorDock =
+        dock(QT_TR_NOOP("Inspector"), "inspectorDock", inspector_, Qt::RightDockWidgetArea);
     report_->setObjectName(QStringLiteral("report"));
     report_->setReadOnly(true);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     report_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    tabifyDockWidget(inspectorDock, dock(QT_TR_NOOP("Report"), "reportDock", report_, Qt::RightDockWidgetArea));
+    tabifyDockWidget(inspectorDock,
+                     dock(QT_TR_NOOP("Report"), "reportDock", report_, Qt::RightDockWidgetArea));
     inspectorDock->raise();
-    QDockWidget* findingsDock = dock(QT_TR_NOOP("Findings"), "findingsDock", findings_, Qt::BottomDockWidgetArea);
+    QDockWidget* findingsDock =
+        dock(QT_TR_NOOP("Findings"), "findingsDock", findings_, Qt::BottomDockWidgetArea);
     console_->setReadOnly(true);
     console_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     QDockWidget* consoleDock = dock(QT_TR_NOOP("Console"), "consoleDock", console_, Qt::BottomDockWidgetArea);
     runs_->setMinimumHeight(120); // its splitters would ask for more, and take it from the canvas
     QDockWidget* runsDock = dock(QT_TR_NOOP("Load runs"), "runsDock", runs_, Qt::BottomDockWidgetArea);
-    QDockWidget* loadDock = dock(QT_TR_NOOP("Inference load"), "loadDock", inference_, Qt::BottomDockWidgetArea);
+    QDockWidget* loadDock =
+        dock(QT_TR_NOOP("Inference load"), "loadDock", inference_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock, consoleDock);
     tabifyDockWidget(consoleDock, runsDock);
     tabifyDockWidget(runsDock, loadDock);
@@ -109,7 +119,8 @@ void MainWindow::showDock(QDockWidget* dock) {
 }
 
 void MainWindow::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) retranslate();
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QMainWindow::changeEvent(event);
 }
 
@@ -117,9 +128,11 @@ void MainWindow::changeEvent(QEvent* event) {
 // findings) are made again by the workspace.
 void MainWindow::retranslate() {
     setWindowTitle(tr("rackscope %1").arg(QStringLiteral(RACKSCOPE_VERSION)));
-    for (const auto& [dock, title] : docks_) dock->setWindowTitle(tr(title));
+    for (const auto& [dock, title] : docks_)
+        dock->setWindowTitle(tr(title));
     demoOffer_->setText(tr("Open the demo cluster"));
-    demoOffer_->setToolTip(tr("Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once"));
+    demoOffer_->setToolTip(tr("Eight 8-GPU servers under rail leaves and spines, with a few planted faults: "
+                              "every feature at once"));
     servers_->retranslate();
     inspector_->retranslate();
     findings_->retranslate();
@@ -131,7 +144,9 @@ void MainWindow::retranslate() {
 bool MainWindow::switchLanguage(const QString& choice) {
     rememberLanguage(choice);
     if (runs_->isRunning() || inference_->runner()->isRunning()) {
-        statusBar()->showMessage(tr("A run is going: choose the language again when it has ended, or it changes the next time rackscope starts."), 8000);
+        statusBar()->showMessage(tr("A run is going: choose the language again when it has ended, or it "
+                                    "changes the next time rackscope starts."),
+                                 8000);
         return false;
     }
     applyLanguage(choice); // QEvent::LanguageChange retranslates every widget
@@ -140,17 +155,32 @@ bool MainWindow::switchLanguage(const QString& choice) {
 }
 
 void MainWindow::log(const QString& host, const QString& what) {
-    console_->appendPlainText(QStringLiteral("%1  %2  %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz")),
-                                                                host.isEmpty() ? QStringLiteral("-") : host, what));
+    console_->appendPlainText(QStringLiteral("%1  %2  %3")
+                                  .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz")),
+                                       host.isEmpty() ? QStringLiteral("-") : host, what));
 }
 
-bool MainWindow::busy() const { return live_->busy(); }
-const std::vector<InspectedHost>& MainWindow::hosts() const { return live_->view()->workspace.hosts(); }
-QTreeWidget* MainWindow::serverList() const { return servers_; }
-QTreeWidget* MainWindow::findingList() const { return findings_; }
-QTreeWidget* MainWindow::inspector() const { return inspector_; }
-LoadChart* MainWindow::loadChart() const { return inference_->chart(); }
-LoadRunner* MainWindow::loadRunner() const { return inference_->runner(); }
+bool MainWindow::busy() const {
+    return live_->busy();
+}
+const std::vector<InspectedHost>& MainWindow::hosts() const {
+    return live_->view()->workspace.hosts();
+}
+QTreeWidget* MainWindow::serverList() const {
+    return servers_;
+}
+QTreeWidget* MainWindow::findingList() const {
+    return findings_;
+}
+QTreeWidget* MainWindow::inspector() const {
+    return inspector_;
+}
+LoadChart* MainWindow::loadChart() const {
+    return inference_->chart();
+}
+LoadRunner* MainWindow::loadRunner() const {
+    return inference_->runner();
+}
 
 void MainWindow::showLocalMachine() {
     log(QStringLiteral("localhost"), tr("asking this machine's agent"));
@@ -158,39 +188,48 @@ void MainWindow::showLocalMachine() {
 }
 
 bool MainWindow::openTopology(const QString& path) {
-    if (path.isEmpty()) return false;
+    if (path.isEmpty())
+        return false;
     live_->open({path}, Workspace::Mode::Replace);
     return true;
 }
 
 bool MainWindow::openFiles(const QStringList& paths) {
-    if (paths.isEmpty()) return false;
+    if (paths.isEmpty())
+        return false;
     live_->open(paths, Workspace::Mode::Add);
     return true;
 }
 
-void MainWindow::openDemo() { live_->open({QStringLiteral(":/demo/demo.cluster")}, Workspace::Mode::Replace); }
+void MainWindow::openDemo() {
+    live_->open({QStringLiteral(":/demo/demo.cluster")}, Workspace::Mode::Replace);
+}
 
-// What became of an input: the Servers dock and the Console say it; a file that could not be read gets a dialog.
+// What became of an input: the Servers dock and the Console say it; a file that could not be read gets a
+// dialog.
 void MainWindow::onTaken(const TakeReport& r) {
     const bool server = serverNames_.contains(r.input);
     const bool thisMachine = r.input == kLocalAgentLocation;
     QStringList problems;
     for (const FailedInput& f : r.failed) {
         log(server ? r.input : QString(), tr("could not read %1: %2").arg(f.input, f.message));
-        if (server) servers_->setFailed(r.input, tr("failed at import: %1").arg(f.message));
-        else problems << QStringLiteral("%1: %2").arg(f.input, f.message);
+        if (server)
+            servers_->setFailed(r.input, tr("failed at import: %1").arg(f.message));
+        else
+            problems << QStringLiteral("%1: %2").arg(f.input, f.message);
     }
     if (!problems.isEmpty()) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("rackscope"),
-                                    thisMachine ? tr("Could not read this machine: %1").arg(problems.join(QLatin1Char('\n')))
-                                                : tr("Could not read:\n%1").arg(problems.join(QLatin1Char('\n'))),
-                                    QMessageBox::Ok, this);
+        auto* box = new QMessageBox(
+            QMessageBox::Warning, tr("rackscope"),
+            thisMachine ? tr("Could not read this machine: %1").arg(problems.join(QLatin1Char('\n')))
+                        : tr("Could not read:\n%1").arg(problems.join(QLatin1Char('\n'))),
+            QMessageBox::Ok, this);
         box->setObjectName(QStringLiteral("problem"));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
-    if (!r.taken()) return;
+    if (!r.taken())
+        return;
     if (r.replaced && server) { // the first answer: the servers replace what was shown
         source_ = connecting_;
         connecting_.clear();
@@ -198,13 +237,18 @@ void MainWindow::onTaken(const TakeReport& r) {
         servers_->clear();
         serverNames_.clear();
         QStringList names;
-        for (const QString& path : r.paths) names << (path.startsWith(QLatin1Char(':')) ? tr("the rackscope demo cluster") : QFileInfo(path).fileName());
+        for (const QString& path : r.paths)
+            names << (path.startsWith(QLatin1Char(':')) ? tr("the rackscope demo cluster")
+                                                        : QFileInfo(path).fileName());
         source_ = thisMachine ? tr("this machine") : names.join(QStringLiteral(", "));
     }
-    if (thisMachine) log(QStringLiteral("localhost"), tr("collected through the local agent"));
+    if (thisMachine)
+        log(QStringLiteral("localhost"), tr("collected through the local agent"));
     else if (!server)
-        for (const QString& h : r.hosts) log(h, tr("opened %1").arg(r.input));
-    if (!r.fabricSource.isEmpty() && !server) log({}, tr("fabric from %1").arg(r.fabricSource));
+        for (const QString& h : r.hosts)
+            log(h, tr("opened %1").arg(r.input));
+    if (!r.fabricSource.isEmpty() && !server)
+        log({}, tr("fabric from %1").arg(r.fabricSource));
 }
 
 void MainWindow::showView(const WorkspaceViewPtr& view) {
@@ -216,24 +260,34 @@ void MainWindow::showView(const WorkspaceViewPtr& view) {
     for (const InspectedHost& h : ws.hosts())
         if (servers_->findItems(h.host.name, Qt::MatchExactly | Qt::MatchRecursive).isEmpty())
             servers_->setStatus(h.host.name, tr("from %1").arg(QFileInfo(h.host.source.location).fileName()));
-    if (ws.fabric()) servers_->group(*ws.fabric(), *ws.fabricAnalysis());
+    if (ws.fabric())
+        servers_->group(*ws.fabric(), *ws.fabricAnalysis());
     servers_->markFlagged(ws.flagged());
     report_->setPlainText(view->report);
     std::vector<HostTopology> topologies;
-    for (const InspectedHost& h : ws.hosts()) topologies.push_back(h.host);
+    for (const InspectedHost& h : ws.hosts())
+        topologies.push_back(h.host);
     runs_->setLineRate(expectedBusbw(topologies));
     const std::vector<RawSource>& sources = ws.sources();
-    demoOffer_->setVisible(sources.empty() || (sources.size() == 1 && sources.front().location == kLocalAgentLocation)); // only this machine
-    if (!serverNames_.isEmpty()) statusBar()->showMessage(tr("%1 of %2 servers answered").arg(ws.hosts().size()).arg(serverNames_.size()));
-    else if (!ws.empty()) statusBar()->showMessage(source_);
+    demoOffer_->setVisible(
+        sources.empty() ||
+        (sources.size() == 1 && sources.front().location == kLocalAgentLocation)); // only this machine
+    if (!serverNames_.isEmpty())
+        statusBar()->showMessage(
+            tr("%1 of %2 servers answered").arg(ws.hosts().size()).arg(serverNames_.size()));
+    else if (!ws.empty())
+        statusBar()->showMessage(source_);
     emit viewShown();
 }
 
-void MainWindow::redraw() { live_->setDiagramOptions(diagramOptions_); }
+void MainWindow::redraw() {
+    live_->setDiagramOptions(diagramOptions_);
+}
 
 bool MainWindow::selectItem(const QString& id) {
     const int item = canvas_->diagram().find(id);
-    if (item >= 0) canvas_->select(item, true);
+    if (item >= 0)
+        canvas_->select(item, true);
     return item >= 0;
 }
 
@@ -242,14 +296,17 @@ void MainWindow::toggleExpanded(const QString& host) {
     if (o.expandAll) {
         o.expandAll = false;
         o.expanded.clear();
-        for (const InspectedHost& h : hosts()) o.expanded.insert(h.host.name);
+        for (const InspectedHost& h : hosts())
+            o.expanded.insert(h.host.name);
     }
-    if (!o.expanded.remove(host)) o.expanded.insert(host);
+    if (!o.expanded.remove(host))
+        o.expanded.insert(host);
     redraw();
 }
 
 void MainWindow::markFlagged(const QStringList& hosts) {
-    for (const QString& h : hosts) log(h, tr("flagged slow by the load runs"));
+    for (const QString& h : hosts)
+        log(h, tr("flagged slow by the load runs"));
     live_->setFlagged(hosts);
 }
 
@@ -260,17 +317,20 @@ void MainWindow::showRunFindings(const std::vector<Finding>& findings) {
             nccl.push_back(f);
             log(f.subjects.value(0), f.message);
         }
-    if (!nccl.empty()) live_->addRunFindings(nccl);
+    if (!nccl.empty())
+        live_->addRunFindings(nccl);
 }
 
 bool MainWindow::saveSession(const QString& path) {
     Session session = live_->view()->workspace.session();
-    if (session.title.isEmpty()) session.title = canvas_->diagram().title;
+    if (session.title.isEmpty())
+        session.title = canvas_->diagram().title;
     session.saved = QDateTime::currentDateTime().toString(Qt::ISODate);
     session.version = QStringLiteral(RACKSCOPE_VERSION);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(sessionToJson(session)) < 0 || !file.commit()) {
-        QMessageBox::warning(this, tr("rackscope"), tr("Could not save the session to %1: %2").arg(path, file.errorString()));
+        QMessageBox::warning(this, tr("rackscope"),
+                             tr("Could not save the session to %1: %2").arg(path, file.errorString()));
         return false;
     }
     log({}, tr("saved the session (%1 sources) to %2").arg(session.sources.size()).arg(path));
@@ -287,7 +347,8 @@ bool MainWindow::exportDiagram(const QString& path) {
     o.format = *format;
     o.paint = canvas_->paintOptions();
     o.paint.selected = o.paint.hovered = -1;
-    o.title = {canvas_->diagram().title, QDate::currentDate().toString(Qt::ISODate), QStringLiteral(RACKSCOPE_VERSION), source_};
+    o.title = {canvas_->diagram().title, QDate::currentDate().toString(Qt::ISODate),
+               QStringLiteral(RACKSCOPE_VERSION), source_};
     if (const QString error = rackscope::exportDiagram(canvas_->diagram(), path, o); !error.isEmpty()) {
         QMessageBox::warning(this, tr("rackscope"), tr("Could not export: %1").arg(error));
         return false;
@@ -301,7 +362,8 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     QString error = list.error;
     request_ = request;
     FleetOptions o;
-    if (error.isEmpty()) o = fleetOptions(&error);
+    if (error.isEmpty())
+        o = fleetOptions(&error);
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("rackscope"), tr("Cannot connect: %1").arg(error));
         return false;
@@ -323,13 +385,15 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
     ++connection_;
     live_->setServerOrder(serverNames_);
     log({}, tr("connecting to %1 servers (%2)").arg(list.hosts.size()).arg(request.hosts));
-    for (const QString& h : serverNames_) servers_->setStatus(h, tr("waiting"));
+    for (const QString& h : serverNames_)
+        servers_->setStatus(h, tr("waiting"));
     fleet_->request(serverNames_, QString::fromLatin1(rsagent::protocol::method::kCollect));
     return true;
 }
 
 void MainWindow::refreshServers() {
-    if (!fleet_ || serverNames_.isEmpty()) return;
+    if (!fleet_ || serverNames_.isEmpty())
+        return;
     fleetDone_ = false;
     fleet_->request(serverNames_, QString::fromLatin1(rsagent::protocol::method::kCollect));
 }
@@ -337,23 +401,27 @@ void MainWindow::refreshServers() {
 void MainWindow::onHostFinished(const HostResult& r) {
     servers_->setSeconds(r.host, r.seconds);
     if (!r.result) {
-        const QString why = r.error ? tr("failed at %1: %2").arg(stageName(r.error->stage), r.error->message) : tr("no answer");
+        const QString why = r.error ? tr("failed at %1: %2").arg(stageName(r.error->stage), r.error->message)
+                                    : tr("no answer");
         servers_->setFailed(r.host, why);
         log(r.host, why);
         return;
     }
-    servers_->setStatus(r.host, r.reused ? tr("ok (connection reused)") : tr("ok (agent %1)").arg(r.deployed));
+    servers_->setStatus(r.host,
+                        r.reused ? tr("ok (connection reused)") : tr("ok (agent %1)").arg(r.deployed));
     log(r.host, tr("collected in %1 s").arg(r.seconds, 0, 'f', 2));
     live_->takeAgentAnswer(connection_, r.host, *r.result);
 }
 
 // Once the fleet has ended and the workspace has shown every answer.
 void MainWindow::checkServersDone() {
-    if (!fleetDone_ || live_->busy()) return;
+    if (!fleetDone_ || live_->busy())
+        return;
     fleetDone_ = false;
     if (!connecting_.isEmpty()) { // no server answered: what was shown stays, and the Servers dock says why
         log({}, tr("no server of %1 answered; the view still shows %2").arg(connecting_, source_));
-        statusBar()->showMessage(tr("No server answered (see the Servers list); still showing %1").arg(source_));
+        statusBar()->showMessage(
+            tr("No server answered (see the Servers list); still showing %1").arg(source_));
         connecting_.clear();
     }
     emit serversDone();
@@ -361,16 +429,21 @@ void MainWindow::checkServersDone() {
 
 FleetOptions MainWindow::fleetOptions(QString* error) {
     FleetOptions o;
-    o.config = SshConfig::fromFile(request_.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config") : request_.sshConfig);
+    o.config =
+        SshConfig::fromFile(request_.sshConfig.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/config")
+                                                         : request_.sshConfig);
     if (!request_.jumpHost.isEmpty() && !o.config.addJumpForAll(request_.jumpHost))
         *error = tr("the jump host is not [user@]host[:port]: %1").arg(request_.jumpHost);
     o.ssh.knownHostsFile = request_.knownHosts;
-    o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs = request_.timeoutS * 1000;
+    o.ssh.connectTimeoutMs = o.ssh.authTimeoutMs = o.requestTimeoutMs = o.deploy.timeoutMs =
+        request_.timeoutS * 1000;
     o.concurrency = request_.concurrency;
     useDialogsFor(o.ssh, this);
     const AgentLoad& agent = agent_.get(); // read long before, off the GUI thread
-    if (agent.binary) o.agent = *agent.binary;
-    else if (error->isEmpty()) *error = agent.error;
+    if (agent.binary)
+        o.agent = *agent.binary;
+    else if (error->isEmpty())
+        *error = agent.error;
     return o;
 }
 

@@ -37,13 +37,13 @@ public:
 
     // Each of these starts the work and returns at once; the view follows (busy() until it has).
     void showLocalMachine();
-    bool openTopology(const QString& path); // in place of what is shown; false when there is no path
+    bool openTopology(const QString& path);   // in place of what is shown; false when there is no path
     bool openFiles(const QStringList& paths); // added to what is shown
-    void openDemo(); // the demo rack that ships with rackscope
+    void openDemo();                          // the demo rack that ships with rackscope
     // Reaches the servers and shows each as it arrives; false when the request cannot start (with a dialog).
     bool connectToHosts(const ConnectRequest& request);
     void refreshServers(); // asks the same servers again, over the connections already open
-    bool busy() const; // the workspace has not yet shown what was asked of it
+    bool busy() const;     // the workspace has not yet shown what was asked of it
 
     bool exportDiagram(const QString& path); // in the format its name says; false with a dialog
     // Every source shown, byte for byte, with the flagged hosts and findings; false with a dialog.
@@ -62,15 +62,17 @@ public:
     TopologyCanvas* canvas() const { return canvas_; }
     QPlainTextEdit* console() const { return console_; }
     DiagramOptions& diagramOptions() { return diagramOptions_; }
-    void redraw(); // lays the diagram out again with diagramOptions()
+    void redraw();                      // lays the diagram out again with diagramOptions()
     bool selectItem(const QString& id); // selects and centres it; false when the diagram has no such item
     // Hosts a straggler hunt found slow: red in the servers list and on the canvas.
     void markFlagged(const QStringList& hosts);
-    // What NCCL did in a load run (a rank without GPUDirect RDMA, sockets, a farther NIC), drawn on its GPU and NIC.
+    // What NCCL did in a load run (a rank without GPUDirect RDMA, sockets, a farther NIC), drawn on its GPU
+    // and NIC.
     void showRunFindings(const std::vector<Finding>& findings);
     // Starts what the run dialog chose, reaching hosts the way the last connection did.
     void startRun(const RunChoice& choice);
-    // An inference load run: the Inference load dock charts it as it goes; saved under the load results folder.
+    // An inference load run: the Inference load dock charts it as it goes; saved under the load results
+    // folder.
     void startLoadRun(LoadRequest request);
     LoadChart* loadChart() const;
     LoadRunner* loadRunner() const;
@@ -116,7 +118,8 @@ private:
     std::vector<std::pair<QDockWidget*, const char*>> docks_; // with their untranslated titles
     DiagramOptions diagramOptions_;
     QString source_;     // what the title block names
-    QString connecting_; // the servers being connected to: they replace the view when the first answers, not before
+    QString connecting_; // the servers being connected to: they replace the view when the first answers, not
+                         // before
     int connection_ = 0; // counts connections, so the first answer of each replaces the view
     bool fleetDone_ = false;
     ConnectRequest request_;

@@ -3,11 +3,11 @@
 #include "language.h"
 #include "load_run_dialog.h"
 #include "main_window.h"
+#include "model/hostlist.h"
 #include "render/diagram_style.h"
 #include "runs/run_record.h"
 #include "runs_panel.h"
 #include "topology_canvas.h"
-#include "model/hostlist.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -20,38 +20,50 @@
 namespace rackscope::gui {
 
 void MainWindow::buildMenus() {
-    for (QMenu* old : menuBar()->findChildren<QMenu*>(Qt::FindDirectChildrenOnly)) delete old;
+    for (QMenu* old : menuBar()->findChildren<QMenu*>(Qt::FindDirectChildrenOnly))
+        delete old;
     menuBar()->clear();
-    for (QToolBar* old : findChildren<QToolBar*>(QStringLiteral("viewToolBar"))) delete old;
+    for (QToolBar* old : findChildren<QToolBar*>(QStringLiteral("viewToolBar")))
+        delete old;
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open topology or fabric…"), QKeySequence::Open, this, &MainWindow::chooseFile);
     file->addAction(tr("Show this &machine"), this, &MainWindow::showLocalMachine);
     file->addAction(tr("Open the &demo cluster"), this, &MainWindow::openDemo);
-    file->addAction(tr("&Connect to servers…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::chooseServers);
+    file->addAction(tr("&Connect to servers…"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
+                    &MainWindow::chooseServers);
     file->addAction(tr("&Refresh servers"), QKeySequence::Refresh, this, &MainWindow::refreshServers);
     file->addAction(tr("S&top connecting"), QKeySequence(Qt::Key_Escape), this, [this] {
-        if (fleet_) fleet_->cancel();
+        if (fleet_)
+            fleet_->cancel();
     });
     file->addSeparator();
     file->addAction(tr("Open &session…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, tr("Sessions (*.rsession);;All files (*)"));
-        if (!path.isEmpty()) openTopology(path);
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {},
+                                                          tr("Sessions (*.rsession);;All files (*)"));
+        if (!path.isEmpty())
+            openTopology(path);
     });
     file->addAction(tr("&Save session…"), QKeySequence::Save, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save session"), {}, tr("Sessions (*.rsession)"));
-        if (path.isEmpty()) return;
-        if (!path.endsWith(QLatin1String(".rsession"))) path += QStringLiteral(".rsession");
+        QString path =
+            QFileDialog::getSaveFileName(this, tr("Save session"), {}, tr("Sessions (*.rsession)"));
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(QLatin1String(".rsession")))
+            path += QStringLiteral(".rsession");
         saveSession(path);
     });
-    file->addAction(tr("&Export diagram…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::chooseExport);
+    file->addAction(tr("&Export diagram…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::chooseExport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), canvas_, &TopologyCanvas::fit);
-    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
-    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
+    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this,
+                    [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
+    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this,
+                    [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
     view->addSeparator();
     view->addAction(tr("Open &all servers"), this, [this] {
         diagramOptions_.expandAll = true;
@@ -81,7 +93,8 @@ void MainWindow::buildMenus() {
         QPixmap swatch(12, 12);
         swatch.fill(highlightColour(HighlightKind(k)));
         a->setIcon(QIcon(swatch));
-        connect(a, &QAction::toggled, this, [this, k](bool on) { canvas_->setHighlightShown(HighlightKind(k), on); });
+        connect(a, &QAction::toggled, this,
+                [this, k](bool on) { canvas_->setHighlightShown(HighlightKind(k), on); });
     }
 
     QToolBar* bar = addToolBar(tr("View"));
@@ -103,19 +116,25 @@ void MainWindow::buildMenus() {
         auto next = std::upper_bound(found.begin(), found.end(), canvas_->selected());
         const int item = next == found.end() ? found.front() : *next;
         canvas_->select(item, true);
-        statusBar()->showMessage(tr("%1 of %2 matches").arg(std::find(found.begin(), found.end(), item) - found.begin() + 1).arg(found.size()), 4000);
+        statusBar()->showMessage(tr("%1 of %2 matches")
+                                     .arg(std::find(found.begin(), found.end(), item) - found.begin() + 1)
+                                     .arg(found.size()),
+                                 4000);
     });
     QMenu* language = view->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(language);
     const QString chosen = chosenLanguage();
-    for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("As the system")}, std::pair{QStringLiteral("en"), QStringLiteral("English")},
+    for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("As the system")},
+                                     std::pair{QStringLiteral("en"), QStringLiteral("English")},
                                      std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
         QAction* a = language->addAction(name);
         a->setCheckable(true);
         a->setChecked(code == chosen);
         languages->addAction(a);
         // Queued: the language change rebuilds this very menu.
-        connect(a, &QAction::triggered, this, [this, code = code] { switchLanguage(code); }, Qt::QueuedConnection);
+        connect(
+            a, &QAction::triggered, this, [this, code = code] { switchLanguage(code); },
+            Qt::QueuedConnection);
     }
     auto* find = new QAction(tr("&Find…"), view);
     find->setShortcut(QKeySequence::Find);
@@ -127,50 +146,65 @@ void MainWindow::buildMenus() {
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
-    run->addAction(tr("&Inference load run…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, &MainWindow::chooseLoadRun);
+    run->addAction(tr("&Inference load run…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this,
+                   &MainWindow::chooseLoadRun);
     run->addAction(tr("Stop the inference load run"), inference_->runner(), &LoadRunner::cancel);
     run->addAction(tr("Open saved inference load run…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open saved inference load run"), defaultLoadResultsDirectory());
-        if (!dir.isEmpty()) openLoadResults(dir);
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open saved inference load run"),
+                                                              defaultLoadResultsDirectory());
+        if (!dir.isEmpty())
+            openLoadResults(dir);
     });
     run->addAction(tr("Export inference load requests as CSV…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export requests as CSV"), QString(), tr("CSV (*.csv)"));
-        if (!path.isEmpty()) exportLoadCsv(path);
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export requests as CSV"), QString(), tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportLoadCsv(path);
     });
     run->addAction(tr("Clear the inference load comparison"), this, &MainWindow::clearLoadComparison);
     run->addAction(tr("&Stop the run"), this, [this] { runs_->stop(); });
     run->addAction(tr("&Open saved run…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), defaultResultsDirectory(), tr("Runs (*.rsrun)"));
-        if (!path.isEmpty()) runs_->openRecord(path);
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"),
+                                                          defaultResultsDirectory(), tr("Runs (*.rsrun)"));
+        if (!path.isEmpty())
+            runs_->openRecord(path);
     });
 }
 
 void MainWindow::chooseFile() {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open topologies and fabric sources"), {},
-                                                            tr("Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)"));
-    if (!paths.isEmpty()) openFiles(paths);
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open topologies and fabric sources"), {},
+        tr("Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)"));
+    if (!paths.isEmpty())
+        openFiles(paths);
 }
 
 void MainWindow::chooseServers() {
     ConnectDialog dialog(this);
-    if (dialog.exec() == QDialog::Accepted) connectToHosts(dialog.request());
+    if (dialog.exec() == QDialog::Accepted)
+        connectToHosts(dialog.request());
 }
 
 void MainWindow::chooseRun() {
     NcclRunDialog dialog(compressHostlist(serverNames_), this);
-    if (dialog.exec() == QDialog::Accepted) startRun(dialog.choice());
+    if (dialog.exec() == QDialog::Accepted)
+        startRun(dialog.choice());
 }
 
 void MainWindow::chooseLoadRun() {
     LoadRunDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted) return;
+    if (dialog.exec() != QDialog::Accepted)
+        return;
     QString problem;
-    if (auto request = dialog.request(&problem)) startLoadRun(std::move(*request));
+    if (auto request = dialog.request(&problem))
+        startLoadRun(std::move(*request));
 }
 
 void MainWindow::chooseExport() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export diagram"), {}, tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)"));
-    if (!path.isEmpty()) exportDiagram(path);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export diagram"), {}, tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)"));
+    if (!path.isEmpty())
+        exportDiagram(path);
 }
 
 } // namespace rackscope::gui

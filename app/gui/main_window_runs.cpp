@@ -15,11 +15,13 @@ void MainWindow::startRun(const RunChoice& choice) {
     RunRequest request;
     request.spec = choice.spec;
     request.resultsDirectory = defaultResultsDirectory();
-    for (const InspectedHost& h : hosts()) request.topologies[h.host.name] = h.host;
+    for (const InspectedHost& h : hosts())
+        request.topologies[h.host.name] = h.host;
     QString error;
     const FleetOptions reach = fleetOptions(&error);
     request.ssh = reach.ssh;
-    if (!choice.launchHost.isEmpty()) request.launchHost = reach.config.resolve(choice.launchHost);
+    if (!choice.launchHost.isEmpty())
+        request.launchHost = reach.config.resolve(choice.launchHost);
     if (choice.counters) {
         if (!error.isEmpty()) {
             QMessageBox::warning(this, tr("rackscope"), tr("Cannot sample counters: %1").arg(error));
@@ -48,18 +50,26 @@ void MainWindow::startLoadRun(LoadRequest request) {
             return;
         }
     }
-    request.resultsDirectory = defaultLoadResultsDirectory() + QLatin1Char('/') + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
-                               QStringLiteral("-") + QString::fromStdString(request.spec.model).section(QLatin1Char('/'), -1);
-    if (inference_->start(std::move(request))) showDock(qobject_cast<QDockWidget*>(inference_->parentWidget()));
+    request.resultsDirectory = defaultLoadResultsDirectory() + QLatin1Char('/') +
+                               QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
+                               QStringLiteral("-") +
+                               QString::fromStdString(request.spec.model).section(QLatin1Char('/'), -1);
+    if (inference_->start(std::move(request)))
+        showDock(qobject_cast<QDockWidget*>(inference_->parentWidget()));
 }
 
 bool MainWindow::openLoadResults(const QString& directory) {
-    if (!inference_->openResults(directory)) return false;
+    if (!inference_->openResults(directory))
+        return false;
     showDock(qobject_cast<QDockWidget*>(inference_->parentWidget()));
     return true;
 }
 
-void MainWindow::clearLoadComparison() { inference_->clearComparison(); }
-bool MainWindow::exportLoadCsv(const QString& path) { return inference_->exportCsv(path); }
+void MainWindow::clearLoadComparison() {
+    inference_->clearComparison();
+}
+bool MainWindow::exportLoadCsv(const QString& path) {
+    return inference_->exportCsv(path);
+}
 
 } // namespace rackscope::gui

@@ -18,11 +18,16 @@ void logSizeAxis(QCPAxis* axis) {
 }
 
 QPen penFor(SeriesRole role, int index) {
-    static const QColor live[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e)};
+    static const QColor live[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
+                                  QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
+                                  QColor(0xff, 0x7f, 0x0e)};
     switch (role) {
-    case SeriesRole::Live: return QPen(live[index % 5], 2);
-    case SeriesRole::Earlier: return QPen(QColor(0x99, 0x99, 0x99), 1.2, Qt::DashLine);
-    case SeriesRole::Baseline: break;
+    case SeriesRole::Live:
+        return QPen(live[index % 5], 2);
+    case SeriesRole::Earlier:
+        return QPen(QColor(0x99, 0x99, 0x99), 1.2, Qt::DashLine);
+    case SeriesRole::Baseline:
+        break;
     }
     return QPen(Qt::black, 1.5, Qt::DashDotLine);
 }
@@ -30,7 +35,8 @@ QPen penFor(SeriesRole role, int index) {
 } // namespace
 
 RunChart::RunChart(QWidget* parent)
-    : QWidget(parent), busbw_(new QCustomPlot(this)), time_(new QCustomPlot(this)), summary_(new QLabel(this)), timer_(new QTimer(this)) {
+    : QWidget(parent), busbw_(new QCustomPlot(this)), time_(new QCustomPlot(this)),
+      summary_(new QLabel(this)), timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);
@@ -41,7 +47,8 @@ RunChart::RunChart(QWidget* parent)
     logSizeAxis(time_->xAxis);
     time_->yAxis->setScaleType(QCPAxis::stLogarithmic);
     time_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    for (QCustomPlot* p : {busbw_, time_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    for (QCustomPlot* p : {busbw_, time_})
+        p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     retranslate();
     connect(timer_, &QTimer::timeout, this, &RunChart::redrawIfChanged);
     timer_->start(100);
@@ -60,10 +67,13 @@ void RunChart::retranslate() {
     redrawIfChanged();
 }
 
-QString RunChart::summary() const { return summary_->text(); }
+QString RunChart::summary() const {
+    return summary_->text();
+}
 
 void RunChart::redrawIfChanged() {
-    if (data_.revision() == drawn_) return;
+    if (data_.revision() == drawn_)
+        return;
     drawn_ = data_.revision();
     ++redraws_;
     for (QCustomPlot* p : {busbw_, time_}) {
@@ -79,11 +89,14 @@ void RunChart::redrawIfChanged() {
         g->setName(s.name);
         g->setPen(pen);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
-        g->setData(QVector<double>(s.sizes.begin(), s.sizes.end()), QVector<double>(s.busbw.begin(), s.busbw.end()));
+        g->setData(QVector<double>(s.sizes.begin(), s.sizes.end()),
+                   QVector<double>(s.busbw.begin(), s.busbw.end()));
         QCPGraph* t = time_->addGraph();
         t->setPen(pen);
-        t->setData(QVector<double>(s.sizes.begin(), s.sizes.end()), QVector<double>(s.timeUs.begin(), s.timeUs.end()));
-        for (double b : s.busbw) top = std::max(top, b);
+        t->setData(QVector<double>(s.sizes.begin(), s.sizes.end()),
+                   QVector<double>(s.timeUs.begin(), s.timeUs.end()));
+        for (double b : s.busbw)
+            top = std::max(top, b);
         if (s.role == SeriesRole::Live && !s.busbw.empty()) {
             const auto share = data_.percentOfLineRate(s.busbw.back());
             last = tr("%1: %2 GB/s at %3 bytes%4")
@@ -108,8 +121,10 @@ void RunChart::redrawIfChanged() {
     busbw_->xAxis->rescale();
     busbw_->yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
     time_->rescaleAxes();
-    summary_->setText(last.isEmpty() ? (data_.lineRate().busbwGBs ? tr("Line rate: %1").arg(data_.lineRate().explanation) : tr("No run yet."))
-                                     : last);
+    summary_->setText(last.isEmpty()
+                          ? (data_.lineRate().busbwGBs ? tr("Line rate: %1").arg(data_.lineRate().explanation)
+                                                       : tr("No run yet."))
+                          : last);
     summary_->setToolTip(data_.lineRate().explanation);
     busbw_->replot(QCustomPlot::rpQueuedReplot);
     time_->replot(QCustomPlot::rpQueuedReplot);

@@ -31,13 +31,16 @@ QString peakText(const NcclTestsRun& run) {
 void RunsPanel::retranslate() {
     runs_->setHeaderLabels({tr("Run"), tr("Status"), tr("Peak busbw (GB/s)"), tr("Saved as")});
     findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Message")});
-    const QString names[] = {tr("Stop"), tr("Open saved run…"), tr("Baseline…"), tr("Export CSV…"), tr("Export JSON…")};
-    for (int i = 0; i < 5; ++i) buttons_[i]->setText(names[i]);
+    const QString names[] = {tr("Stop"), tr("Open saved run…"), tr("Baseline…"), tr("Export CSV…"),
+                             tr("Export JSON…")};
+    for (int i = 0; i < 5; ++i)
+        buttons_[i]->setText(names[i]);
     chart_->retranslate();
 }
 
 RunsPanel::RunsPanel(QWidget* parent)
-    : QWidget(parent), chart_(new RunChart(this)), runs_(new QTreeWidget(this)), findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)) {
+    : QWidget(parent), chart_(new RunChart(this)), runs_(new QTreeWidget(this)),
+      findings_(new QTreeWidget(this)), console_(new QPlainTextEdit(this)) {
     runs_->setRootIsDecorated(false);
     runs_->header()->setSectionResizeMode(Label, QHeaderView::ResizeToContents);
     findings_->setRootIsDecorated(false);
@@ -54,17 +57,22 @@ RunsPanel::RunsPanel(QWidget* parent)
     retranslate();
     connect(stopButton, &QPushButton::clicked, this, &RunsPanel::stop);
     connect(openButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), resultsDirectory(), tr("Runs (*.rsrun)"));
-        if (!path.isEmpty()) openRecord(path);
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), resultsDirectory(),
+                                                          tr("Runs (*.rsrun)"));
+        if (!path.isEmpty())
+            openRecord(path);
     });
     connect(baselineButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Baseline run"), resultsDirectory(), tr("Runs (*.rsrun)"));
-        if (!path.isEmpty()) openRecord(path, true);
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Baseline run"), resultsDirectory(), tr("Runs (*.rsrun)"));
+        if (!path.isEmpty())
+            openRecord(path, true);
     });
     connect(csvButton, &QPushButton::clicked, this, [this] { exportSelected(true); });
     connect(jsonButton, &QPushButton::clicked, this, [this] { exportSelected(false); });
     auto* buttons = new QHBoxLayout;
-    for (QPushButton* b : {stopButton, openButton, baselineButton, csvButton, jsonButton}) buttons->addWidget(b);
+    for (QPushButton* b : {stopButton, openButton, baselineButton, csvButton, jsonButton})
+        buttons->addWidget(b);
     buttons->addStretch();
 
     auto* left = new QSplitter(Qt::Vertical, this);
@@ -83,9 +91,13 @@ RunsPanel::RunsPanel(QWidget* parent)
     layout->addWidget(outer);
 }
 
-RunsPanel::~RunsPanel() { stop(); }
+RunsPanel::~RunsPanel() {
+    stop();
+}
 
-QString RunsPanel::resultsDirectory() const { return defaultResultsDirectory(); }
+QString RunsPanel::resultsDirectory() const {
+    return defaultResultsDirectory();
+}
 
 void RunsPanel::log(const QString& text) {
     console_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss.zzz ")) + text);
@@ -93,36 +105,49 @@ void RunsPanel::log(const QString& text) {
 
 void RunsPanel::addFindings(const QString& where, const std::vector<Finding>& findings) {
     for (const Finding& f : findings) {
-        auto* item = new QTreeWidgetItem(findings_, {severityName(f.severity), f.code, where.isEmpty() ? f.message : where + QStringLiteral(": ") + f.message});
+        auto* item = new QTreeWidgetItem(
+            findings_, {severityName(f.severity), f.code,
+                        where.isEmpty() ? f.message : where + QStringLiteral(": ") + f.message});
         item->setToolTip(2, f.message);
-        if (f.severity == Severity::Error) item->setForeground(0, QBrush(Qt::red));
+        if (f.severity == Severity::Error)
+            item->setForeground(0, QBrush(Qt::red));
     }
 }
 
 void RunsPanel::startRun(const RunRequest& request) {
-    if (isRunning()) return;
+    if (isRunning())
+        return;
     run_ = std::make_unique<RecordedRun>();
-    auto* item = new QTreeWidgetItem(runs_, {request.label.isEmpty() ? QStringLiteral("%1 on %2").arg(collectiveName(request.spec.collective), request.spec.hosts.join(QLatin1Char(',')))
-                                                                     : request.label,
+    auto* item = new QTreeWidgetItem(runs_, {request.label.isEmpty()
+                                                 ? QStringLiteral("%1 on %2")
+                                                       .arg(collectiveName(request.spec.collective),
+                                                            request.spec.hosts.join(QLatin1Char(',')))
+                                                 : request.label,
                                              tr("starting")});
     const int series = chart_->data().addSeries(item->text(Label), SeriesRole::Live);
     connect(run_.get(), &RecordedRun::stage, this, [this, item](const QString& what) {
         item->setText(Status, what);
         log(what);
     });
-    connect(run_.get(), &RecordedRun::outputLine, this, [this](const QString& l) { console_->appendPlainText(l); });
+    connect(run_.get(), &RecordedRun::outputLine, this,
+            [this](const QString& l) { console_->appendPlainText(l); });
     connect(run_.get(), &RecordedRun::row, this, [this, series, item](const NcclTestsRow& r) {
         chart_->data().addRow(series, r);
         item->setText(Peak, QString::number(r.outOfPlace.busbw, 'f', 2));
     });
     connect(run_.get(), &RecordedRun::finished, this, [this, item](const RunOutcome& o) {
-        const QString status = !o.error.isEmpty() ? o.error : o.exitStatus == 0 ? tr("finished") : tr("exit status %1").arg(o.exitStatus);
+        const QString status = !o.error.isEmpty()  ? o.error
+                               : o.exitStatus == 0 ? tr("finished")
+                                                   : tr("exit status %1").arg(o.exitStatus);
         item->setText(Status, status);
         item->setToolTip(Status, status);
         item->setText(Record, o.record);
-        if (!o.error.isEmpty() || o.exitStatus != 0) item->setForeground(Status, QBrush(Qt::red));
-        log(tr("run ended: %1%2").arg(status, o.record.isEmpty() ? QString() : tr("; saved to %1").arg(o.record)));
-        for (const QString& e : o.counterErrors) log(tr("counters: %1").arg(e));
+        if (!o.error.isEmpty() || o.exitStatus != 0)
+            item->setForeground(Status, QBrush(Qt::red));
+        log(tr("run ended: %1%2")
+                .arg(status, o.record.isEmpty() ? QString() : tr("; saved to %1").arg(o.record)));
+        for (const QString& e : o.counterErrors)
+            log(tr("counters: %1").arg(e));
         addFindings(item->text(Label), o.findings);
         run_.release()->deleteLater(); // not from inside its own signal
         emit runFinished(o);
@@ -132,16 +157,21 @@ void RunsPanel::startRun(const RunRequest& request) {
 }
 
 void RunsPanel::startHunt(const HuntOptions& options) {
-    if (isRunning()) return;
+    if (isRunning())
+        return;
     hunt_ = std::make_unique<StragglerHunt>();
     connect(hunt_.get(), &StragglerHunt::groupStarted, this, &RunsPanel::groupStarted);
     connect(hunt_.get(), &StragglerHunt::groupFinished, this, &RunsPanel::groupFinished);
     connect(hunt_.get(), &StragglerHunt::finished, this, [this](const StragglerVerdict& v) {
         const std::vector<Finding> found = stragglerFindings(v);
         QStringList flagged;
-        for (const Finding& f : found) flagged << f.subjects;
+        for (const Finding& f : found)
+            flagged << f.subjects;
         addFindings({}, found);
-        log(tr("median %1 GB/s; %2 slow hosts, %3 slow links").arg(v.median, 0, 'f', 2).arg(v.slowHosts.size()).arg(v.slowPairs.size()));
+        log(tr("median %1 GB/s; %2 slow hosts, %3 slow links")
+                .arg(v.median, 0, 'f', 2)
+                .arg(v.slowHosts.size())
+                .arg(v.slowPairs.size()));
         hunt_.release()->deleteLater();
         emit huntFinished(v);
         emit flaggedHosts(flagged);
@@ -150,7 +180,8 @@ void RunsPanel::startHunt(const HuntOptions& options) {
 }
 
 void RunsPanel::groupStarted(int round, const QStringList& hosts, const QString& command) {
-    auto* item = new QTreeWidgetItem(runs_, {tr("round %1: %2").arg(round + 1).arg(hosts.join(QLatin1Char('+'))), tr("running")});
+    auto* item = new QTreeWidgetItem(
+        runs_, {tr("round %1: %2").arg(round + 1).arg(hosts.join(QLatin1Char('+'))), tr("running")});
     item->setData(Label, Qt::UserRole, hosts.join(QLatin1Char('+')));
     log(QStringLiteral("$ ") + command);
 }
@@ -159,24 +190,31 @@ void RunsPanel::groupFinished(const GroupRun& r) {
     const QString key = r.hosts.join(QLatin1Char('+'));
     for (int i = runs_->topLevelItemCount() - 1; i >= 0; --i) {
         QTreeWidgetItem* item = runs_->topLevelItem(i);
-        if (item->data(Label, Qt::UserRole).toString() != key) continue;
+        if (item->data(Label, Qt::UserRole).toString() != key)
+            continue;
         item->setText(Status, r.error.isEmpty() ? tr("finished") : r.error);
         item->setText(Peak, r.busbw ? QString::number(*r.busbw, 'f', 2) : QString());
         item->setText(Record, r.record);
-        if (!r.error.isEmpty()) item->setForeground(Status, QBrush(Qt::red));
+        if (!r.error.isEmpty())
+            item->setForeground(Status, QBrush(Qt::red));
         break;
     }
     addFindings(key, r.findings);
-    if (r.record.isEmpty()) return;
+    if (r.record.isEmpty())
+        return;
     QString error;
     const RunRecord rec = loadRunRecord(r.record, &error);
-    if (error.isEmpty()) chart_->data().addRun(key, SeriesRole::Earlier, rec.run);
-    else log(tr("%1: %2").arg(r.record, error));
+    if (error.isEmpty())
+        chart_->data().addRun(key, SeriesRole::Earlier, rec.run);
+    else
+        log(tr("%1: %2").arg(r.record, error));
 }
 
 void RunsPanel::stop() {
-    if (run_) run_->cancel();
-    if (hunt_) hunt_->cancel();
+    if (run_)
+        run_->cancel();
+    if (hunt_)
+        hunt_->cancel();
 }
 
 bool RunsPanel::openRecord(const QString& path, bool asBaseline) {
@@ -186,13 +224,18 @@ bool RunsPanel::openRecord(const QString& path, bool asBaseline) {
         QMessageBox::warning(this, tr("rackscope"), tr("Could not open the run:\n%1").arg(error));
         return false;
     }
-    if (asBaseline) chart_->data().removeRole(SeriesRole::Baseline);
+    if (asBaseline)
+        chart_->data().removeRole(SeriesRole::Baseline);
     const QString name = (asBaseline ? tr("baseline: ") : QString()) + rec.meta.label;
     chart_->data().addRun(name, asBaseline ? SeriesRole::Baseline : SeriesRole::Earlier, rec.run);
-    auto* item = new QTreeWidgetItem(runs_, {name, !rec.exitStatus ? tr("record ends before the run did") : rec.error.isEmpty() ? tr("saved") : rec.error,
+    auto* item = new QTreeWidgetItem(runs_, {name,
+                                             !rec.exitStatus       ? tr("record ends before the run did")
+                                             : rec.error.isEmpty() ? tr("saved")
+                                                                   : rec.error,
                                              peakText(rec.run), path});
     item->setToolTip(Label, rec.meta.command);
-    for (const QString& p : rec.problems) log(tr("%1: %2").arg(path, p));
+    for (const QString& p : rec.problems)
+        log(tr("%1: %2").arg(path, p));
     return true;
 }
 
@@ -205,14 +248,18 @@ void RunsPanel::exportSelected(bool csv) {
     }
     QString error;
     const RunRecord rec = loadRunRecord(record, &error);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export run"), {}, csv ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
-    if (path.isEmpty()) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export run"), {},
+                                                      csv ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
     QFile out(path);
     if (!error.isEmpty() || !out.open(QIODevice::WriteOnly)) {
-        QMessageBox::warning(this, tr("rackscope"), tr("Could not export: %1").arg(error.isEmpty() ? out.errorString() : error));
+        QMessageBox::warning(this, tr("rackscope"),
+                             tr("Could not export: %1").arg(error.isEmpty() ? out.errorString() : error));
         return;
     }
-    out.write(csv ? runRowsToCsv(rec.run) : QJsonDocument(ncclTestsToJson(rec.run, record)).toJson(QJsonDocument::Indented));
+    out.write(csv ? runRowsToCsv(rec.run)
+                  : QJsonDocument(ncclTestsToJson(rec.run, record)).toJson(QJsonDocument::Indented));
 }
 
 } // namespace rackscope::gui

@@ -31,7 +31,8 @@ public:
     void groupFinished(const GroupRun& run);
     void stop();
     bool isRunning() const { return run_ || hunt_; }
-    bool openRecord(const QString& path, bool asBaseline = false); // false, with a dialog, when it cannot be read
+    bool openRecord(const QString& path,
+                    bool asBaseline = false); // false, with a dialog, when it cannot be read
     void setLineRate(const LineRate& rate) { chart_->data().setLineRate(rate); }
     QString resultsDirectory() const;
 

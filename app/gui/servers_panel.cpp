@@ -15,15 +15,19 @@ ServersPanel::ServersPanel(QWidget* parent) : QTreeWidget(parent) {
     retranslate(); // the columns, before their sizes are set
     header()->setSectionResizeMode(Status, QHeaderView::Stretch);
     connect(this, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
-        if (it->data(Name, Qt::UserRole).toString().isEmpty()) emit serverChosen(it->text(Name));
+        if (it->data(Name, Qt::UserRole).toString().isEmpty())
+            emit serverChosen(it->text(Name));
     });
 }
 
-void ServersPanel::retranslate() { setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")}); }
+void ServersPanel::retranslate() {
+    setHeaderLabels({tr("Server"), tr("Status"), tr("Seconds")});
+}
 
 QTreeWidgetItem* ServersPanel::item(const QString& host) {
     for (QTreeWidgetItem* found : findItems(host, Qt::MatchExactly | Qt::MatchRecursive, Name))
-        if (found->childCount() == 0 && found->data(Name, Qt::UserRole).toString().isEmpty()) return found;
+        if (found->childCount() == 0 && found->data(Name, Qt::UserRole).toString().isEmpty())
+            return found;
     return new QTreeWidgetItem(this, {host});
 }
 
@@ -41,7 +45,9 @@ void ServersPanel::setFailed(const QString& host, const QString& why) {
     it->setForeground(Status, QBrush(Qt::red));
 }
 
-void ServersPanel::setSeconds(const QString& host, double seconds) { item(host)->setText(Seconds, QString::number(seconds, 'f', 2)); }
+void ServersPanel::setSeconds(const QString& host, double seconds) {
+    item(host)->setText(Seconds, QString::number(seconds, 'f', 2));
+}
 
 void ServersPanel::markFlagged(const QStringList& hosts) {
     for (const QString& h : hosts) {
@@ -54,7 +60,9 @@ void ServersPanel::markFlagged(const QStringList& hosts) {
 // A pod, often a rack, is the servers under the same leaves.
 void ServersPanel::group(const Fabric& fabric, const FabricAnalysis& analysis) {
     // A fabric without switches (this machine's NICs, servers whose LLDP sees nothing) groups nothing.
-    if (std::none_of(analysis.hosts.begin(), analysis.hosts.end(), [](const FabricHost& h) { return !h.leaves.isEmpty(); })) return;
+    if (std::none_of(analysis.hosts.begin(), analysis.hosts.end(),
+                     [](const FabricHost& h) { return !h.leaves.isEmpty(); }))
+        return;
     std::vector<QTreeWidgetItem*> items;
     while (topLevelItemCount()) {
         QTreeWidgetItem* top = takeTopLevelItem(0);
@@ -62,18 +70,22 @@ void ServersPanel::group(const Fabric& fabric, const FabricAnalysis& analysis) {
             items.push_back(top);
             continue;
         }
-        for (QTreeWidgetItem* child : top->takeChildren()) items.push_back(child);
+        for (QTreeWidgetItem* child : top->takeChildren())
+            items.push_back(child);
         delete top;
     }
     std::map<QString, QTreeWidgetItem*> groups;
     for (QTreeWidgetItem* it : items) {
         QStringList leaves;
         if (const FabricHost* h = analysis.host(it->text(Name)))
-            for (const QString& id : h->leaves) leaves << (fabric.node(id) ? switchName(*fabric.node(id)) : id);
+            for (const QString& id : h->leaves)
+                leaves << (fabric.node(id) ? switchName(*fabric.node(id)) : id);
         leaves.sort();
-        const QString key = leaves.isEmpty()      ? tr("not on the fabric")
-                            : leaves.size() == 1 ? leaves.front()
-                                                 : tr("%1 leaves: %2").arg(leaves.size()).arg(leaves.join(QStringLiteral(", ")));
+        const QString key =
+            leaves.isEmpty() ? tr("not on the fabric")
+            : leaves.size() == 1
+                ? leaves.front()
+                : tr("%1 leaves: %2").arg(leaves.size()).arg(leaves.join(QStringLiteral(", ")));
         QTreeWidgetItem*& g = groups[key];
         if (!g) {
             g = new QTreeWidgetItem(this, {key});

@@ -19,13 +19,17 @@ TopologyCanvas::TopologyCanvas(QWidget* parent) : QWidget(parent) {
 }
 
 void TopologyCanvas::setDiagram(Diagram d) {
-    const QString selectedId = paint_.selected >= 0 && paint_.selected < int(diagram_.items.size()) ? diagram_.items[paint_.selected].id : QString();
-    const bool sameScene = !diagram_.items.empty() && !d.items.empty() && diagram_.items.front().id == d.items.front().id;
+    const QString selectedId = paint_.selected >= 0 && paint_.selected < int(diagram_.items.size())
+                                   ? diagram_.items[paint_.selected].id
+                                   : QString();
+    const bool sameScene =
+        !diagram_.items.empty() && !d.items.empty() && diagram_.items.front().id == d.items.front().id;
     diagram_ = std::move(d);
     paint_.selected = diagram_.find(selectedId);
     paint_.hovered = -1;
     paint_.hoveredLink = -1;
-    if (!sameScene || !fitted_) fit();
+    if (!sameScene || !fitted_)
+        fit();
     update();
 }
 
@@ -34,29 +38,38 @@ void TopologyCanvas::setHighlightShown(HighlightKind kind, bool shown) {
     update();
 }
 
-QPointF TopologyCanvas::toScene(QPointF p) const { return (p - offset_) / zoom_; }
-QPointF TopologyCanvas::toWidget(QPointF s) const { return s * zoom_ + offset_; }
+QPointF TopologyCanvas::toScene(QPointF p) const {
+    return (p - offset_) / zoom_;
+}
+QPointF TopologyCanvas::toWidget(QPointF s) const {
+    return s * zoom_ + offset_;
+}
 
 int TopologyCanvas::itemAt(QPointF widgetPoint) const {
     const QPointF s = toScene(widgetPoint);
     // Children come after their parents: the last hit is the innermost.
     for (int i = int(diagram_.items.size()) - 1; i >= 0; --i)
-        if (diagram_.items[i].rect.contains(s)) return i;
+        if (diagram_.items[i].rect.contains(s))
+            return i;
     return -1;
 }
 
 TopologyCanvas::Hit TopologyCanvas::hitAt(QPointF widgetPoint) const {
     const int item = itemAt(widgetPoint);
-    if (item >= 0 && !diagram_.items[item].container()) return {item, -1}; // a device box is on top
+    if (item >= 0 && !diagram_.items[item].container())
+        return {item, -1};                                                         // a device box is on top
     const int link = rackscope::linkAt(diagram_, toScene(widgetPoint), 5 / zoom_); // within 5 screen pixels
     return link >= 0 ? Hit{-1, link} : Hit{item, -1};
 }
 
-int TopologyCanvas::linkAt(QPointF widgetPoint) const { return hitAt(widgetPoint).link; }
+int TopologyCanvas::linkAt(QPointF widgetPoint) const {
+    return hitAt(widgetPoint).link;
+}
 
 void TopologyCanvas::fit() {
     const QRectF b = diagram_.bounds;
-    if (b.isEmpty() || width() <= 0 || height() <= 0) return;
+    if (b.isEmpty() || width() <= 0 || height() <= 0)
+        return;
     zoom_ = std::clamp(std::min(width() / b.width(), height() / b.height()), 0.01, 1.5);
     offset_ = QPointF(width() / 2.0, height() / 2.0) - b.center() * zoom_;
     fitted_ = isVisible();
@@ -66,7 +79,8 @@ void TopologyCanvas::fit() {
 
 void TopologyCanvas::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    if (followFit_) fit();
+    if (followFit_)
+        fit();
 }
 
 void TopologyCanvas::zoomBy(double factor, QPointF anchor) {
@@ -78,7 +92,8 @@ void TopologyCanvas::zoomBy(double factor, QPointF anchor) {
 }
 
 void TopologyCanvas::select(int item, bool centre) {
-    if (item >= int(diagram_.items.size())) item = -1;
+    if (item >= int(diagram_.items.size()))
+        item = -1;
     paint_.selected = item;
     if (item >= 0 && centre) {
         const QRectF r = diagram_.items[item].rect;
@@ -96,36 +111,50 @@ namespace {
 // A highlight in a tooltip: its colour, what it is, the path type where it has one, and why.
 QString highlightLine(const Highlight& h) {
     const QString path = h.path.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(h.path);
-    return QStringLiteral("<span style='color:%1'>■</span> %2%3: %4").arg(highlightColour(h.kind).name(), highlightTitle(h.kind), path, h.why.toHtmlEscaped());
+    return QStringLiteral("<span style='color:%1'>■</span> %2%3: %4")
+        .arg(highlightColour(h.kind).name(), highlightTitle(h.kind), path, h.why.toHtmlEscaped());
 }
 
 } // namespace
 
 QString TopologyCanvas::toolTipFor(int item) const {
-    if (item < 0) return {};
+    if (item < 0)
+        return {};
     const DiagramItem& it = diagram_.items[item];
     QStringList lines{QStringLiteral("<b>%1</b> — %2").arg(it.label.toHtmlEscaped(), itemKindTitle(it.kind))};
-    if (!it.detail.isEmpty()) lines << it.detail.toHtmlEscaped();
-    if (!it.pci.isEmpty()) lines << tr("PCI %1").arg(it.pci);
-    for (const Highlight* h : diagram_.highlightsOf(item)) lines << highlightLine(*h);
-    if (it.kind == ItemKind::Host) lines << tr("<i>double-click to open or close</i>");
+    if (!it.detail.isEmpty())
+        lines << it.detail.toHtmlEscaped();
+    if (!it.pci.isEmpty())
+        lines << tr("PCI %1").arg(it.pci);
+    for (const Highlight* h : diagram_.highlightsOf(item))
+        lines << highlightLine(*h);
+    if (it.kind == ItemKind::Host)
+        lines << tr("<i>double-click to open or close</i>");
     return lines.join(QStringLiteral("<br>"));
 }
 
 QString TopologyCanvas::toolTipForLink(int link) const {
-    if (link < 0 || link >= int(diagram_.links.size())) return {};
+    if (link < 0 || link >= int(diagram_.links.size()))
+        return {};
     const DiagramLink& l = diagram_.links[link];
     auto end = [&](int i) {
         const DiagramItem& it = diagram_.items[i];
-        return (it.host.isEmpty() || it.kind == ItemKind::Host ? it.label : QStringLiteral("%1 %2").arg(it.host, it.label)).toHtmlEscaped();
+        return (it.host.isEmpty() || it.kind == ItemKind::Host
+                    ? it.label
+                    : QStringLiteral("%1 %2").arg(it.host, it.label))
+            .toHtmlEscaped();
     };
     QStringList lines{QStringLiteral("<b>%1 — %2</b>").arg(end(l.a), end(l.b))};
     QString what = l.kind == LinkKind::NvLink ? tr("NVLink") : tr("cable");
-    if (!l.label.isEmpty()) what += QStringLiteral(": ") + l.label.toHtmlEscaped();
-    if (l.count > 1) what += tr(" (%n in parallel)", nullptr, l.count);
+    if (!l.label.isEmpty())
+        what += QStringLiteral(": ") + l.label.toHtmlEscaped();
+    if (l.count > 1)
+        what += tr(" (%n in parallel)", nullptr, l.count);
     lines << what;
     if (l.rail >= 0 && l.rail < diagram_.rails.size())
-        lines << QStringLiteral("<span style='color:%1'>■</span> %2").arg(railColour(l.rail).name(), tr("rail %1 (%2)").arg(l.rail).arg(diagram_.rails[l.rail].toHtmlEscaped()));
+        lines << QStringLiteral("<span style='color:%1'>■</span> %2")
+                     .arg(railColour(l.rail).name(),
+                          tr("rail %1 (%2)").arg(l.rail).arg(diagram_.rails[l.rail].toHtmlEscaped()));
     for (const Highlight& h : diagram_.highlights)
         if (std::find(h.links.begin(), h.links.end(), link) != h.links.end())
             lines << highlightLine(h);
@@ -140,12 +169,15 @@ void TopologyCanvas::paintEvent(QPaintEvent* e) {
     }
     PaintOptions o = paint_;
     o.exposed = QRectF(toScene(e->rect().topLeft()), toScene(e->rect().bottomRight() + QPoint(1, 1)));
-    paintDiagramInBands(frame_, e->rect(), QTransform(zoom_, 0, 0, zoom_, offset_.x(), offset_.y()), diagram_, o, QColor(0xfb, 0xfc, 0xfd));
+    paintDiagramInBands(frame_, e->rect(), QTransform(zoom_, 0, 0, zoom_, offset_.x(), offset_.y()), diagram_,
+                        o, QColor(0xfb, 0xfc, 0xfd));
     QPainter p(this);
-    p.drawImage(e->rect(), frame_, QRectF(QPointF(e->rect().topLeft()) * dpr, QSizeF(e->rect().size()) * dpr));
+    p.drawImage(e->rect(), frame_,
+                QRectF(QPointF(e->rect().topLeft()) * dpr, QSizeF(e->rect().size()) * dpr));
     if (diagram_.items.empty()) {
         p.setPen(Qt::gray);
-        p.drawText(rect(), Qt::AlignCenter, tr("Nothing to draw yet: open a topology or connect to servers."));
+        p.drawText(rect(), Qt::AlignCenter,
+                   tr("Nothing to draw yet: open a topology or connect to servers."));
     }
 }
 
@@ -155,14 +187,16 @@ void TopologyCanvas::wheelEvent(QWheelEvent* e) {
 }
 
 void TopologyCanvas::mousePressEvent(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton) return;
+    if (e->button() != Qt::LeftButton)
+        return;
     dragFrom_ = e->pos();
     dragging_ = false;
 }
 
 void TopologyCanvas::mouseMoveEvent(QMouseEvent* e) {
     if (e->buttons() & Qt::LeftButton) {
-        if (!dragging_ && (e->pos() - dragFrom_).manhattanLength() > 3) dragging_ = true;
+        if (!dragging_ && (e->pos() - dragFrom_).manhattanLength() > 3)
+            dragging_ = true;
         if (dragging_) {
             followFit_ = false;
             offset_ += e->pos() - dragFrom_;
@@ -180,17 +214,22 @@ void TopologyCanvas::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void TopologyCanvas::mouseReleaseEvent(QMouseEvent* e) {
-    if (e->button() == Qt::LeftButton && !dragging_) select(itemAt(e->position()), false);
+    if (e->button() == Qt::LeftButton && !dragging_)
+        select(itemAt(e->position()), false);
     dragging_ = false;
 }
 
 void TopologyCanvas::toggle(int item) {
     int at = item;
-    while (at >= 0 && diagram_.items[at].kind != ItemKind::Host) at = diagram_.items[at].parent;
-    if (at >= 0) emit expandToggled(diagram_.items[at].host);
+    while (at >= 0 && diagram_.items[at].kind != ItemKind::Host)
+        at = diagram_.items[at].parent;
+    if (at >= 0)
+        emit expandToggled(diagram_.items[at].host);
 }
 
-void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) { toggle(itemAt(e->position())); }
+void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
+    toggle(itemAt(e->position()));
+}
 
 // The nearest item whose centre lies that way, preferring ones in line.
 void TopologyCanvas::moveSelection(int dx, int dy) {
@@ -206,31 +245,53 @@ void TopologyCanvas::moveSelection(int dx, int dy) {
     for (std::size_t i = 0; i < diagram_.items.size(); ++i) {
         const QPointF d = diagram_.items[i].rect.center() - from;
         const double along = d.x() * dx + d.y() * dy, across = std::abs(d.x() * dy) + std::abs(d.y() * dx);
-        if (along <= 1) continue;
+        if (along <= 1)
+            continue;
         const double score = along + 3 * across;
         if (best < 0 || score < bestScore) {
             best = int(i);
             bestScore = score;
         }
     }
-    if (best >= 0) select(best, true);
+    if (best >= 0)
+        select(best, true);
 }
 
 void TopologyCanvas::keyPressEvent(QKeyEvent* e) {
     const QPointF middle(width() / 2.0, height() / 2.0);
     switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.25, middle); break;
-    case Qt::Key_Minus: zoomBy(0.8, middle); break;
-    case Qt::Key_0: fit(); break;
-    case Qt::Key_Left: moveSelection(-1, 0); break;
-    case Qt::Key_Right: moveSelection(1, 0); break;
-    case Qt::Key_Up: moveSelection(0, -1); break;
-    case Qt::Key_Down: moveSelection(0, 1); break;
+    case Qt::Key_Equal:
+        zoomBy(1.25, middle);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.8, middle);
+        break;
+    case Qt::Key_0:
+        fit();
+        break;
+    case Qt::Key_Left:
+        moveSelection(-1, 0);
+        break;
+    case Qt::Key_Right:
+        moveSelection(1, 0);
+        break;
+    case Qt::Key_Up:
+        moveSelection(0, -1);
+        break;
+    case Qt::Key_Down:
+        moveSelection(0, 1);
+        break;
     case Qt::Key_Return:
-    case Qt::Key_Enter: toggle(paint_.selected); break;
-    case Qt::Key_Escape: select(-1, false); break;
-    default: QWidget::keyPressEvent(e); return;
+    case Qt::Key_Enter:
+        toggle(paint_.selected);
+        break;
+    case Qt::Key_Escape:
+        select(-1, false);
+        break;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
     }
     e->accept();
 }
@@ -240,11 +301,14 @@ bool TopologyCanvas::event(QEvent* e) {
         auto* help = static_cast<QHelpEvent*>(e);
         const Hit hit = hitAt(help->pos());
         const QString text = hit.link >= 0 ? toolTipForLink(hit.link) : toolTipFor(hit.item);
-        if (text.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(help->globalPos(), text, this);
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
-    if (e->type() == QEvent::Show && !fitted_) fit();
+    if (e->type() == QEvent::Show && !fitted_)
+        fit();
     return QWidget::event(e);
 }
 

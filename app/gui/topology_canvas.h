@@ -18,7 +18,8 @@ class TopologyCanvas : public QWidget {
 public:
     explicit TopologyCanvas(QWidget* parent = nullptr);
 
-    // Keeps the view where it was when the new diagram has the same items (a toggle, a filter); fits otherwise.
+    // Keeps the view where it was when the new diagram has the same items (a toggle, a filter); fits
+    // otherwise.
     void setDiagram(Diagram d);
     const Diagram& diagram() const { return diagram_; }
     void setHighlightShown(HighlightKind kind, bool shown);
@@ -64,8 +65,8 @@ private:
     Diagram diagram_;
     PaintOptions paint_;
     double zoom_ = 1;
-    QPointF offset_;      // widget position of scene (0, 0)
-    QImage frame_;        // painted in bands on every core, then shown (paintDiagramInBands)
+    QPointF offset_; // widget position of scene (0, 0)
+    QImage frame_;   // painted in bands on every core, then shown (paintDiagramInBands)
     QPoint dragFrom_;
     bool dragging_ = false;
     bool fitted_ = false;

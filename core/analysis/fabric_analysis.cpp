@@ -15,13 +15,16 @@ namespace {
 
 // Per-lane data rates after line coding, as ibstat and the IBTA specs give them.
 std::optional<double> laneGbps(const QString& speed) {
-    static const std::map<QString, double> rates{{"SDR", 2.0},  {"DDR", 4.0},   {"QDR", 8.0},  {"FDR10", 10.0}, {"FDR", 13.64},
-                                                 {"EDR", 25.0}, {"HDR", 50.0}, {"NDR", 100.0}, {"XDR", 200.0}};
+    static const std::map<QString, double> rates{{"SDR", 2.0},    {"DDR", 4.0},   {"QDR", 8.0},
+                                                 {"FDR10", 10.0}, {"FDR", 13.64}, {"EDR", 25.0},
+                                                 {"HDR", 50.0},   {"NDR", 100.0}, {"XDR", 200.0}};
     const auto it = rates.find(speed);
     return it == rates.end() ? std::nullopt : std::optional(it->second);
 }
 
-QString rateText(const FabricLink& l) { return l.width + l.speed; }
+QString rateText(const FabricLink& l) {
+    return l.width + l.speed;
+}
 
 Finding finding(Severity s, const char* code, QStringList subjects, const QString& message) {
     return {s, QLatin1String(code), std::move(subjects), message};
@@ -29,16 +32,20 @@ Finding finding(Severity s, const char* code, QStringList subjects, const QStrin
 
 template <typename T> T mostCommon(const std::vector<T>& values, int* count = nullptr) {
     std::map<T, int> n;
-    for (const T& v : values) ++n[v];
-    auto best = std::max_element(n.begin(), n.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
-    if (count) *count = best->second;
+    for (const T& v : values)
+        ++n[v];
+    auto best = std::max_element(n.begin(), n.end(),
+                                 [](const auto& x, const auto& y) { return x.second < y.second; });
+    if (count)
+        *count = best->second;
     return best->first;
 }
 
 class Analyser {
 public:
     explicit Analyser(const Fabric& f) : f_(f) {
-        for (const FabricNode& n : f.nodes) node_[n.id] = &n;
+        for (const FabricNode& n : f.nodes)
+            node_[n.id] = &n;
         a_.tiers = inferSwitchTiers(f);
     }
 
@@ -59,19 +66,32 @@ private:
     FabricAnalysis a_;
     std::map<QString, const FabricNode*> node_;
 
-    const FabricNode* node(const QString& id) const { auto it = node_.find(id); return it == node_.end() ? nullptr : it->second; }
+    const FabricNode* node(const QString& id) const {
+        auto it = node_.find(id);
+        return it == node_.end() ? nullptr : it->second;
+    }
     // A finding about one link (or node), remembered with it so a drawing can mark it.
     void onLink(const FabricLink* l, Finding f) {
-        if (l) a_.findingLinks[a_.findings.size()].push_back(static_cast<std::size_t>(l - f_.links.data()));
+        if (l)
+            a_.findingLinks[a_.findings.size()].push_back(static_cast<std::size_t>(l - f_.links.data()));
         a_.findings.push_back(std::move(f));
     }
     void onNode(const QString& id, Finding f) {
         a_.findingNodes[a_.findings.size()] << id;
         a_.findings.push_back(std::move(f));
     }
-    bool isSwitch(const QString& id) const { const FabricNode* n = node(id); return n && n->kind == FabricNodeKind::Switch; }
-    QString nameOf(const QString& id) const { const FabricNode* n = node(id); return n ? switchName(*n) : id; }
-    int tierOf(const QString& id) const { auto it = a_.tiers.find(id); return it == a_.tiers.end() ? 0 : it->second; }
+    bool isSwitch(const QString& id) const {
+        const FabricNode* n = node(id);
+        return n && n->kind == FabricNodeKind::Switch;
+    }
+    QString nameOf(const QString& id) const {
+        const FabricNode* n = node(id);
+        return n ? switchName(*n) : id;
+    }
+    int tierOf(const QString& id) const {
+        auto it = a_.tiers.find(id);
+        return it == a_.tiers.end() ? 0 : it->second;
+    }
     QString endName(const HostPort& p, const QString& host) const {
         return QStringLiteral("%1 %2").arg(host, p.device.isEmpty() ? p.port : p.device).trimmed();
     }
@@ -83,37 +103,48 @@ private:
                 const QString& end = side ? l.b : l.a;
                 const QString& other = side ? l.a : l.b;
                 const FabricNode* n = node(end);
-                if (!n || n->kind == FabricNodeKind::Switch || n->host.isEmpty() || !isSwitch(other)) continue;
+                if (!n || n->kind == FabricNodeKind::Switch || n->host.isEmpty() || !isSwitch(other))
+                    continue;
                 FabricHost& h = hosts[n->host];
                 h.name = n->host;
-                h.ports.push_back({end, n->device, side ? l.bPort : l.aPort, other, side ? l.aPort : l.bPort, &l});
-                if (!h.leaves.contains(other)) h.leaves << other;
+                h.ports.push_back(
+                    {end, n->device, side ? l.bPort : l.aPort, other, side ? l.aPort : l.bPort, &l});
+                if (!h.leaves.contains(other))
+                    h.leaves << other;
             }
         }
         QCollator natural;
         natural.setNumericMode(true);
         QStringList names;
         for (auto& [name, h] : hosts) {
-            std::sort(h.ports.begin(), h.ports.end(), [&](const HostPort& x, const HostPort& y) { return natural.compare(x.device, y.device) < 0; });
+            std::sort(h.ports.begin(), h.ports.end(), [&](const HostPort& x, const HostPort& y) {
+                return natural.compare(x.device, y.device) < 0;
+            });
             h.leaves.sort();
             names << name;
         }
         sortHostsNaturally(names);
-        for (const QString& n : names) a_.hosts.push_back(std::move(hosts[n]));
+        for (const QString& n : names)
+            a_.hosts.push_back(std::move(hosts[n]));
     }
 
     void sourceFindings() {
         for (const FabricDiagnostic& d : f_.diagnostics)
-            a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceLine, {QStringLiteral("line %1").arg(d.line)},
-                                          QStringLiteral("%1 (line %2: %3)").arg(d.message).arg(d.line).arg(d.text)));
+            a_.findings.push_back(
+                finding(Severity::Warning, codes::kFabricSourceLine, {QStringLiteral("line %1").arg(d.line)},
+                        QStringLiteral("%1 (line %2: %3)").arg(d.message).arg(d.line).arg(d.text)));
         for (const QString& c : f_.conflicts)
-            a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceConflict, {}, QCoreApplication::translate("rackscope", "sources disagree on %1").arg(c)));
+            a_.findings.push_back(
+                finding(Severity::Warning, codes::kFabricSourceConflict, {},
+                        QCoreApplication::translate("rackscope", "sources disagree on %1").arg(c)));
         const auto inferred = inferSwitchTiers(f_, false);
         for (const FabricNode& n : f_.nodes) {
             const auto it = inferred.find(n.id);
             if (n.tier && it != inferred.end() && it->second != *n.tier)
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricTierDiffers, {switchName(n)},
-                                              QCoreApplication::translate("rackscope", "%1 is declared %2 but is cabled as a %3").arg(switchName(n), tierName(*n.tier), tierName(it->second))));
+                a_.findings.push_back(finding(
+                    Severity::Warning, codes::kFabricTierDiffers, {switchName(n)},
+                    QCoreApplication::translate("rackscope", "%1 is declared %2 but is cabled as a %3")
+                        .arg(switchName(n), tierName(*n.tier), tierName(it->second))));
         }
     }
 
@@ -121,19 +152,24 @@ private:
     // device name most of its server ports have, when more than half do.
     void rails() {
         std::vector<int> portsPerHost;
-        for (const FabricHost& h : a_.hosts) portsPerHost.push_back(int(h.ports.size()));
-        if (portsPerHost.empty() || mostCommon(portsPerHost) < 2) return;
+        for (const FabricHost& h : a_.hosts)
+            portsPerHost.push_back(int(h.ports.size()));
+        if (portsPerHost.empty() || mostCommon(portsPerHost) < 2)
+            return;
         std::map<QString, std::vector<QString>> devicesOnLeaf;
         for (const FabricHost& h : a_.hosts)
             for (const HostPort& p : h.ports)
-                if (!p.device.isEmpty()) devicesOnLeaf[p.switchId].push_back(p.device);
+                if (!p.device.isEmpty())
+                    devicesOnLeaf[p.switchId].push_back(p.device);
         std::map<QString, QString> railOf;
-        std::map<QString, std::pair<int, int>> share; // leaf -> (ports of its rail's device, all server ports)
+        std::map<QString, std::pair<int, int>>
+            share; // leaf -> (ports of its rail's device, all server ports)
         std::map<QString, Rail> rails;
         for (const auto& [leaf, devices] : devicesOnLeaf) {
             int count = 0;
             const QString device = mostCommon(devices, &count);
-            if (count * 2 <= int(devices.size())) continue; // not rail-aligned here
+            if (count * 2 <= int(devices.size()))
+                continue; // not rail-aligned here
             railOf[leaf] = device;
             share[leaf] = {count, int(devices.size())};
             Rail& r = rails[device];
@@ -144,20 +180,28 @@ private:
         QCollator natural;
         natural.setNumericMode(true);
         for (auto& [device, r] : rails) {
-            std::sort(r.leaves.begin(), r.leaves.end(), [&](const QString& x, const QString& y) { return natural.compare(x, y) < 0; });
+            std::sort(r.leaves.begin(), r.leaves.end(),
+                      [&](const QString& x, const QString& y) { return natural.compare(x, y) < 0; });
             a_.rails.push_back(r);
         }
-        std::sort(a_.rails.begin(), a_.rails.end(), [&](const Rail& x, const Rail& y) { return natural.compare(x.device, y.device) < 0; });
+        std::sort(a_.rails.begin(), a_.rails.end(),
+                  [&](const Rail& x, const Rail& y) { return natural.compare(x.device, y.device) < 0; });
         for (const FabricHost& h : a_.hosts)
             for (const HostPort& p : h.ports) {
                 const auto rail = railOf.find(p.switchId);
-                if (p.device.isEmpty() || rail == railOf.end() || rail->second == p.device) continue;
+                if (p.device.isEmpty() || rail == railOf.end() || rail->second == p.device)
+                    continue;
                 const auto [n, all] = share[p.switchId];
-                onLink(p.link, finding(
-                    Severity::Warning, codes::kFabricRailBreak, {h.name, p.device, nameOf(p.switchId)},
-                    QCoreApplication::translate("rackscope", "%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised "
-                                   "fabric device k of every server reaches rail k, so traffic between rails crosses the spines")
-                        .arg(h.name, p.device, nameOf(p.switchId), rail->second).arg(n).arg(all)));
+                onLink(p.link, finding(Severity::Warning, codes::kFabricRailBreak,
+                                       {h.name, p.device, nameOf(p.switchId)},
+                                       QCoreApplication::translate(
+                                           "rackscope", "%1 %2 is cabled to %3, the leaf of rail %4 (%5 of "
+                                                        "its %6 server ports are %4): on a rail-optimised "
+                                                        "fabric device k of every server reaches rail k, so "
+                                                        "traffic between rails crosses the spines")
+                                           .arg(h.name, p.device, nameOf(p.switchId), rail->second)
+                                           .arg(n)
+                                           .arg(all)));
             }
     }
 
@@ -168,37 +212,51 @@ private:
             for (int side = 0; side < 2; ++side) {
                 const QString& leaf = side ? l.b : l.a;
                 const QString& other = side ? l.a : l.b;
-                if (tierOf(leaf) != 1) continue;
+                if (tierOf(leaf) != 1)
+                    continue;
                 const FabricNode* o = node(other);
-                if (!o) continue;
+                if (!o)
+                    continue;
                 const bool down = o->kind != FabricNodeKind::Switch && !o->host.isEmpty();
                 const bool up = o->kind == FabricNodeKind::Switch && tierOf(other) > 1;
-                if (!down && !up) continue;
+                if (!down && !up)
+                    continue;
                 LeafLoad& load = loads[leaf];
                 load.leaf = leaf;
                 const auto gbps = linkGbps(l.width, l.speed);
                 (down ? load.downlinks : load.uplinks)++;
                 auto& sum = down ? load.downGbps : load.upGbps;
                 auto& unknown = down ? unknownDown : unknownUp;
-                if (!gbps) unknown.insert(leaf);
-                else sum = sum.value_or(0) + *gbps;
+                if (!gbps)
+                    unknown.insert(leaf);
+                else
+                    sum = sum.value_or(0) + *gbps;
             }
         }
         for (auto& [leaf, load] : loads) {
-            if (unknownDown.count(leaf)) load.downGbps.reset();
-            if (unknownUp.count(leaf)) load.upGbps.reset();
+            if (unknownDown.count(leaf))
+                load.downGbps.reset();
+            if (unknownUp.count(leaf))
+                load.upGbps.reset();
             a_.leaves.push_back(load);
             if (const auto r = load.ratio(); r && *r > 1.0 + 1e-9)
-                a_.findings.push_back(finding(Severity::Info, codes::kFabricOversubscribed, {nameOf(leaf)},
-                                              QCoreApplication::translate("rackscope", "%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)")
-                                                  .arg(nameOf(leaf)).arg(*r, 0, 'g', 3).arg(*load.downGbps).arg(*load.upGbps)));
+                a_.findings.push_back(finding(
+                    Severity::Info, codes::kFabricOversubscribed, {nameOf(leaf)},
+                    QCoreApplication::translate(
+                        "rackscope", "%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)")
+                        .arg(nameOf(leaf))
+                        .arg(*r, 0, 'g', 3)
+                        .arg(*load.downGbps)
+                        .arg(*load.upGbps)));
         }
     }
 
     QString linkName(const FabricLink& l) const {
         auto end = [&](const QString& id, const QString& port) {
             const FabricNode* n = node(id);
-            const QString name = n && n->kind != FabricNodeKind::Switch && !n->host.isEmpty() ? QStringLiteral("%1 %2").arg(n->host, n->device) : nameOf(id);
+            const QString name = n && n->kind != FabricNodeKind::Switch && !n->host.isEmpty()
+                                     ? QStringLiteral("%1 %2").arg(n->host, n->device)
+                                     : nameOf(id);
             return port.isEmpty() ? name : QStringLiteral("%1[%2]").arg(name, port);
         };
         return end(l.a, l.aPort) + QStringLiteral(" - ") + end(l.b, l.bPort);
@@ -212,9 +270,14 @@ private:
         };
         std::map<std::pair<int, int>, std::vector<double>> rates;
         for (const FabricLink& l : f_.links)
-            if (const auto g = linkGbps(l.width, l.speed)) rates[tierPair(l)].push_back(*g);
+            if (const auto g = linkGbps(l.width, l.speed))
+                rates[tierPair(l)].push_back(*g);
         // The usual rate of each pair of tiers, counted once: not once per link (250,000 switches).
-        struct Usual { double gbps = 0; int count = 0; size_t of = 0; };
+        struct Usual {
+            double gbps = 0;
+            int count = 0;
+            size_t of = 0;
+        };
         std::map<std::pair<int, int>, Usual> usual;
         for (const auto& [tiers, peers] : rates) {
             Usual& u = usual[tiers];
@@ -224,40 +287,60 @@ private:
         for (const FabricLink& l : f_.links) {
             const QString ew = l.expectedWidth.isEmpty() ? f_.expectedWidth : l.expectedWidth;
             const QString es = l.expectedSpeed.isEmpty() ? f_.expectedSpeed : l.expectedSpeed;
-            if (l.width.isEmpty() && l.speed.isEmpty()) continue;
+            if (l.width.isEmpty() && l.speed.isEmpty())
+                continue;
             if (!ew.isEmpty() || !es.isEmpty()) {
-                const bool narrow = !ew.isEmpty() && !l.width.isEmpty() && l.width.chopped(1).toInt() < ew.chopped(1).toInt();
-                const auto have = linkGbps(QStringLiteral("1x"), l.speed), want = linkGbps(QStringLiteral("1x"), es);
+                const bool narrow =
+                    !ew.isEmpty() && !l.width.isEmpty() && l.width.chopped(1).toInt() < ew.chopped(1).toInt();
+                const auto have = linkGbps(QStringLiteral("1x"), l.speed),
+                           want = linkGbps(QStringLiteral("1x"), es);
                 const bool slow = have && want && *have < *want;
                 if (narrow || slow)
                     onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowExpected, {linkName(l)},
-                                                  QCoreApplication::translate("rackscope", "%1 runs at %2, the design expects %3").arg(linkName(l), rateText(l), ew + es)));
+                                       QCoreApplication::translate("rackscope",
+                                                                   "%1 runs at %2, the design expects %3")
+                                           .arg(linkName(l), rateText(l), ew + es)));
                 continue;
             }
             const auto g = linkGbps(l.width, l.speed);
-            if (!g) continue;
+            if (!g)
+                continue;
             const Usual& u = usual[tierPair(l)];
-            if (u.of < 3) continue;
+            if (u.of < 3)
+                continue;
             if (*g < u.gbps && u.count * 2 > int(u.of))
                 onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowPeers, {linkName(l)},
-                                              QCoreApplication::translate("rackscope", "%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s")
-                                                  .arg(linkName(l), rateText(l)).arg(*g).arg(u.count).arg(u.of).arg(u.gbps)));
+                                   QCoreApplication::translate("rackscope",
+                                                               "%1 runs at %2 (%3 Gb/s) where %4 of %5 links "
+                                                               "between the same tiers run at %6 Gb/s")
+                                       .arg(linkName(l), rateText(l))
+                                       .arg(*g)
+                                       .arg(u.count)
+                                       .arg(u.of)
+                                       .arg(u.gbps)));
         }
     }
 
     void portsDown() {
         for (const FabricNode& n : f_.nodes)
             for (const QString& p : n.downPorts) {
-                const QString who = n.host.isEmpty() ? switchName(n) : QStringLiteral("%1 %2").arg(n.host, n.device);
-                onNode(n.id, finding(Severity::Warning, codes::kFabricPortDown, {who},
-                                              QCoreApplication::translate("rackscope", "%1 port %2 is not active").arg(who, p)));
+                const QString who =
+                    n.host.isEmpty() ? switchName(n) : QStringLiteral("%1 %2").arg(n.host, n.device);
+                onNode(n.id,
+                       finding(
+                           Severity::Warning, codes::kFabricPortDown, {who},
+                           QCoreApplication::translate("rackscope", "%1 port %2 is not active").arg(who, p)));
             }
         for (const FabricLink& l : f_.links) {
             if (l.state == QLatin1String("down"))
-                onLink(&l, finding(Severity::Warning, codes::kFabricPortDown, {linkName(l)}, QStringLiteral("%1 is down").arg(linkName(l))));
+                onLink(&l, finding(Severity::Warning, codes::kFabricPortDown, {linkName(l)},
+                                   QStringLiteral("%1 is down").arg(linkName(l))));
             else if (l.state == QLatin1String("missing"))
-                onLink(&l, finding(Severity::Warning, codes::kFabricLinkMissing, {linkName(l)},
-                                              QCoreApplication::translate("rackscope", "%1 is in the design, but no discovered source shows it up").arg(linkName(l))));
+                onLink(&l,
+                       finding(Severity::Warning, codes::kFabricLinkMissing, {linkName(l)},
+                               QCoreApplication::translate(
+                                   "rackscope", "%1 is in the design, but no discovered source shows it up")
+                                   .arg(linkName(l))));
         }
     }
 
@@ -270,35 +353,58 @@ private:
                 const bool hostIsA = l.a == p.node;
                 const auto mine = hostIsA ? l.aMtu : l.bMtu, theirs = hostIsA ? l.bMtu : l.aMtu;
                 if (mine && theirs && *mine > *theirs)
-                    a_.findings.push_back(finding(Severity::Warning, codes::kFabricMtuMismatch, {endName(p, h.name), nameOf(p.switchId)},
-                                                  QCoreApplication::translate("rackscope", "%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped")
-                                                      .arg(endName(p, h.name)).arg(*mine).arg(nameOf(p.switchId), p.switchPort).arg(*theirs)));
+                    a_.findings.push_back(finding(
+                        Severity::Warning, codes::kFabricMtuMismatch,
+                        {endName(p, h.name), nameOf(p.switchId)},
+                        QCoreApplication::translate(
+                            "rackscope",
+                            "%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped")
+                            .arg(endName(p, h.name))
+                            .arg(*mine)
+                            .arg(nameOf(p.switchId), p.switchPort)
+                            .arg(*theirs)));
                 if (mine && !hostMtu.count(h.name)) {
                     hostMtu[h.name] = *mine;
                     hostMtus.push_back(*mine);
                 }
             }
-        if (hostMtus.size() < 2) return;
+        if (hostMtus.size() < 2)
+            return;
         int count = 0;
         const int usual = mostCommon(hostMtus, &count);
         for (const auto& [host, m] : hostMtu)
             if (m != usual)
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricMtuMismatch, {host},
-                                              QCoreApplication::translate("rackscope", "%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller")
-                                                  .arg(host).arg(m).arg(count).arg(hostMtus.size()).arg(usual)));
+                a_.findings.push_back(finding(
+                    Severity::Warning, codes::kFabricMtuMismatch, {host},
+                    QCoreApplication::translate("rackscope", "%1 uses MTU %2 where %3 of %4 hosts use %5: "
+                                                             "traffic between them is limited to the smaller")
+                        .arg(host)
+                        .arg(m)
+                        .arg(count)
+                        .arg(hostMtus.size())
+                        .arg(usual)));
     }
 
     void leafCounts() {
         std::vector<int> counts;
-        for (const FabricHost& h : a_.hosts) counts.push_back(int(h.leaves.size()));
-        if (counts.size() < 2) return;
+        for (const FabricHost& h : a_.hosts)
+            counts.push_back(int(h.leaves.size()));
+        if (counts.size() < 2)
+            return;
         int n = 0;
         const int usual = mostCommon(counts, &n);
         for (const FabricHost& h : a_.hosts)
             if (int(h.leaves.size()) != usual)
-                a_.findings.push_back(finding(Severity::Warning, codes::kFabricHostLeafCount, {h.name},
-                                              QCoreApplication::translate("rackscope", "%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra")
-                                                  .arg(h.name).arg(h.leaves.size()).arg(n).arg(counts.size()).arg(usual)));
+                a_.findings.push_back(
+                    finding(Severity::Warning, codes::kFabricHostLeafCount, {h.name},
+                            QCoreApplication::translate("rackscope",
+                                                        "%1 reaches %2 leaf switch(es) where %3 of %4 hosts "
+                                                        "reach %5: a cable or port is missing or extra")
+                                .arg(h.name)
+                                .arg(h.leaves.size())
+                                .arg(n)
+                                .arg(counts.size())
+                                .arg(usual)));
     }
 };
 
@@ -306,25 +412,31 @@ private:
 
 std::optional<double> linkGbps(const QString& width, const QString& speed) {
     static const QRegularExpression kEthernet(QStringLiteral("^(\\d+(?:\\.\\d+)?)G$"));
-    if (const auto m = kEthernet.match(speed); m.hasMatch()) return m.captured(1).toDouble();
+    if (const auto m = kEthernet.match(speed); m.hasMatch())
+        return m.captured(1).toDouble();
     const auto lane = laneGbps(speed);
     bool ok = false;
     const int lanes = width.endsWith(QLatin1Char('x')) ? width.chopped(1).toInt(&ok) : 0;
-    if (!lane || !ok || lanes <= 0) return std::nullopt;
+    if (!lane || !ok || lanes <= 0)
+        return std::nullopt;
     return *lane * lanes;
 }
 
 std::optional<double> LeafLoad::ratio() const {
-    if (!downGbps || !upGbps || *upGbps <= 0) return std::nullopt;
+    if (!downGbps || !upGbps || *upGbps <= 0)
+        return std::nullopt;
     return *downGbps / *upGbps;
 }
 
 const FabricHost* FabricAnalysis::host(const QString& name) const {
     for (const FabricHost& h : hosts)
-        if (h.name == name) return &h;
+        if (h.name == name)
+            return &h;
     return nullptr;
 }
 
-FabricAnalysis analyseFabric(const Fabric& fabric) { return Analyser(fabric).run(); }
+FabricAnalysis analyseFabric(const Fabric& fabric) {
+    return Analyser(fabric).run();
+}
 
 } // namespace rackscope

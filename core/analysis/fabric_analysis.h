@@ -16,8 +16,8 @@ namespace rackscope {
 std::optional<double> linkGbps(const QString& width, const QString& speed);
 
 struct HostPort {
-    QString node;        // the CA / NIC node
-    QString device;      // "mlx5_0"; empty where the source names only the host (topology.conf)
+    QString node;   // the CA / NIC node
+    QString device; // "mlx5_0"; empty where the source names only the host (topology.conf)
     QString port;
     QString switchId, switchPort;
     const FabricLink* link = nullptr;
@@ -44,9 +44,9 @@ struct LeafLoad {
 };
 
 struct FabricAnalysis {
-    std::map<QString, int> tiers; // switch id -> tier (a source's word over the inference)
+    std::map<QString, int> tiers;  // switch id -> tier (a source's word over the inference)
     std::vector<FabricHost> hosts; // by name, naturally sorted
-    std::vector<Rail> rails;      // empty unless servers have two or more ports on the fabric
+    std::vector<Rail> rails;       // empty unless servers have two or more ports on the fabric
     std::vector<LeafLoad> leaves;
     std::vector<Finding> findings;
     // What a finding concerns, for drawing it: indices into the fabric's links, and node ids.

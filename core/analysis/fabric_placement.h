@@ -15,14 +15,15 @@ public:
     std::optional<int> switchHops(const QString& a, const QString& b) const;
 
 private:
-    std::map<QString, const QStringList*> leaves_;         // host -> the leaves it reaches
-    std::map<QString, std::map<QString, int>> fromLeaf_; // leaf -> switch -> switches crossed, counting both ends
+    std::map<QString, const QStringList*> leaves_; // host -> the leaves it reaches
+    std::map<QString, std::map<QString, int>>
+        fromLeaf_; // leaf -> switch -> switches crossed, counting both ends
 };
 
 struct PlacementGroup {
     QStringList hosts;
-    QStringList sharedLeaves;    // leaves every host in the group reaches (switch names)
-    std::optional<int> maxHops;  // the farthest pair in the group
+    QStringList sharedLeaves;   // leaves every host in the group reaches (switch names)
+    std::optional<int> maxHops; // the farthest pair in the group
 };
 
 struct Placement {
@@ -32,6 +33,7 @@ struct Placement {
 
 // Groups of groupSize from `hosts`: hosts that reach the same leaves first,
 // in natural order; the rest together, nearest first.
-Placement proposeGroups(const Fabric& fabric, const FabricAnalysis& analysis, const QStringList& hosts, int groupSize);
+Placement proposeGroups(const Fabric& fabric, const FabricAnalysis& analysis, const QStringList& hosts,
+                        int groupSize);
 
 } // namespace rackscope

@@ -10,9 +10,13 @@ std::map<QString, int> inferSwitchTiers(const Fabric& f, bool statedTiers) {
     std::set<QString> hosts; // ends that are servers: not switches, not SHARP aggregation nodes
     for (const FabricNode& n : f.nodes) {
         kind[n.id] = n.kind;
-        if (n.kind != FabricNodeKind::Switch && !n.host.isEmpty()) hosts.insert(n.id);
+        if (n.kind != FabricNodeKind::Switch && !n.host.isEmpty())
+            hosts.insert(n.id);
     }
-    auto isSwitch = [&](const QString& id) { auto it = kind.find(id); return it != kind.end() && it->second == FabricNodeKind::Switch; };
+    auto isSwitch = [&](const QString& id) {
+        auto it = kind.find(id);
+        return it != kind.end() && it->second == FabricNodeKind::Switch;
+    };
     std::map<QString, std::vector<QString>> neighbours;
     std::map<QString, int> tier;
     std::deque<QString> queue;
@@ -41,7 +45,8 @@ std::map<QString, int> inferSwitchTiers(const Fabric& f, bool statedTiers) {
     }
     if (statedTiers)
         for (const FabricNode& n : f.nodes)
-            if (n.kind == FabricNodeKind::Switch && n.tier) tier[n.id] = *n.tier;
+            if (n.kind == FabricNodeKind::Switch && n.tier)
+                tier[n.id] = *n.tier;
     return tier;
 }
 

@@ -7,9 +7,13 @@
 namespace rackscope {
 namespace {
 
-QString describe(const Device& d) { return d.name.isEmpty() ? d.id : QStringLiteral("%1 (%2)").arg(d.id, d.name); }
+QString describe(const Device& d) {
+    return d.name.isEmpty() ? d.id : QStringLiteral("%1 (%2)").arg(d.id, d.name);
+}
 
-bool isRdma(const Device& nic) { return nic.rdma.value_or(false); }
+bool isRdma(const Device& nic) {
+    return nic.rdma.value_or(false);
+}
 
 // Per GPU: where its nearest RDMA NIC sits, and whether any NIC gives it GPUDirect.
 void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Finding>& out) {
@@ -19,7 +23,8 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
         bool anyTrue = false, anyUnknown = false, anyPair = false;
         for (const Device& nic : host.nics) {
             const GpuNicPair* p = a.pair(gpu.id, nic.id);
-            if (!p || (!isRdma(nic) && nic.rdma.has_value())) continue;
+            if (!p || (!isRdma(nic) && nic.rdma.has_value()))
+                continue;
             anyPair = true;
             anyTrue |= p->gpudirect.value_or(false);
             anyUnknown |= !p->gpudirect.has_value();
@@ -29,23 +34,37 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
             }
         }
         if (nearest && nearest->crossSocket.value_or(false))
-            out.push_back({Severity::Warning, codes::kNearestNicCrossSocket, {gpu.id, nearestNic->id},
-                           QCoreApplication::translate("rackscope", "%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its "
-                                          "network traffic crosses the inter-socket link.")
-                               .arg(gpu.id, describe(*nearestNic), pathTypeName(*nearest->path),
-                                    nearest->crossSocketEvidence)});
-        if (!anyPair || anyTrue) continue;
+            out.push_back(
+                {Severity::Warning,
+                 codes::kNearestNicCrossSocket,
+                 {gpu.id, nearestNic->id},
+                 QCoreApplication::translate(
+                     "rackscope", "%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its "
+                                  "network traffic crosses the inter-socket link.")
+                     .arg(gpu.id, describe(*nearestNic), pathTypeName(*nearest->path),
+                          nearest->crossSocketEvidence)});
+        if (!anyPair || anyTrue)
+            continue;
         if (anyUnknown) {
-            out.push_back({Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
-                           QCoreApplication::translate("rackscope", "Whether %1 can use GPUDirect RDMA is unknown: the source does not say "
-                                          "enough about its NICs.")
-                               .arg(gpu.id)});
+            out.push_back(
+                {Severity::Info,
+                 codes::kGpuDirectUnknown,
+                 {gpu.id},
+                 QCoreApplication::translate(
+                     "rackscope", "Whether %1 can use GPUDirect RDMA is unknown: the source does not say "
+                                  "enough about its NICs.")
+                     .arg(gpu.id)});
         } else {
-            QString why = nearest ? nearest->gpudirectReason : a.pair(gpu.id, host.nics.front().id)->gpudirectReason;
-            out.push_back({Severity::Warning, codes::kNoGpuDirectNic, {gpu.id},
-                           QCoreApplication::translate("rackscope", "%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its "
-                                          "network traffic is staged through host memory.")
-                               .arg(gpu.id, why)});
+            QString why =
+                nearest ? nearest->gpudirectReason : a.pair(gpu.id, host.nics.front().id)->gpudirectReason;
+            out.push_back(
+                {Severity::Warning,
+                 codes::kNoGpuDirectNic,
+                 {gpu.id},
+                 QCoreApplication::translate(
+                     "rackscope", "%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its "
+                                  "network traffic is staged through host memory.")
+                     .arg(gpu.id, why)});
         }
     }
 }
@@ -53,35 +72,48 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
 void nicLoadFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Finding>& out) {
     std::map<QString, int> load;
     for (const Device& nic : host.nics)
-        if (isRdma(nic)) load[nic.id] = 0;
+        if (isRdma(nic))
+            load[nic.id] = 0;
     for (const auto& [gpu, nic] : a.ncclNic)
-        if (load.count(nic)) ++load[nic];
-    if (load.size() < 2) return;
-    const auto [lo, hi] = std::minmax_element(load.begin(), load.end(),
-                                              [](const auto& x, const auto& y) { return x.second < y.second; });
-    if (hi->second - lo->second < 2) return;
+        if (load.count(nic))
+            ++load[nic];
+    if (load.size() < 2)
+        return;
+    const auto [lo, hi] = std::minmax_element(
+        load.begin(), load.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    if (hi->second - lo->second < 2)
+        return;
     QStringList gpus;
     for (const auto& [gpu, nic] : a.ncclNic)
-        if (nic == hi->first) gpus << gpu;
+        if (nic == hi->first)
+            gpus << gpu;
     out.push_back({Severity::Warning, codes::kNicSharedUnevenly, QStringList{hi->first, lo->first} + gpus,
-                   QCoreApplication::translate("rackscope", "NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits "
-                                  "every collective.")
-                       .arg(hi->first).arg(hi->second).arg(gpus.join(QStringLiteral(", ")), lo->first)
+                   QCoreApplication::translate(
+                       "rackscope", "NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits "
+                                    "every collective.")
+                       .arg(hi->first)
+                       .arg(hi->second)
+                       .arg(gpus.join(QStringLiteral(", ")), lo->first)
                        .arg(lo->second)});
 }
 
 // Two links compare only in one unit: GT/s x lanes where both give it, else GB/s.
 std::optional<std::pair<double, double>> comparable(const PcieLink& a, const PcieLink& b) {
-    if (a.gts && a.width && b.gts && b.width) return std::pair(*a.gts * *a.width, *b.gts * *b.width);
-    if (a.gbps && b.gbps) return std::pair(*a.gbps, *b.gbps);
+    if (a.gts && a.width && b.gts && b.width)
+        return std::pair(*a.gts * *a.width, *b.gts * *b.width);
+    if (a.gbps && b.gbps)
+        return std::pair(*a.gbps, *b.gbps);
     return std::nullopt;
 }
 
 QString linkText(const PcieLink& l) {
     QStringList parts;
-    if (l.gts) parts << QStringLiteral("%1 GT/s").arg(*l.gts);
-    if (l.width) parts << QStringLiteral("x%1").arg(*l.width);
-    if (l.gbps) parts << QStringLiteral("%1 GB/s").arg(*l.gbps, 0, 'f', 1);
+    if (l.gts)
+        parts << QStringLiteral("%1 GT/s").arg(*l.gts);
+    if (l.width)
+        parts << QStringLiteral("x%1").arg(*l.width);
+    if (l.gbps)
+        parts << QStringLiteral("%1 GB/s").arg(*l.gbps, 0, 'f', 1);
     return parts.join(QLatin1Char(' '));
 }
 
@@ -90,26 +122,35 @@ void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
         for (const Device& d : *list) {
             const auto rates = comparable(d.linkCurrent, d.linkMax);
             if (rates && rates->first < rates->second)
-                out.push_back({Severity::Warning, codes::kPcieLinkDegraded, {d.id},
-                               QCoreApplication::translate("rackscope", "%1's PCIe link runs at %2, below its capability %3.")
+                out.push_back({Severity::Warning,
+                               codes::kPcieLinkDegraded,
+                               {d.id},
+                               QCoreApplication::translate(
+                                   "rackscope", "%1's PCIe link runs at %2, below its capability %3.")
                                    .arg(describe(d), linkText(d.linkCurrent), linkText(d.linkMax))});
         }
         // Identical devices (same vendor:device) should train to the same link.
         for (const Device& d : *list) {
-            if (!d.vendorId || !d.deviceId) continue;
+            if (!d.vendorId || !d.deviceId)
+                continue;
             const Device* best = nullptr;
             for (const Device& o : *list) {
-                if (&o == &d || o.vendorId != d.vendorId || o.deviceId != d.deviceId) continue;
+                if (&o == &d || o.vendorId != d.vendorId || o.deviceId != d.deviceId)
+                    continue;
                 const auto rates = comparable(d.linkCurrent, o.linkCurrent);
                 if (rates && rates->first < 0.75 * rates->second &&
                     (!best || comparable(best->linkCurrent, o.linkCurrent)->first < rates->second))
                     best = &o;
             }
             if (best)
-                out.push_back({Severity::Warning, codes::kPcieLinkBelowPeers, {d.id, best->id},
-                               QCoreApplication::translate("rackscope", "%1's PCIe link runs at %2 while the identical %3 reaches %4: it may "
-                                              "have trained at a lower speed or width.")
-                                   .arg(describe(d), linkText(d.linkCurrent), best->id, linkText(best->linkCurrent))});
+                out.push_back(
+                    {Severity::Warning,
+                     codes::kPcieLinkBelowPeers,
+                     {d.id, best->id},
+                     QCoreApplication::translate(
+                         "rackscope", "%1's PCIe link runs at %2 while the identical %3 reaches %4: it may "
+                                      "have trained at a lower speed or width.")
+                         .arg(describe(d), linkText(d.linkCurrent), best->id, linkText(best->linkCurrent))});
         }
     }
 }
@@ -120,12 +161,15 @@ void acsFindings(const HostTopology& host, std::vector<Finding>& out) {
     std::map<QString, QStringList> below;
     for (const auto* list : {&host.gpus, &host.nics})
         for (const Device& d : *list)
-            for (const QString& bridge : d.acsBridges) below[bridge] << d.id;
+            for (const QString& bridge : d.acsBridges)
+                below[bridge] << d.id;
     for (const auto& [bridge, devices] : below)
-        out.push_back({Severity::Warning, codes::kAcsEnabled, QStringList{bridge} + devices,
-                       QCoreApplication::translate("rackscope", "ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and "
-                                      "GPUDirect traffic is sent up to the root complex, or fails.")
-                           .arg(bridge, devices.join(QStringLiteral(", ")))});
+        out.push_back(
+            {Severity::Warning, codes::kAcsEnabled, QStringList{bridge} + devices,
+             QCoreApplication::translate(
+                 "rackscope", "ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and "
+                              "GPUDirect traffic is sent up to the root complex, or fails.")
+                 .arg(bridge, devices.join(QStringLiteral(", ")))});
 }
 
 } // namespace
@@ -134,14 +178,21 @@ std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a
     std::vector<Finding> out;
     gpuFindings(host, a, out);
     if (!host.gpus.empty() && std::none_of(host.nics.begin(), host.nics.end(), isRdma))
-        out.push_back({Severity::Info, codes::kNoRdmaNic, {},
-                       host.nics.empty()
-                           ? QCoreApplication::translate("rackscope", "The source lists no NIC: GPUDirect RDMA and NCCL's NIC choice cannot be judged.")
-                           : QCoreApplication::translate("rackscope", "No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
+        out.push_back(
+            {Severity::Info,
+             codes::kNoRdmaNic,
+             {},
+             host.nics.empty()
+                 ? QCoreApplication::translate(
+                       "rackscope",
+                       "The source lists no NIC: GPUDirect RDMA and NCCL's NIC choice cannot be judged.")
+                 : QCoreApplication::translate(
+                       "rackscope", "No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
     nicLoadFindings(host, a, out);
     pcieFindings(host, out);
     acsFindings(host, out);
-    for (const QString& note : host.notes) out.push_back({Severity::Info, codes::kSourceNote, {}, note});
+    for (const QString& note : host.notes)
+        out.push_back({Severity::Info, codes::kSourceNote, {}, note});
     std::stable_sort(out.begin(), out.end(),
                      [](const Finding& x, const Finding& y) { return int(x.severity) < int(y.severity); });
     return out;

@@ -9,9 +9,12 @@ namespace rackscope {
 
 QString severityName(Severity s) {
     switch (s) {
-    case Severity::Error: return QStringLiteral("error");
-    case Severity::Warning: return QStringLiteral("warning");
-    case Severity::Info: return QStringLiteral("info");
+    case Severity::Error:
+        return QStringLiteral("error");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Info:
+        return QStringLiteral("info");
     }
     return {};
 }
@@ -22,20 +25,24 @@ const GpuNicPair* HostAnalysis::pair(const QString& gpu, const QString& nic) con
         return it == gpuNicIndex.cend() ? nullptr : &gpuNic[size_t(*it)];
     }
     for (const auto& p : gpuNic) // made by hand, without the index
-        if (p.gpu == gpu && p.nic == nic) return &p;
+        if (p.gpu == gpu && p.nic == nic)
+            return &p;
     return nullptr;
 }
 
 int mirrorBits(int value, int pow2) {
     int mirror = 0;
     for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
-        if (value & b) mirror |= mb;
+        if (value & b)
+            mirror |= mb;
     return mirror;
 }
 
 namespace {
 
-bool isPow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+bool isPow2(int v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
 
 GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device& nic) {
     GpuNicPair p{gpu.id, nic.id, {}, {}, {}, {}, {}};
@@ -44,39 +51,57 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     // NCCL's ncclTopoCheckGdr: both ends must support it and the path must be
     // no farther than NCCL_NET_GDR_LEVEL (PXB by default).
     QStringList against;
-    if (nic.rdma == false) against << QCoreApplication::translate("rackscope", "%1 has no RDMA device (%2)").arg(nic.id, nic.rdmaEvidence);
-    if (nic.ncclGdr == false) against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)").arg(nic.id);
-    if (gpu.ncclGdr == false) against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)").arg(gpu.id);
+    if (nic.rdma == false)
+        against << QCoreApplication::translate("rackscope", "%1 has no RDMA device (%2)")
+                       .arg(nic.id, nic.rdmaEvidence);
+    if (nic.ncclGdr == false)
+        against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)")
+                       .arg(nic.id);
+    if (gpu.ncclGdr == false)
+        against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)")
+                       .arg(gpu.id);
     if (p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel))
-        against << QCoreApplication::translate("rackscope", "path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
+        against << QCoreApplication::translate(
+                       "rackscope", "path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
                        .arg(pathTypeName(*p.path));
     if (host.peerMemoryLoaded == false && host.kernelSupportsDmabuf == false)
-        against << QCoreApplication::translate("rackscope", "no peer-memory module (nvidia_peermem) is loaded and the kernel is older than "
-                                  "5.12, so DMA-BUF cannot stand in");
+        against << QCoreApplication::translate(
+            "rackscope", "no peer-memory module (nvidia_peermem) is loaded and the kernel is older than "
+                         "5.12, so DMA-BUF cannot stand in");
     if (!against.isEmpty()) {
         p.gpudirect = false;
         p.gpudirectReason = against.join(QStringLiteral("; "));
     } else if (!p.path) {
-        p.gpudirectReason = QCoreApplication::translate("rackscope", "the source does not give the path between them");
+        p.gpudirectReason =
+            QCoreApplication::translate("rackscope", "the source does not give the path between them");
     } else if (host.peerMemoryLoaded == false) {
-        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
-                                           "only DMA-BUF (open GPU driver, NCCL >= 2.19) could give GPUDirect")
-                                .arg(pathTypeName(*p.path));
+        p.gpudirectReason =
+            QCoreApplication::translate(
+                "rackscope", "path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
+                             "only DMA-BUF (open GPU driver, NCCL >= 2.19) could give GPUDirect")
+                .arg(pathTypeName(*p.path));
     } else if (!nic.rdma) {
-        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 allows it, but %2").arg(pathTypeName(*p.path), nic.rdmaEvidence);
+        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 allows it, but %2")
+                                .arg(pathTypeName(*p.path), nic.rdmaEvidence);
     } else {
         p.gpudirect = true;
-        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2")
-                                .arg(pathTypeName(*p.path), nic.rdmaEvidence);
+        p.gpudirectReason =
+            QCoreApplication::translate("rackscope", "path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2")
+                .arg(pathTypeName(*p.path), nic.rdmaEvidence);
     }
 
     if (gpu.socket && nic.socket) {
         p.crossSocket = *gpu.socket != *nic.socket;
         p.crossSocketEvidence = QCoreApplication::translate("rackscope", "%1 on package %2, %3 on package %4")
-                                    .arg(gpu.id).arg(*gpu.socket).arg(nic.id).arg(*nic.socket);
+                                    .arg(gpu.id)
+                                    .arg(*gpu.socket)
+                                    .arg(nic.id)
+                                    .arg(*nic.socket);
     } else if (p.path) {
         p.crossSocket = *p.path == PathType::SYS;
-        p.crossSocketEvidence = QCoreApplication::translate("rackscope", "packages unknown; judged from path %1").arg(pathTypeName(*p.path));
+        p.crossSocketEvidence =
+            QCoreApplication::translate("rackscope", "packages unknown; judged from path %1")
+                .arg(pathTypeName(*p.path));
     }
     return p;
 }
@@ -88,26 +113,32 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
 // NIC present NCCL's IB transport uses RDMA NICs only.
 std::vector<std::pair<QString, QString>> chooseNcclNics(const HostTopology& host, const HostAnalysis& a) {
     bool anyRdma = false;
-    for (const Device& n : host.nics) anyRdma |= n.rdma.value_or(false);
+    for (const Device& n : host.nics)
+        anyRdma |= n.rdma.value_or(false);
     std::vector<std::pair<QString, QString>> out;
     for (const Device& gpu : host.gpus) {
         int best = 99;
         std::vector<const Device*> local;
         for (const Device& nic : host.nics) {
-            if (anyRdma && !nic.rdma.value_or(false)) continue;
+            if (anyRdma && !nic.rdma.value_or(false))
+                continue;
             const GpuNicPair* p = a.pair(gpu.id, nic.id);
-            if (!p || !p->path) continue;
+            if (!p || !p->path)
+                continue;
             const int rank = ncclRank(*p->path);
             if (rank < best) {
                 best = rank;
                 local.clear();
             }
-            if (rank == best) local.push_back(&nic);
+            if (rank == best)
+                local.push_back(&nic);
         }
-        if (local.empty()) continue;
+        if (local.empty())
+            continue;
         const int count = int(local.size());
         int net = gpu.cudaDevice.value_or(0);
-        if (isPow2(count)) net = mirrorBits(net, count);
+        if (isPow2(count))
+            net = mirrorBits(net, count);
         out.emplace_back(gpu.id, local[size_t(net % count)]->id);
     }
     return out;

@@ -19,7 +19,7 @@ struct GpuPair {
 struct GpuNicPair {
     QString gpu, nic;
     std::optional<PathType> path;
-    std::optional<bool> gpudirect;  // would NCCL (default settings) use GPUDirect RDMA here
+    std::optional<bool> gpudirect; // would NCCL (default settings) use GPUDirect RDMA here
     QString gpudirectReason;
     std::optional<bool> crossSocket;
     QString crossSocketEvidence;

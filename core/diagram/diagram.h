@@ -16,13 +16,27 @@
 
 namespace rackscope {
 
-enum class ItemKind { Core, Spine, Leaf, Switch, Host, Package, Numa, HostBridge, PciSwitch, Gpu, Nic, NvSwitch, Other };
+enum class ItemKind {
+    Core,
+    Spine,
+    Leaf,
+    Switch,
+    Host,
+    Package,
+    Numa,
+    HostBridge,
+    PciSwitch,
+    Gpu,
+    Nic,
+    NvSwitch,
+    Other
+};
 constexpr int kItemKinds = 13;
 QString itemKindName(ItemKind kind); // "gpu", "pcie-switch"...
 
 // A NIC's network port, drawn on its top edge where its cable lands.
 struct DiagramPort {
-    QString name;           // the fabric's port ("1"; LLDP's interface), else the NIC's net device ("ens1np0")
+    QString name; // the fabric's port ("1"; LLDP's interface), else the NIC's net device ("ens1np0")
     std::optional<bool> up; // where a source says
 };
 
@@ -45,38 +59,49 @@ struct DiagramItem {
 enum class LinkKind { NvLink, Fabric };
 
 struct DiagramLink {
-    int a = -1, b = -1;   // items; a above b
+    int a = -1, b = -1; // items; a above b
     LinkKind kind = LinkKind::Fabric;
-    QString label;        // "4x NDR", "NV18", "x16 16 GT/s"
+    QString label; // "4x NDR", "NV18", "x16 16 GT/s"
     int rail = -1;
-    int count = 1;        // parallel cables drawn as one
-    int bPort = -1;       // the port of b (a NIC) it lands on, -1: b's top centre
+    int count = 1;  // parallel cables drawn as one
+    int bPort = -1; // the port of b (a NIC) it lands on, -1: b's top centre
 };
 
-enum class HighlightKind { CrossSocket, NoGpuDirect, PcieDegraded, LinkBelowSpeed, PortDown, RailBreak, SlowHost, RunTransport };
+enum class HighlightKind {
+    CrossSocket,
+    NoGpuDirect,
+    PcieDegraded,
+    LinkBelowSpeed,
+    PortDown,
+    RailBreak,
+    SlowHost,
+    RunTransport
+};
 constexpr int kHighlightKinds = 8;
-QString highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
+QString
+highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
 std::optional<HighlightKind> highlightKindFromName(const QString& name);
 
 struct Highlight {
     HighlightKind kind = HighlightKind::CrossSocket;
     std::vector<int> items; // a GPU-NIC pair: {gpu, nic}, drawn joined
     std::vector<int> links;
-    QString path;           // the path type for GPU-NIC pairs ("SYS")
+    QString path; // the path type for GPU-NIC pairs ("SYS")
     QString why;
 };
 
 struct Diagram {
-    QString title;        // cluster name, or the host for one
-    QStringList sources;  // where the facts came from
-    QStringList rails;    // rail device names ("mlx5_0"), their colour index is their position
+    QString title;       // cluster name, or the host for one
+    QStringList sources; // where the facts came from
+    QStringList rails;   // rail device names ("mlx5_0"), their colour index is their position
     std::vector<DiagramItem> items;
     std::vector<DiagramLink> links;
     std::vector<Highlight> highlights;
     QRectF bounds;
 
-    int find(const QString& id) const;                  // -1 when absent
-    std::vector<int> search(const QString& text) const; // host, device id, name or PCI address, case-insensitive
+    int find(const QString& id) const; // -1 when absent
+    std::vector<int>
+    search(const QString& text) const; // host, device id, name or PCI address, case-insensitive
     std::vector<int> children(int item) const;
     // The highlights that concern an item, for hover text.
     std::vector<const Highlight*> highlightsOf(int item) const;
@@ -87,16 +112,17 @@ struct DiagramInput {
     std::vector<InspectedHost> hosts;
     std::optional<Fabric> fabric;
     QStringList flaggedHosts; // from a straggler hunt
-    // What NCCL did in a load run (no GPUDirect RDMA, sockets, not the nearest NIC), with subjects "host", "host/GPU0", "host/NIC1".
+    // What NCCL did in a load run (no GPUDirect RDMA, sockets, not the nearest NIC), with subjects "host",
+    // "host/GPU0", "host/NIC1".
     std::vector<Finding> runFindings;
 };
 
 struct DiagramOptions {
-    bool expandAll = true;         // every server opened into its parts
-    QSet<QString> expanded;        // else these servers
-    bool onlyGpusAndNics = false;  // hide other PCI devices and the containers left empty
-    bool hideStorage = false;      // hide mass-storage controllers (PCI class 01)
-    QStringList onlyHosts;         // empty: every host
+    bool expandAll = true;        // every server opened into its parts
+    QSet<QString> expanded;       // else these servers
+    bool onlyGpusAndNics = false; // hide other PCI devices and the containers left empty
+    bool hideStorage = false;     // hide mass-storage controllers (PCI class 01)
+    QStringList onlyHosts;        // empty: every host
 };
 
 Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options = {});

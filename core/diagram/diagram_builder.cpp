@@ -18,24 +18,33 @@ namespace rackscope {
 namespace {
 
 constexpr double kDeviceW = 112, kDeviceH = 46, kGap = 10, kPad = 8, kHeader = 22;
-constexpr double kCollapsedW = 150, kCollapsedH = 58, kSwitchW = 140, kSwitchH = 40, kTierGap = 140, kHostGap = 40;
+constexpr double kCollapsedW = 150, kCollapsedH = 58, kSwitchW = 140, kSwitchH = 40, kTierGap = 140,
+                 kHostGap = 40;
 constexpr double kBandH = kDeviceH;
 
-// A fact's name, marked for translation (QT_TRANSLATE_NOOP at each use); the inspector shows it in the reader's language.
-QString factName(const char* name) { return QString::fromLatin1(name); }
+// A fact's name, marked for translation (QT_TRANSLATE_NOOP at each use); the inspector shows it in the
+// reader's language.
+QString factName(const char* name) {
+    return QString::fromLatin1(name);
+}
 
 struct Box {
     DiagramItem item;
     std::vector<Box> children;
 };
 
-QString sourceText(const HostTopology& h) { return sourceFormatId(h.source.format) + QStringLiteral(": ") + h.source.location; }
+QString sourceText(const HostTopology& h) {
+    return sourceFormatId(h.source.format) + QStringLiteral(": ") + h.source.location;
+}
 
 QString linkText(const PcieLink& l) {
     QStringList parts;
-    if (l.width) parts << QStringLiteral("x%1").arg(*l.width);
-    if (l.gts) parts << QStringLiteral("%1 GT/s").arg(*l.gts);
-    if (l.gbps) parts << QStringLiteral("%1 GB/s").arg(*l.gbps);
+    if (l.width)
+        parts << QStringLiteral("x%1").arg(*l.width);
+    if (l.gts)
+        parts << QStringLiteral("%1 GT/s").arg(*l.gts);
+    if (l.gbps)
+        parts << QStringLiteral("%1 GB/s").arg(*l.gbps);
     return parts.join(QLatin1Char(' '));
 }
 
@@ -45,9 +54,10 @@ QString yesNo(const std::optional<bool>& v) {
 
 DiagramItem deviceItem(const HostTopology& h, const Device& d) {
     DiagramItem it;
-    it.kind = d.kind == DeviceKind::Gpu ? ItemKind::Gpu : d.kind == DeviceKind::Nic ? ItemKind::Nic
-              : d.kind == DeviceKind::NvSwitch                                   ? ItemKind::NvSwitch
-                                                                                 : ItemKind::Other;
+    it.kind = d.kind == DeviceKind::Gpu        ? ItemKind::Gpu
+              : d.kind == DeviceKind::Nic      ? ItemKind::Nic
+              : d.kind == DeviceKind::NvSwitch ? ItemKind::NvSwitch
+                                               : ItemKind::Other;
     it.id = h.name + QLatin1Char('/') + d.id;
     it.host = h.name;
     it.label = d.id.isEmpty() ? d.name : d.id;
@@ -55,41 +65,65 @@ DiagramItem deviceItem(const HostTopology& h, const Device& d) {
     if (it.kind == ItemKind::Nic) {
         QStringList names = d.rdmaDevices + d.netdevs;
         names.removeDuplicates();
-        if (d.speedMbps) names << QStringLiteral("%1 Gb/s").arg(*d.speedMbps / 1000.0);
+        if (d.speedMbps)
+            names << QStringLiteral("%1 Gb/s").arg(*d.speedMbps / 1000.0);
         it.detail = names.isEmpty() ? d.name : names.join(QStringLiteral(" · "));
-        for (const QString& netdev : d.netdevs) it.ports.push_back({netdev, std::nullopt}); // until the fabric names its ports
+        for (const QString& netdev : d.netdevs)
+            it.ports.push_back({netdev, std::nullopt}); // until the fabric names its ports
     } else {
-        it.detail = !d.name.isEmpty() ? d.name : it.kind == ItemKind::NvSwitch ? QStringLiteral("NVSwitch ") + it.pci : it.pci;
+        it.detail = !d.name.isEmpty()               ? d.name
+                    : it.kind == ItemKind::NvSwitch ? QStringLiteral("NVSwitch ") + it.pci
+                                                    : it.pci;
     }
     it.rect = QRectF(0, 0, kDeviceW, kDeviceH);
     auto fact = [&](const QString& name, const QString& value) {
-        if (!value.isEmpty()) it.facts.emplace_back(name, value);
+        if (!value.isEmpty())
+            it.facts.emplace_back(name, value);
     };
     fact(factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h));
     fact(factName(QT_TRANSLATE_NOOP("rackscope", "name")), d.name);
     fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI address")), it.pci);
-    if (d.vendorId) fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI vendor:device")), QStringLiteral("%1:%2").arg(*d.vendorId, 4, 16, QLatin1Char('0')).arg(d.deviceId.value_or(0), 4, 16, QLatin1Char('0')));
-    if (d.pciClass) fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI class")), QStringLiteral("%1").arg(*d.pciClass, 6, 16, QLatin1Char('0')));
-    if (d.numa) fact(factName(QT_TRANSLATE_NOOP("rackscope", "NUMA node")), QString::number(*d.numa));
-    if (d.socket) fact(factName(QT_TRANSLATE_NOOP("rackscope", "socket")), QString::number(*d.socket));
+    if (d.vendorId)
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI vendor:device")),
+             QStringLiteral("%1:%2")
+                 .arg(*d.vendorId, 4, 16, QLatin1Char('0'))
+                 .arg(d.deviceId.value_or(0), 4, 16, QLatin1Char('0')));
+    if (d.pciClass)
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCI class")),
+             QStringLiteral("%1").arg(*d.pciClass, 6, 16, QLatin1Char('0')));
+    if (d.numa)
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "NUMA node")), QString::number(*d.numa));
+    if (d.socket)
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "socket")), QString::number(*d.socket));
     fact(factName(QT_TRANSLATE_NOOP("rackscope", "CPU affinity")), d.cpuAffinity);
-    if (d.cudaDevice) fact(factName(QT_TRANSLATE_NOOP("rackscope", "CUDA device")), QString::number(*d.cudaDevice));
+    if (d.cudaDevice)
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "CUDA device")), QString::number(*d.cudaDevice));
     fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCIe link now")), linkText(d.linkCurrent));
     fact(factName(QT_TRANSLATE_NOOP("rackscope", "PCIe link capable")), linkText(d.linkMax));
     if (it.kind == ItemKind::Nic) {
-        fact(factName(QT_TRANSLATE_NOOP("rackscope", "RDMA")), yesNo(d.rdma) + (d.rdmaEvidence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.rdmaEvidence)));
-        fact(factName(QT_TRANSLATE_NOOP("rackscope", "RDMA devices")), d.rdmaDevices.join(QStringLiteral(", ")));
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "RDMA")),
+             yesNo(d.rdma) +
+                 (d.rdmaEvidence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.rdmaEvidence)));
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "RDMA devices")),
+             d.rdmaDevices.join(QStringLiteral(", ")));
         fact(factName(QT_TRANSLATE_NOOP("rackscope", "net devices")), d.netdevs.join(QStringLiteral(", ")));
-        if (d.speedMbps) fact(factName(QT_TRANSLATE_NOOP("rackscope", "speed")), QStringLiteral("%1 Mb/s").arg(*d.speedMbps));
+        if (d.speedMbps)
+            fact(factName(QT_TRANSLATE_NOOP("rackscope", "speed")),
+                 QStringLiteral("%1 Mb/s").arg(*d.speedMbps));
     }
-    if (d.ncclGdr) fact(factName(QT_TRANSLATE_NOOP("rackscope", "NCCL gdr attribute")), *d.ncclGdr ? QStringLiteral("1") : QStringLiteral("0"));
-    fact(factName(QT_TRANSLATE_NOOP("rackscope", "ACS redirection above")), d.acsBridges.join(QStringLiteral(", ")));
+    if (d.ncclGdr)
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "NCCL gdr attribute")),
+             *d.ncclGdr ? QStringLiteral("1") : QStringLiteral("0"));
+    fact(factName(QT_TRANSLATE_NOOP("rackscope", "ACS redirection above")),
+         d.acsBridges.join(QStringLiteral(", ")));
     return it;
 }
 
 bool visible(const Device& d, const DiagramOptions& o) {
-    if (d.kind != DeviceKind::Other) return true;
-    if (o.onlyGpusAndNics) return false;
+    if (d.kind != DeviceKind::Other)
+        return true;
+    if (o.onlyGpusAndNics)
+        return false;
     return !(o.hideStorage && d.pciClass && (*d.pciClass >> 16) == 0x01);
 }
 
@@ -114,17 +148,20 @@ std::vector<std::pair<std::size_t, std::size_t>> rowsOf(const std::vector<Box>& 
         }
         width += (i > start ? kGap : 0) + w;
     }
-    if (start < children.size()) rows.emplace_back(start, children.size());
+    if (start < children.size())
+        rows.emplace_back(start, children.size());
     return rows;
 }
 
 // Sizes a box from its children, measured first (bottom-up).
 void measure(Box& b) {
     if (b.children.empty()) {
-        if (b.item.container()) b.item.rect = QRectF(0, 0, std::max(kDeviceW, b.item.rect.width()), kHeader + kPad + 12);
+        if (b.item.container())
+            b.item.rect = QRectF(0, 0, std::max(kDeviceW, b.item.rect.width()), kHeader + kPad + 12);
         return;
     }
-    for (Box& c : b.children) measure(c);
+    for (Box& c : b.children)
+        measure(c);
     double width = 0, height = kHeader;
     for (const auto& [from, to] : rowsOf(b.children)) {
         double rowW = 0, rowH = 0;
@@ -161,26 +198,32 @@ bool prune(Box& b) {
 
 class Builder {
 public:
-    Builder(const DiagramInput& in, const DiagramOptions& o) : in_(in), o_(o) { natural_.setNumericMode(true); }
+    Builder(const DiagramInput& in, const DiagramOptions& o) : in_(in), o_(o) {
+        natural_.setNumericMode(true);
+    }
 
     Diagram run() {
-        if (in_.fabric) fabric_ = analyseFabric(*in_.fabric);
+        if (in_.fabric)
+            fabric_ = analyseFabric(*in_.fabric);
         collectRails();
         std::vector<Box> hosts = hostBoxes();
         const double hostsY = switchRows() * (kSwitchH + kTierGap);
         placeHosts(hosts, hostsY);
-        for (Box& h : hosts) commit(h, -1);
+        for (Box& h : hosts)
+            commit(h, -1);
         placeSwitches();
         fabricLinks();
         portsDown();
         nvlinks();
         hostHighlights();
         fabricHighlights();
-        for (const DiagramItem& it : d_.items) d_.bounds = d_.bounds.united(it.rect);
+        for (const DiagramItem& it : d_.items)
+            d_.bounds = d_.bounds.united(it.rect);
         d_.bounds.adjust(-20, -20, 20, 20);
-        d_.title = !in_.title.isEmpty() ? in_.title
+        d_.title = !in_.title.isEmpty()                                       ? in_.title
                    : hosts.size() == 1 && !hosts.front().item.label.isEmpty() ? hosts.front().item.label
-                   : hosts.size() == 1 ? QStringLiteral("1 server") : QStringLiteral("%1 servers").arg(hosts.size());
+                   : hosts.size() == 1                                        ? QStringLiteral("1 server")
+                                       : QStringLiteral("%1 servers").arg(hosts.size());
         return std::move(d_);
     }
 
@@ -195,22 +238,29 @@ private:
 
     bool wanted(const QString& host) const { return o_.onlyHosts.isEmpty() || o_.onlyHosts.contains(host); }
     bool expanded(const QString& host) const { return o_.expandAll || o_.expanded.contains(host); }
-    int item(const QString& id) const { auto it = byId_.find(id); return it == byId_.end() ? -1 : it->second; }
+    int item(const QString& id) const {
+        auto it = byId_.find(id);
+        return it == byId_.end() ? -1 : it->second;
+    }
 
     void commit(Box& b, int parent) {
         b.item.parent = parent;
         d_.items.push_back(b.item);
         const int index = int(d_.items.size()) - 1;
         byId_[b.item.id] = index;
-        for (Box& c : b.children) commit(c, index);
+        for (Box& c : b.children)
+            commit(c, index);
     }
 
     void collectRails() {
-        if (!fabric_) return;
-        for (const Rail& r : fabric_->rails) d_.rails << r.device;
+        if (!fabric_)
+            return;
+        for (const Rail& r : fabric_->rails)
+            d_.rails << r.device;
         for (const FabricNode& n : in_.fabric->nodes)
             for (std::size_t i = 0; i < fabric_->rails.size(); ++i)
-                if (n.kind == FabricNodeKind::Switch && fabric_->rails[i].leaves.contains(switchName(n))) railOfLeaf_[n.id] = int(i);
+                if (n.kind == FabricNodeKind::Switch && fabric_->rails[i].leaves.contains(switchName(n)))
+                    railOfLeaf_[n.id] = int(i);
     }
 
     Box hostBox(const InspectedHost& ih) {
@@ -222,8 +272,10 @@ private:
         host.item.label = h.name;
         host.item.detail = QStringLiteral("%1 GPUs · %2 NICs").arg(h.gpus.size()).arg(h.nics.size());
         host.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
-        if (!h.arch.isEmpty()) host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "architecture")), h.arch);
-        for (const QString& n : h.notes) host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "note")), n);
+        if (!h.arch.isEmpty())
+            host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "architecture")), h.arch);
+        for (const QString& n : h.notes)
+            host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "note")), n);
         d_.sources << sourceText(h);
         if (!expanded(h.name)) {
             host.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
@@ -233,12 +285,16 @@ private:
         std::vector<const Device*> loose;
         for (const auto* list : {&h.gpus, &h.nics, &h.others})
             for (const Device& d : *list) {
-                if (!visible(d, o_)) continue;
-                if (d.node >= 0 && d.node < int(h.nodes.size())) onNode[d.node].push_back(&d);
-                else loose.push_back(&d);
+                if (!visible(d, o_))
+                    continue;
+                if (d.node >= 0 && d.node < int(h.nodes.size()))
+                    onNode[d.node].push_back(&d);
+                else
+                    loose.push_back(&d);
             }
         std::map<int, std::vector<int>> kids;
-        for (std::size_t i = 0; i < h.nodes.size(); ++i) kids[h.nodes[i].parent].push_back(int(i));
+        for (std::size_t i = 0; i < h.nodes.size(); ++i)
+            kids[h.nodes[i].parent].push_back(int(i));
         int groups = 0;
         // Root ports and the device nodes fold into the nearest drawn container.
         std::function<void(int, Box&)> walk = [&](int n, Box& into) {
@@ -248,13 +304,16 @@ private:
             switch (node.kind) {
             case NodeKind::Package:
                 made.item.kind = ItemKind::Package;
-                made.item.label = QStringLiteral("Package %1").arg(node.osIndex ? QString::number(*node.osIndex) : QStringLiteral("?"));
+                made.item.label =
+                    QStringLiteral("Package %1")
+                        .arg(node.osIndex ? QString::number(*node.osIndex) : QStringLiteral("?"));
                 break;
             case NodeKind::Group:
             case NodeKind::Cpu:
                 made.item.kind = ItemKind::Numa;
-                made.item.label = node.kind == NodeKind::Cpu && node.numa ? QStringLiteral("CPU, NUMA %1").arg(*node.numa)
-                                                                          : QStringLiteral("Group %1").arg(++groups);
+                made.item.label = node.kind == NodeKind::Cpu && node.numa
+                                      ? QStringLiteral("CPU, NUMA %1").arg(*node.numa)
+                                      : QStringLiteral("Group %1").arg(++groups);
                 break;
             case NodeKind::HostBridge: // root ports fold into it, as NCCL counts them
                 made.item.kind = ItemKind::HostBridge;
@@ -266,22 +325,30 @@ private:
                 made.item.pci = node.pci ? node.pci->toString() : QString();
                 made.item.detail = made.item.pci;
                 break;
-            default: break;
+            default:
+                break;
             }
             if (made.item.kind != ItemKind::Other) {
                 made.item.id = QStringLiteral("%1/node%2").arg(h.name).arg(n);
                 made.item.host = h.name;
                 made.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
-                if (!made.item.pci.isEmpty()) made.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "PCI address")), made.item.pci);
+                if (!made.item.pci.isEmpty())
+                    made.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "PCI address")),
+                                                 made.item.pci);
                 into.children.push_back(made);
                 target = &into.children.back();
             }
-            for (const Device* d : onNode[n]) target->children.push_back({deviceItem(h, *d), {}});
-            for (int c : kids[n]) walk(c, *target);
+            for (const Device* d : onNode[n])
+                target->children.push_back({deviceItem(h, *d), {}});
+            for (int c : kids[n])
+                walk(c, *target);
         };
-        for (int root : kids[-1]) walk(root, host);
-        for (const Device* d : loose) host.children.push_back({deviceItem(h, *d), {}});
-        if (o_.onlyGpusAndNics || o_.hideStorage) prune(host);
+        for (int root : kids[-1])
+            walk(root, host);
+        for (const Device* d : loose)
+            host.children.push_back({deviceItem(h, *d), {}});
+        if (o_.onlyGpusAndNics || o_.hideStorage)
+            prune(host);
         return host;
     }
 
@@ -305,12 +372,17 @@ private:
                     b.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
                     boxes.push_back(b);
                 }
-        // Servers under the same leaves side by side, in natural name order; the groups in the order of their first server.
-        std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) { return natural_.compare(a.item.host, b.item.host) < 0; });
-        std::map<QString, int> groupOf;
-        for (const Box& b : boxes) groupOf.emplace(leavesOf(b.item.host).join(QLatin1Char(',')), int(groupOf.size()));
+        // Servers under the same leaves side by side, in natural name order; the groups in the order of their
+        // first server.
         std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) {
-            return groupOf[leavesOf(a.item.host).join(QLatin1Char(','))] < groupOf[leavesOf(b.item.host).join(QLatin1Char(','))];
+            return natural_.compare(a.item.host, b.item.host) < 0;
+        });
+        std::map<QString, int> groupOf;
+        for (const Box& b : boxes)
+            groupOf.emplace(leavesOf(b.item.host).join(QLatin1Char(',')), int(groupOf.size()));
+        std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) {
+            return groupOf[leavesOf(a.item.host).join(QLatin1Char(','))] <
+                   groupOf[leavesOf(b.item.host).join(QLatin1Char(','))];
         });
         return boxes;
     }
@@ -328,9 +400,12 @@ private:
         double x = 0;
         for (std::size_t i = 0; i < hosts.size();) {
             std::size_t end = i + 1;
-            while (end < hosts.size() && leavesOf(hosts[end].item.host) == leavesOf(hosts[i].item.host)) ++end;
+            while (end < hosts.size() && leavesOf(hosts[end].item.host) == leavesOf(hosts[i].item.host))
+                ++end;
             // A pod about twice as wide as deep; servers of no fabric side by side.
-            const std::size_t kPerRow = fabric_ ? std::max<std::size_t>(4, std::size_t(std::ceil(std::sqrt(2.0 * double(end - i))))) : end - i;
+            const std::size_t kPerRow =
+                fabric_ ? std::max<std::size_t>(4, std::size_t(std::ceil(std::sqrt(2.0 * double(end - i)))))
+                        : end - i;
             double y = top, right = x;
             for (std::size_t row = i; row < end; row += kPerRow) {
                 double rx = x, rowH = 0;
@@ -356,10 +431,12 @@ private:
     }
 
     int switchRows() const {
-        if (!fabric_) return 0;
+        if (!fabric_)
+            return 0;
         int rows = 0;
         for (const FabricNode& n : in_.fabric->nodes)
-            if (n.kind == FabricNodeKind::Switch) rows = std::max(rows, std::max(tierOf(n), 1));
+            if (n.kind == FabricNodeKind::Switch)
+                rows = std::max(rows, std::max(tierOf(n), 1));
         return rows;
     }
 
@@ -368,17 +445,22 @@ private:
     // spines); in that order (rail order among equals) they are pushed apart
     // just enough not to overlap, and the row is centred on what they wanted.
     void placeSwitches() {
-        if (!fabric_) return;
+        if (!fabric_)
+            return;
         const int rows = switchRows();
-        std::map<QString, QStringList> below; // switch id -> ids of what hangs under it (host items or switch ids)
+        std::map<QString, QStringList>
+            below; // switch id -> ids of what hangs under it (host items or switch ids)
         const FabricNodeIndex node(*in_.fabric);
         for (const FabricLink& l : in_.fabric->links) {
             const FabricNode *a = node(l.a), *b = node(l.b);
-            if (!a || !b) continue;
+            if (!a || !b)
+                continue;
             for (const auto& [up, down] : {std::pair{a, b}, std::pair{b, a}}) {
-                if (up->kind != FabricNodeKind::Switch) continue;
+                if (up->kind != FabricNodeKind::Switch)
+                    continue;
                 if (down->kind == FabricNodeKind::Switch) {
-                    if (std::max(tierOf(*down), 1) < std::max(tierOf(*up), 1)) below[up->id] << QStringLiteral("switch:") + down->id;
+                    if (std::max(tierOf(*down), 1) < std::max(tierOf(*up), 1))
+                        below[up->id] << QStringLiteral("switch:") + down->id;
                 } else if (!down->host.isEmpty()) {
                     below[up->id] << QStringLiteral("host:") + down->host;
                 }
@@ -388,7 +470,8 @@ private:
         for (const FabricNode& n : in_.fabric->nodes)
             if (n.kind == FabricNodeKind::Switch) {
                 const int tier = std::max(tierOf(n), 1);
-                if (!o_.onlyHosts.isEmpty() && tier == 1 && !servesDrawnHost(n)) continue;
+                if (!o_.onlyHosts.isEmpty() && tier == 1 && !servesDrawnHost(n))
+                    continue;
                 byTier[tier].push_back(&n);
             }
         for (auto& [tier, nodes] : byTier) {
@@ -404,10 +487,13 @@ private:
                 wanted[n->id] = count ? sum / count : width_ / 2;
             }
             std::stable_sort(nodes.begin(), nodes.end(), [&](const FabricNode* a, const FabricNode* b) {
-                if (std::abs(wanted[a->id] - wanted[b->id]) > 1) return wanted[a->id] < wanted[b->id];
+                if (std::abs(wanted[a->id] - wanted[b->id]) > 1)
+                    return wanted[a->id] < wanted[b->id];
                 const auto ra = railOfLeaf_.find(a->id), rb = railOfLeaf_.find(b->id);
-                const int xa = ra == railOfLeaf_.end() ? 1 << 20 : ra->second, xb = rb == railOfLeaf_.end() ? 1 << 20 : rb->second;
-                if (xa != xb) return xa < xb;
+                const int xa = ra == railOfLeaf_.end() ? 1 << 20 : ra->second,
+                          xb = rb == railOfLeaf_.end() ? 1 << 20 : rb->second;
+                if (xa != xb)
+                    return xa < xb;
                 return natural_.compare(switchName(*a), switchName(*b)) < 0;
             });
             std::vector<double> x(nodes.size());
@@ -422,17 +508,29 @@ private:
             for (std::size_t i = 0; i < nodes.size(); ++i) {
                 const FabricNode& n = *nodes[i];
                 DiagramItem it;
-                it.kind = tier >= 3 ? ItemKind::Core : tier == 2 ? ItemKind::Spine : fabric_->tiers.count(n.id) ? ItemKind::Leaf : ItemKind::Switch;
+                it.kind = tier >= 3                    ? ItemKind::Core
+                          : tier == 2                  ? ItemKind::Spine
+                          : fabric_->tiers.count(n.id) ? ItemKind::Leaf
+                                                       : ItemKind::Switch;
                 it.id = QStringLiteral("switch:") + n.id;
                 it.label = switchName(n);
                 it.detail = QStringLiteral("%1 ports").arg(n.ports);
                 const auto rail = railOfLeaf_.find(n.id);
-                if (rail != railOfLeaf_.end()) it.rail = rail->second;
+                if (rail != railOfLeaf_.end())
+                    it.rail = rail->second;
                 it.rect = QRectF(x[i] + shift, y, kSwitchW, kSwitchH);
-                it.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source}, {factName(QT_TRANSLATE_NOOP("rackscope", "GUID")), n.guid}, {factName(QT_TRANSLATE_NOOP("rackscope", "description")), n.description}};
-                if (n.lid) it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "LID")), QString::number(*n.lid));
-                it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "tier")), fabric_->tiers.count(n.id) ? QString::number(tierOf(n)) : QStringLiteral("unknown"));
-                if (!n.downPorts.isEmpty()) it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports not active")), n.downPorts.join(QStringLiteral(", ")));
+                it.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source},
+                            {factName(QT_TRANSLATE_NOOP("rackscope", "GUID")), n.guid},
+                            {factName(QT_TRANSLATE_NOOP("rackscope", "description")), n.description}};
+                if (n.lid)
+                    it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "LID")),
+                                          QString::number(*n.lid));
+                it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "tier")),
+                                      fabric_->tiers.count(n.id) ? QString::number(tierOf(n))
+                                                                 : QStringLiteral("unknown"));
+                if (!n.downPorts.isEmpty())
+                    it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports not active")),
+                                          n.downPorts.join(QStringLiteral(", ")));
                 d_.items.push_back(it);
                 byId_[it.id] = int(d_.items.size()) - 1;
             }
@@ -441,19 +539,24 @@ private:
 
     bool servesDrawnHost(const FabricNode& sw) const {
         for (const FabricHost& h : fabric_->hosts)
-            if (h.leaves.contains(sw.id) && item(QStringLiteral("host:") + h.name) >= 0) return true;
+            if (h.leaves.contains(sw.id) && item(QStringLiteral("host:") + h.name) >= 0)
+                return true;
         return false;
     }
 
-    // A CA's end of a cable: its NIC when the server is open and the NIC names that RDMA device, else the server.
+    // A CA's end of a cable: its NIC when the server is open and the NIC names that RDMA device, else the
+    // server.
     int endOf(const FabricNode& n) {
-        if (n.kind == FabricNodeKind::Switch) return item(QStringLiteral("switch:") + n.id);
-        if (n.host.isEmpty()) return -1;
+        if (n.kind == FabricNodeKind::Switch)
+            return item(QStringLiteral("switch:") + n.id);
+        if (n.host.isEmpty())
+            return -1;
         for (const InspectedHost& h : in_.hosts)
             if (h.host.name == n.host)
                 for (const Device& nic : h.host.nics)
                     if (!n.device.isEmpty() && nic.rdmaDevices.contains(n.device))
-                        if (const int i = item(h.host.name + QLatin1Char('/') + nic.id); i >= 0) return i;
+                        if (const int i = item(h.host.name + QLatin1Char('/') + nic.id); i >= 0)
+                            return i;
         return item(QStringLiteral("host:") + n.host);
     }
 
@@ -463,52 +566,72 @@ private:
     // The index of a NIC's port the fabric names, added as the fabric first names it.
     int fabricPort(int nic, const QString& name, std::optional<bool> up) {
         std::vector<DiagramPort>& ports = d_.items[nic].ports;
-        if (portsFromFabric_.insert(nic).second) ports.clear();
+        if (portsFromFabric_.insert(nic).second)
+            ports.clear();
         for (std::size_t i = 0; i < ports.size(); ++i)
             if (ports[i].name == name) {
-                if (up) ports[i].up = up;
+                if (up)
+                    ports[i].up = up;
                 return int(i);
             }
         ports.push_back({name, up});
         return int(ports.size()) - 1;
     }
 
-    // A CA's ports the fabric saw down ("1 (DOWN)") are drawn down on its NIC; then each NIC's ports are a fact.
+    // A CA's ports the fabric saw down ("1 (DOWN)") are drawn down on its NIC; then each NIC's ports are a
+    // fact.
     void portsDown() {
         if (in_.fabric)
             for (const FabricNode& n : in_.fabric->nodes) {
-                if (n.kind == FabricNodeKind::Switch || n.downPorts.isEmpty()) continue;
+                if (n.kind == FabricNodeKind::Switch || n.downPorts.isEmpty())
+                    continue;
                 const int nic = endOf(n);
-                if (nic < 0 || d_.items[nic].kind != ItemKind::Nic) continue;
-                for (const QString& p : n.downPorts) fabricPort(nic, p.section(QLatin1Char(' '), 0, 0), false);
+                if (nic < 0 || d_.items[nic].kind != ItemKind::Nic)
+                    continue;
+                for (const QString& p : n.downPorts)
+                    fabricPort(nic, p.section(QLatin1Char(' '), 0, 0), false);
             }
         for (DiagramItem& it : d_.items) {
-            if (it.ports.empty()) continue;
+            if (it.ports.empty())
+                continue;
             QStringList said;
-            for (const DiagramPort& p : it.ports) said << (p.up ? QStringLiteral("%1 %2").arg(p.name, *p.up ? QStringLiteral("up") : QStringLiteral("down")) : p.name);
-            it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports")), said.join(QStringLiteral(", ")));
+            for (const DiagramPort& p : it.ports)
+                said << (p.up ? QStringLiteral("%1 %2").arg(p.name, *p.up ? QStringLiteral("up")
+                                                                          : QStringLiteral("down"))
+                              : p.name);
+            it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports")),
+                                  said.join(QStringLiteral(", ")));
         }
     }
 
     void fabricLinks() {
-        if (!fabric_) return;
+        if (!fabric_)
+            return;
         std::map<std::pair<int, int>, int> merged;
         const FabricNodeIndex node(*in_.fabric);
         for (std::size_t i = 0; i < in_.fabric->links.size(); ++i) {
             const FabricLink& l = in_.fabric->links[i];
             const FabricNode *na = node(l.a), *nb = node(l.b);
-            if (!na || !nb) continue;
+            if (!na || !nb)
+                continue;
             int a = endOf(*na), b = endOf(*nb);
-            if (a < 0 || b < 0 || a == b) continue;
-            if (d_.items[a].rect.top() > d_.items[b].rect.top()) std::swap(a, b);
+            if (a < 0 || b < 0 || a == b)
+                continue;
+            if (d_.items[a].rect.top() > d_.items[b].rect.top())
+                std::swap(a, b);
             const FabricNode& ca = na->kind == FabricNodeKind::Switch ? *nb : *na;
             const QString caPort = &ca == na ? l.aPort : l.bPort;
-            const int port = d_.items[b].kind == ItemKind::Nic && !caPort.isEmpty()
-                                 ? fabricPort(b, caPort, l.state.isEmpty() ? std::nullopt : std::optional(l.state == QLatin1String("up")))
-                                 : -1;
+            const int port =
+                d_.items[b].kind == ItemKind::Nic && !caPort.isEmpty()
+                    ? fabricPort(b, caPort,
+                                 l.state.isEmpty() ? std::nullopt
+                                                   : std::optional(l.state == QLatin1String("up")))
+                    : -1;
             int rail = -1;
-            if (ca.kind != FabricNodeKind::Switch && !ca.device.isEmpty()) rail = int(d_.rails.indexOf(ca.device));
-            if (rail >= 0 && d_.items[b].kind == ItemKind::Nic) d_.items[b].rail = rail;
+            if (ca.kind != FabricNodeKind::Switch && !ca.device.isEmpty())
+                rail = int(d_.rails.indexOf(ca.device));
+            if (rail >= 0 && d_.items[b].kind == ItemKind::Nic)
+                d_.items[b].rail = rail;
             const auto key = std::make_pair(a, b);
             if (const auto it = merged.find(key); it != merged.end()) {
                 ++d_.links[it->second].count;
@@ -532,17 +655,21 @@ private:
     // below the GPUs, each GPU joined to it, rather than n(n-1)/2 arcs.
     static std::optional<int> fullMesh(const HostTopology& h) {
         const int n = int(h.gpus.size());
-        if (n < 3 || int(h.nvlinks.size()) != n * (n - 1) / 2) return std::nullopt;
+        if (n < 3 || int(h.nvlinks.size()) != n * (n - 1) / 2)
+            return std::nullopt;
         int least = 1 << 30;
-        for (const auto& [pair, count] : h.nvlinks) least = std::min(least, count);
+        for (const auto& [pair, count] : h.nvlinks)
+            least = std::min(least, count);
         return least;
     }
 
     void addNvlinkBand(Box& host) {
         for (const InspectedHost& ih : in_.hosts) {
-            if (QStringLiteral("host:") + ih.host.name != host.item.id || host.children.empty()) continue;
+            if (QStringLiteral("host:") + ih.host.name != host.item.id || host.children.empty())
+                continue;
             const auto links = fullMesh(ih.host);
-            if (!links) return;
+            if (!links)
+                return;
             Box band;
             band.item.kind = ItemKind::NvSwitch;
             band.item.id = ih.host.name + QStringLiteral("/nvlink");
@@ -550,7 +677,10 @@ private:
             band.item.label = QStringLiteral("NVLink");
             band.item.detail = QStringLiteral("every GPU pair, NV%1 or more").arg(*links);
             band.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(ih.host)},
-                               {factName(QT_TRANSLATE_NOOP("rackscope", "NVLink")), QStringLiteral("all %1 GPU pairs joined, at least %2 links each").arg(ih.host.nvlinks.size()).arg(*links)}};
+                               {factName(QT_TRANSLATE_NOOP("rackscope", "NVLink")),
+                                QStringLiteral("all %1 GPU pairs joined, at least %2 links each")
+                                    .arg(ih.host.nvlinks.size())
+                                    .arg(*links)}};
             QRectF& r = host.item.rect;
             band.item.rect = QRectF(r.left() + kPad, r.bottom() + kGap, r.width() - 2 * kPad, kBandH);
             r.setBottom(band.item.rect.bottom() + kPad);
@@ -569,10 +699,12 @@ private:
                 continue;
             }
             for (const auto& [pair, count] : ih.host.nvlinks) {
-                if (pair.first >= int(ih.host.gpus.size()) || pair.second >= int(ih.host.gpus.size())) continue;
+                if (pair.first >= int(ih.host.gpus.size()) || pair.second >= int(ih.host.gpus.size()))
+                    continue;
                 const int a = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[pair.first].id);
                 const int b = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[pair.second].id);
-                if (a < 0 || b < 0) continue;
+                if (a < 0 || b < 0)
+                    continue;
                 DiagramLink l;
                 l.a = a;
                 l.b = b;
@@ -593,74 +725,110 @@ private:
     void hostHighlights() {
         for (const InspectedHost& ih : in_.hosts) {
             const QString& name = ih.host.name;
-            if (item(QStringLiteral("host:") + name) < 0) continue;
+            if (item(QStringLiteral("host:") + name) < 0)
+                continue;
             for (const auto& [gpu, nic] : ih.analysis.ncclNic) {
                 const GpuNicPair* p = ih.analysis.pair(gpu, nic);
-                if (!p) continue;
+                if (!p)
+                    continue;
                 std::vector<int> ends{standIn(name, gpu), standIn(name, nic)};
-                if (ends[0] == ends[1]) ends.pop_back();
+                if (ends[0] == ends[1])
+                    ends.pop_back();
                 const QString path = p->path ? pathTypeName(*p->path) : QStringLiteral("unknown");
                 if (p->crossSocket.value_or(false))
-                    d_.highlights.push_back({HighlightKind::CrossSocket, ends, {}, path,
-                                             QStringLiteral("%1 → %2 (NCCL's NIC for it) crosses the CPU socket: %3").arg(gpu, nic, p->crossSocketEvidence)});
+                    d_.highlights.push_back(
+                        {HighlightKind::CrossSocket,
+                         ends,
+                         {},
+                         path,
+                         QStringLiteral("%1 → %2 (NCCL's NIC for it) crosses the CPU socket: %3")
+                             .arg(gpu, nic, p->crossSocketEvidence)});
                 if (p->gpudirect && !*p->gpudirect)
-                    d_.highlights.push_back({HighlightKind::NoGpuDirect, ends, {}, path,
-                                             QStringLiteral("%1 → %2 cannot use GPUDirect RDMA: %3").arg(gpu, nic, p->gpudirectReason)});
+                    d_.highlights.push_back({HighlightKind::NoGpuDirect,
+                                             ends,
+                                             {},
+                                             path,
+                                             QStringLiteral("%1 → %2 cannot use GPUDirect RDMA: %3")
+                                                 .arg(gpu, nic, p->gpudirectReason)});
             }
             for (const Finding& f : ih.analysis.findings)
-                if (f.code == QLatin1String(codes::kPcieLinkDegraded) || f.code == QLatin1String(codes::kPcieLinkBelowPeers)) {
+                if (f.code == QLatin1String(codes::kPcieLinkDegraded) ||
+                    f.code == QLatin1String(codes::kPcieLinkBelowPeers)) {
                     std::vector<int> items;
                     for (const QString& s : f.subjects)
-                        if (const int i = standIn(name, s); i >= 0 && std::find(items.begin(), items.end(), i) == items.end()) items.push_back(i);
-                    if (!items.empty()) d_.highlights.push_back({HighlightKind::PcieDegraded, items, {}, {}, f.message});
+                        if (const int i = standIn(name, s);
+                            i >= 0 && std::find(items.begin(), items.end(), i) == items.end())
+                            items.push_back(i);
+                    if (!items.empty())
+                        d_.highlights.push_back({HighlightKind::PcieDegraded, items, {}, {}, f.message});
                 }
         }
-        // A load run's own account: a rank that went without GPUDirect RDMA (where the topology allowed it, an error),
-        // over sockets, or not through its nearest NIC; drawn on its GPU and NIC.
+        // A load run's own account: a rank that went without GPUDirect RDMA (where the topology allowed it,
+        // an error), over sockets, or not through its nearest NIC; drawn on its GPU and NIC.
         for (const Finding& f : in_.runFindings) {
             std::vector<int> items;
             for (const QString& s : f.subjects) {
                 const int i = s.contains(QLatin1Char('/')) ? item(s) : item(QStringLiteral("host:") + s);
-                if (i >= 0) items.push_back(i);
+                if (i >= 0)
+                    items.push_back(i);
             }
-            if (items.size() > 1 && d_.items[items.front()].kind == ItemKind::Host) items.erase(items.begin()); // its devices say more
-            if (!items.empty()) d_.highlights.push_back({HighlightKind::RunTransport, items, {}, {}, f.message});
+            if (items.size() > 1 && d_.items[items.front()].kind == ItemKind::Host)
+                items.erase(items.begin()); // its devices say more
+            if (!items.empty())
+                d_.highlights.push_back({HighlightKind::RunTransport, items, {}, {}, f.message});
         }
         for (const QString& host : in_.flaggedHosts)
             if (const int i = item(QStringLiteral("host:") + host); i >= 0)
-                d_.highlights.push_back({HighlightKind::SlowHost, {i}, {}, {}, QStringLiteral("%1 was flagged slow by the straggler hunt").arg(host)});
+                d_.highlights.push_back(
+                    {HighlightKind::SlowHost,
+                     {i},
+                     {},
+                     {},
+                     QStringLiteral("%1 was flagged slow by the straggler hunt").arg(host)});
     }
 
     void fabricHighlights() {
-        if (!fabric_) return;
+        if (!fabric_)
+            return;
         const FabricNodeIndex node(*in_.fabric);
         for (std::size_t i = 0; i < fabric_->findings.size(); ++i) {
             const Finding& f = fabric_->findings[i];
             HighlightKind kind;
-            if (f.code == QLatin1String(codes::kFabricRailBreak)) kind = HighlightKind::RailBreak;
-            else if (f.code == QLatin1String(codes::kFabricLinkBelowExpected) || f.code == QLatin1String(codes::kFabricLinkBelowPeers)) kind = HighlightKind::LinkBelowSpeed;
-            else if (f.code == QLatin1String(codes::kFabricPortDown) || f.code == QLatin1String(codes::kFabricLinkMissing)) kind = HighlightKind::PortDown;
-            else continue;
+            if (f.code == QLatin1String(codes::kFabricRailBreak))
+                kind = HighlightKind::RailBreak;
+            else if (f.code == QLatin1String(codes::kFabricLinkBelowExpected) ||
+                     f.code == QLatin1String(codes::kFabricLinkBelowPeers))
+                kind = HighlightKind::LinkBelowSpeed;
+            else if (f.code == QLatin1String(codes::kFabricPortDown) ||
+                     f.code == QLatin1String(codes::kFabricLinkMissing))
+                kind = HighlightKind::PortDown;
+            else
+                continue;
             Highlight h{kind, {}, {}, {}, f.message};
             if (const auto links = fabric_->findingLinks.find(i); links != fabric_->findingLinks.end())
                 for (std::size_t l : links->second)
                     if (const auto dl = linkOfFabricLink_.find(l); dl != linkOfFabricLink_.end()) {
                         h.links.push_back(dl->second);
                         for (int end : {d_.links[dl->second].a, d_.links[dl->second].b})
-                            if (d_.items[end].kind != ItemKind::Leaf && d_.items[end].kind != ItemKind::Spine && d_.items[end].kind != ItemKind::Core)
+                            if (d_.items[end].kind != ItemKind::Leaf &&
+                                d_.items[end].kind != ItemKind::Spine && d_.items[end].kind != ItemKind::Core)
                                 h.items.push_back(end);
                     }
             if (const auto nodes = fabric_->findingNodes.find(i); nodes != fabric_->findingNodes.end())
                 for (const QString& id : nodes->second)
                     if (const FabricNode* n = node(id))
-                        if (const int e = endOf(*n); e >= 0) h.items.push_back(e);
-            if (!h.items.empty() || !h.links.empty()) d_.highlights.push_back(h);
+                        if (const int e = endOf(*n); e >= 0)
+                            h.items.push_back(e);
+            if (!h.items.empty() || !h.links.empty())
+                d_.highlights.push_back(h);
         }
     }
 };
 
 } // namespace
 
-Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options) { return Builder(input, options).run(); }
+Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options) {
+    return Builder(input, options).run();
+}
 
 } // namespace rackscope

@@ -7,11 +7,14 @@ namespace rackscope {
 
 DeviceKind deviceKindFromClass(unsigned pciClass24, std::optional<unsigned> vendor) {
     const unsigned base = pciClass24 >> 16;
-    if (base == 0x03) return (!vendor || *vendor == kVendorNvidia || *vendor == 0) ? DeviceKind::Gpu
-                                                                                    : DeviceKind::Other;
-    if (base == 0x02) return DeviceKind::Nic;
-    if ((pciClass24 >> 8) == 0x0c06) return DeviceKind::Nic; // InfiniBand, as a serial bus (old ConnectX)
-    if ((pciClass24 >> 8) == 0x0680 && (!vendor || *vendor == kVendorNvidia)) return DeviceKind::NvSwitch;
+    if (base == 0x03)
+        return (!vendor || *vendor == kVendorNvidia || *vendor == 0) ? DeviceKind::Gpu : DeviceKind::Other;
+    if (base == 0x02)
+        return DeviceKind::Nic;
+    if ((pciClass24 >> 8) == 0x0c06)
+        return DeviceKind::Nic; // InfiniBand, as a serial bus (old ConnectX)
+    if ((pciClass24 >> 8) == 0x0680 && (!vendor || *vendor == kVendorNvidia))
+        return DeviceKind::NvSwitch;
     return DeviceKind::Other;
 }
 
@@ -27,29 +30,35 @@ RdmaFact rdmaFromPciIds(std::optional<unsigned> vendor, std::optional<unsigned> 
 }
 
 bool looksLikeRdmaDeviceName(const QString& name) {
-    static const QRegularExpression re(QStringLiteral(
-        "^(mlx4_|mlx5_|rocep|roceP|ibp|bnxt_re|irdma|efa_|efa\\d|hfi1_|qedr|cxgb4_|erdma|hns_|ionic_|mana_)"));
+    static const QRegularExpression re(QStringLiteral("^(mlx4_|mlx5_|rocep|roceP|ibp|bnxt_re|irdma|efa_|"
+                                                      "efa\\d|hfi1_|qedr|cxgb4_|erdma|hns_|ionic_|mana_)"));
     return re.match(name).hasMatch();
 }
 
-void addNvlinksThroughSwitches(HostTopology& host, const std::map<int, std::map<PciAddress, int>>& linksPerGpu) {
+void addNvlinksThroughSwitches(HostTopology& host,
+                               const std::map<int, std::map<PciAddress, int>>& linksPerGpu) {
     for (auto a = linksPerGpu.begin(); a != linksPerGpu.end(); ++a)
         for (auto b = std::next(a); b != linksPerGpu.end(); ++b) {
             int total = 0;
             for (const auto& [sw, count] : a->second)
-                if (auto it = b->second.find(sw); it != b->second.end()) total += std::min(count, it->second);
-            if (total > 0) host.nvlinks[std::minmax(a->first, b->first)] += total;
+                if (auto it = b->second.find(sw); it != b->second.end())
+                    total += std::min(count, it->second);
+            if (total > 0)
+                host.nvlinks[std::minmax(a->first, b->first)] += total;
         }
 }
 
 namespace {
 void sortAndNumber(std::vector<Device>& list, const QString& prefix) {
     std::stable_sort(list.begin(), list.end(), [](const Device& a, const Device& b) {
-        if (a.pci.has_value() != b.pci.has_value()) return a.pci.has_value();
-        if (a.pci && b.pci && *a.pci != *b.pci) return *a.pci < *b.pci;
+        if (a.pci.has_value() != b.pci.has_value())
+            return a.pci.has_value();
+        if (a.pci && b.pci && *a.pci != *b.pci)
+            return *a.pci < *b.pci;
         return false;
     });
-    for (size_t i = 0; i < list.size(); ++i) list[i].id = prefix + QString::number(i);
+    for (size_t i = 0; i < list.size(); ++i)
+        list[i].id = prefix + QString::number(i);
 }
 } // namespace
 
@@ -58,7 +67,8 @@ void numberDevices(HostTopology& host) {
     sortAndNumber(host.nics, QStringLiteral("NIC"));
     sortAndNumber(host.others, QStringLiteral("DEV"));
     for (size_t i = 0; i < host.gpus.size(); ++i)
-        if (!host.gpus[i].cudaDevice) host.gpus[i].cudaDevice = int(i);
+        if (!host.gpus[i].cudaDevice)
+            host.gpus[i].cudaDevice = int(i);
 }
 
 } // namespace rackscope

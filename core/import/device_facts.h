@@ -29,7 +29,8 @@ bool looksLikeRdmaDeviceName(const QString& name);
 // GPU pairs joined through NVSwitches: for each switch both reach, the
 // smaller of their link counts, summed (18 links over 4 switches read NV18,
 // as nvidia-smi prints it). linksPerGpu: GPU index -> switch -> links.
-void addNvlinksThroughSwitches(HostTopology& host, const std::map<int, std::map<PciAddress, int>>& linksPerGpu);
+void addNvlinksThroughSwitches(HostTopology& host,
+                               const std::map<int, std::map<PciAddress, int>>& linksPerGpu);
 
 // Sorts by PCI address (unknown last, order kept) and names GPU0.., NIC0..
 void numberDevices(HostTopology& host);

@@ -14,7 +14,8 @@ namespace rackscope {
 
 FabricLoad loadFabricFile(const QString& path) {
     QByteArray text;
-    if (const QString error = readInputFile(path, kMaxFabricBytes, &text); !error.isEmpty()) return {std::nullopt, error};
+    if (const QString error = readInputFile(path, kMaxFabricBytes, &text); !error.isEmpty())
+        return {std::nullopt, error};
     return importFabric(text, path);
 }
 
@@ -23,9 +24,11 @@ FabricLoad importFabric(const QByteArray& text, const QString& location) {
         QJsonParseError pe{};
         const QJsonDocument doc = QJsonDocument::fromJson(text, &pe);
         if (pe.error != QJsonParseError::NoError)
-            return {std::nullopt, QStringLiteral("malformed JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString())};
+            return {std::nullopt,
+                    QStringLiteral("malformed JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString())};
         if (doc.object().value("format").toInt() != 1)
-            return {std::nullopt, QStringLiteral("snapshot format %1; this rackscope reads format 1").arg(doc.object().value("format").toVariant().toString())};
+            return {std::nullopt, QStringLiteral("snapshot format %1; this rackscope reads format 1")
+                                      .arg(doc.object().value("format").toVariant().toString())};
         return {fabricFromSnapshot(doc.object(), location), {}};
     }
     if (looksLikeFabricFile(text)) {
@@ -40,8 +43,10 @@ FabricLoad importFabric(const QByteArray& text, const QString& location) {
         FabricImport r = importIbnetdiscover(text, location);
         return {std::move(r.fabric), r.error};
     }
-    return {std::nullopt, QStringLiteral("not a fabric source rackscope reads (ibnetdiscover output, a Slurm topology.conf, "
-                                         "a rackscope fabric file or an agent snapshot)")};
+    return {
+        std::nullopt,
+        QStringLiteral("not a fabric source rackscope reads (ibnetdiscover output, a Slurm topology.conf, "
+                       "a rackscope fabric file or an agent snapshot)")};
 }
 
 } // namespace rackscope

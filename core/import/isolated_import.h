@@ -8,6 +8,7 @@
 
 namespace rackscope {
 
-ImportResult importIsolated(const std::function<ImportResult()>& importer, const QString& what, int timeoutSeconds = 20);
+ImportResult importIsolated(const std::function<ImportResult()>& importer, const QString& what,
+                            int timeoutSeconds = 20);
 
 } // namespace rackscope

@@ -26,7 +26,8 @@ std::optional<int> intAttr(const QXmlStreamAttributes& a, const char* name) {
 std::optional<double> linkSpeedGts(const QString& text) {
     static const QRegularExpression re(QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*GT/s"));
     const auto m = re.match(text);
-    if (!m.hasMatch()) return std::nullopt;
+    if (!m.hasMatch())
+        return std::nullopt;
     const double v = m.captured(1).toDouble();
     return v > 0 ? std::optional<double>(v) : std::nullopt;
 }
@@ -59,18 +60,25 @@ public:
                                                   .arg(xml_.name().toString().left(40)));
                 }
             } else if (token == QXmlStreamReader::EndElement && !stack_.empty()) {
-                if (xml_.name() == QLatin1String("gpu")) gpuBus_.reset();
-                if (xml_.name() == QLatin1String("nic")) nic_.reset();
+                if (xml_.name() == QLatin1String("gpu"))
+                    gpuBus_.reset();
+                if (xml_.name() == QLatin1String("nic"))
+                    nic_.reset();
                 stack_.pop_back();
             }
         }
-        if (!error_.isEmpty()) return ImportResult::fail(error_);
+        if (!error_.isEmpty())
+            return ImportResult::fail(error_);
         if (xml_.hasError())
             return ImportResult::fail(QStringLiteral("malformed XML at line %1: %2")
-                                          .arg(xml_.lineNumber()).arg(xml_.errorString()));
-        if (!sawSystem) return ImportResult::fail(QStringLiteral("no <system> element"));
+                                          .arg(xml_.lineNumber())
+                                          .arg(xml_.errorString()));
+        if (!sawSystem)
+            return ImportResult::fail(QStringLiteral("no <system> element"));
         for (Device& d : devices_)
-            (d.kind == DeviceKind::Gpu ? host_.gpus : d.kind == DeviceKind::Nic ? host_.nics : host_.others)
+            (d.kind == DeviceKind::Gpu   ? host_.gpus
+             : d.kind == DeviceKind::Nic ? host_.nics
+                                         : host_.others)
                 .push_back(std::move(d));
         numberDevices(host_);
         resolveNvlinks();
@@ -86,11 +94,13 @@ private:
         const auto name = xml_.name();
         if (name == QLatin1String("cpu")) {
             TopoNode n{NodeKind::Cpu, parentNode(), {}, {}, intAttr(a, "numaid")};
-            if (n.numa && *n.numa >= 0) n.osIndex = unsigned(*n.numa);
+            if (n.numa && *n.numa >= 0)
+                n.osIndex = unsigned(*n.numa);
             host_.nodes.push_back(n);
             stack_.push_back(int(host_.nodes.size()) - 1);
             cpuAffinity_[stack_.back()] = a.value(QLatin1String("affinity")).toString();
-            if (const QString arch = a.value(QLatin1String("arch")).toString(); !arch.isEmpty()) host_.arch = arch;
+            if (const QString arch = a.value(QLatin1String("arch")).toString(); !arch.isEmpty())
+                host_.arch = arch;
         } else if (name == QLatin1String("pci")) {
             startPci(a);
         } else if (name == QLatin1String("gpu")) {
@@ -99,7 +109,8 @@ private:
                 return fail(QStringLiteral("<gpu> outside a GPU's <pci>"));
             Device& d = devices_[it->second];
             d.cudaDevice = intAttr(a, "dev");
-            if (auto gdr = intAttr(a, "gdr")) d.ncclGdr = *gdr != 0;
+            if (auto gdr = intAttr(a, "gdr"))
+                d.ncclGdr = *gdr != 0;
             gpuBus_ = d.pci;
             pushSame();
         } else if (name == QLatin1String("nvlink")) {
@@ -112,16 +123,18 @@ private:
             pushSame();
         } else if (name == QLatin1String("nic")) {
             const auto it = deviceAt_.find(parentNode());
-            nic_ = NicContext{it == deviceAt_.end() ? std::nullopt : std::optional<size_t>(it->second), parentNode(),
-                              false};
+            nic_ = NicContext{it == deviceAt_.end() ? std::nullopt : std::optional<size_t>(it->second),
+                              parentNode(), false};
             pushSame();
         } else if (name == QLatin1String("net")) {
-            if (!nic_) return fail(QStringLiteral("<net> outside a <nic>"));
+            if (!nic_)
+                return fail(QStringLiteral("<net> outside a <nic>"));
             addNet(a);
             pushSame();
         } else {
             // Elements NCCL may add (nvs, c2c...) are noted, not guessed at.
-            host_.notes << QStringLiteral("line %1: <%2> not modelled").arg(xml_.lineNumber()).arg(name.toString());
+            host_.notes
+                << QStringLiteral("line %1: <%2> not modelled").arg(xml_.lineNumber()).arg(name.toString());
             pushSame();
         }
     }
@@ -129,16 +142,20 @@ private:
     void startPci(const QXmlStreamAttributes& a) {
         const QString busText = a.value(QLatin1String("busid")).toString();
         const auto bus = PciAddress::parse(busText);
-        if (!bus) return fail(QStringLiteral("<pci> busid '%1' is not a PCI address").arg(busText.left(40)));
+        if (!bus)
+            return fail(QStringLiteral("<pci> busid '%1' is not a PCI address").arg(busText.left(40)));
         const auto cls = hexAttr(a, "class");
         const auto vendor = hexAttr(a, "vendor");
         // NCCL already folds each switch's ports into one <pci> node.
         const bool bridge = cls && (*cls >> 8) == 0x0604;
-        host_.nodes.push_back({bridge ? NodeKind::PciSwitch : NodeKind::PciDevice, parentNode(), {}, bus, {}});
+        host_.nodes.push_back(
+            {bridge ? NodeKind::PciSwitch : NodeKind::PciDevice, parentNode(), {}, bus, {}});
         const int nodeIndex = int(host_.nodes.size()) - 1;
         stack_.push_back(nodeIndex);
-        if (bridge) return;
-        if (devices_.size() >= kMaxDevices) return fail(QStringLiteral("more than %1 devices").arg(kMaxDevices));
+        if (bridge)
+            return;
+        if (devices_.size() >= kMaxDevices)
+            return fail(QStringLiteral("more than %1 devices").arg(kMaxDevices));
 
         Device d;
         d.kind = cls ? deviceKindFromClass(*cls, vendor) : DeviceKind::Other;
@@ -150,13 +167,15 @@ private:
         setLocality(d, nodeIndex);
         // NCCL fills link_speed/link_width from max_link_speed/max_link_width.
         d.linkMax.gts = linkSpeedGts(a.value(QLatin1String("link_speed")).toString());
-        if (auto w = intAttr(a, "link_width"); w && *w > 0) d.linkMax.width = *w;
+        if (auto w = intAttr(a, "link_width"); w && *w > 0)
+            d.linkMax.width = *w;
         if (d.kind == DeviceKind::Nic) {
             const auto fact = rdmaFromPciIds(d.vendorId, d.deviceId, d.pciClass);
             d.rdma = fact.rdma;
             d.rdmaEvidence = fact.evidence;
         }
-        if (!cls) host_.notes << QStringLiteral("PCI %1 has no class: its kind is unknown").arg(bus->toString());
+        if (!cls)
+            host_.notes << QStringLiteral("PCI %1 has no class: its kind is unknown").arg(bus->toString());
         deviceAt_[nodeIndex] = devices_.size();
         devices_.push_back(std::move(d));
     }
@@ -172,8 +191,10 @@ private:
         }
         d.kind = DeviceKind::Nic;
         d.name = a.value(QLatin1String("name")).toString().left(64);
-        if (auto speed = intAttr(a, "speed"); speed && *speed > 0) d.speedMbps = *speed;
-        if (auto gdr = intAttr(a, "gdr")) d.ncclGdr = *gdr != 0;
+        if (auto speed = intAttr(a, "speed"); speed && *speed > 0)
+            d.speedMbps = *speed;
+        if (auto gdr = intAttr(a, "gdr"))
+            d.ncclGdr = *gdr != 0;
         const auto guid = hexAttr(a, "guid");
         if (looksLikeRdmaDeviceName(d.name)) {
             d.rdma = true;
@@ -185,7 +206,8 @@ private:
         } else if (!d.rdma) {
             d.rdmaEvidence = QStringLiteral("NCCL net %1 has no GUID and no RDMA device name").arg(d.name);
         }
-        if (!d.rdma.value_or(false)) d.netdevs = {d.name};
+        if (!d.rdma.value_or(false))
+            d.netdevs = {d.name};
         if (nic_->pciDevice && !nic_->sawNet) {
             devices_[*nic_->pciDevice] = std::move(d); // the first net stands for the PCI function
         } else if (devices_.size() < kMaxDevices) {
@@ -198,7 +220,8 @@ private:
         for (int n = node; n >= 0; n = host_.nodes[n].parent)
             if (host_.nodes[n].kind == NodeKind::Cpu) {
                 d.numa = host_.nodes[n].numa;
-                if (auto it = cpuAffinity_.find(n); it != cpuAffinity_.end()) d.cpuAffinity = it->second;
+                if (auto it = cpuAffinity_.find(n); it != cpuAffinity_.end())
+                    d.cpuAffinity = it->second;
                 return;
             }
     }
@@ -207,7 +230,8 @@ private:
     void resolveNvlinks() {
         std::map<PciAddress, int> gpuByBus;
         for (int i = 0; i < int(host_.gpus.size()); ++i)
-            if (host_.gpus[i].pci) gpuByBus[*host_.gpus[i].pci] = i;
+            if (host_.gpus[i].pci)
+                gpuByBus[*host_.gpus[i].pci] = i;
         std::map<int, std::map<PciAddress, int>> switchLinks; // gpu -> switch -> links
         for (const NvlinkEntry& l : nvlinks_) {
             const int gpu = gpuByBus.at(l.gpu);
@@ -215,7 +239,9 @@ private:
             if (l.toSwitch) {
                 switchLinks[gpu][l.target] += l.count;
             } else if (peer != gpuByBus.end() && peer->second == gpu) {
-                host_.notes << QStringLiteral("%1 lists %2 NVLinks to itself; ignored").arg(host_.gpus[gpu].id).arg(l.count);
+                host_.notes << QStringLiteral("%1 lists %2 NVLinks to itself; ignored")
+                                   .arg(host_.gpus[gpu].id)
+                                   .arg(l.count);
             } else if (peer != gpuByBus.end()) {
                 int& links = host_.nvlinks[std::minmax(gpu, peer->second)];
                 links = std::max(links, l.count);
@@ -228,7 +254,8 @@ private:
     }
 
     void fail(const QString& message) {
-        if (error_.isEmpty()) error_ = QStringLiteral("line %1: %2").arg(xml_.lineNumber()).arg(message);
+        if (error_.isEmpty())
+            error_ = QStringLiteral("line %1: %2").arg(xml_.lineNumber()).arg(message);
         stack_.push_back(stack_.empty() ? 0 : stack_.back());
     }
 

@@ -14,13 +14,16 @@ QString guidOf(const QString& sysfs) {
 }
 
 QString speedOf(const QJsonValue& mbps) {
-    if (!mbps.isDouble() || mbps.toDouble() <= 0) return {};
+    if (!mbps.isDouble() || mbps.toDouble() <= 0)
+        return {};
     const double g = mbps.toDouble() / 1000.0;
     return QStringLiteral("%1G").arg(g, 0, 'g', 4);
 }
 
 // lldpd reports a MAC as port id on switches that name ports only in the description.
-bool looksLikeMac(const QString& s) { return s.count(QLatin1Char(':')) == 5 && s.size() == 17; }
+bool looksLikeMac(const QString& s) {
+    return s.count(QLatin1Char(':')) == 5 && s.size() == 17;
+}
 
 } // namespace
 
@@ -44,7 +47,8 @@ Fabric fabricFromSnapshot(const QJsonObject& s, const QString& location) {
             if (!state.isEmpty() && state != QLatin1String("ACTIVE"))
                 n.downPorts << QStringLiteral("%1 (%2)").arg(p.toObject().value("port").toString(), state);
         }
-        for (const QJsonValue& nd : d.value("netdevs").toArray()) rdmaOfNetdev[nd.toString()] = n.id;
+        for (const QJsonValue& nd : d.value("netdevs").toArray())
+            rdmaOfNetdev[nd.toString()] = n.id;
         f.nodes.push_back(n);
     }
     std::map<QString, QJsonObject> netdev;
@@ -54,8 +58,10 @@ Fabric fabricFromSnapshot(const QJsonObject& s, const QString& location) {
     for (const QJsonValue& v : s.value("lldp").toObject().value("neighbors").toArray()) {
         const QJsonObject nb = v.toObject();
         const QString itf = nb.value("interface").toString();
-        const QString sw = nb.value("system_name").toString().isEmpty() ? nb.value("chassis_id").toString() : nb.value("system_name").toString();
-        if (itf.isEmpty() || sw.isEmpty()) continue;
+        const QString sw = nb.value("system_name").toString().isEmpty() ? nb.value("chassis_id").toString()
+                                                                        : nb.value("system_name").toString();
+        if (itf.isEmpty() || sw.isEmpty())
+            continue;
         if (!haveSwitch[sw]) {
             haveSwitch[sw] = true;
             FabricNode n;
@@ -74,13 +80,16 @@ Fabric fabricFromSnapshot(const QJsonObject& s, const QString& location) {
             f.nodes.push_back(n);
         }
         QString port = nb.value("port_id").toString();
-        if ((port.isEmpty() || looksLikeMac(port)) && !nb.value("port_descr").toString().isEmpty()) port = nb.value("port_descr").toString();
+        if ((port.isEmpty() || looksLikeMac(port)) && !nb.value("port_descr").toString().isEmpty())
+            port = nb.value("port_descr").toString();
         const QJsonObject nd = netdev[itf];
         FabricLink l = linkBetween(end, itf, sw, port);
         l.speed = speedOf(nd.value("speed_mbps"));
         l.state = nd.value("operstate").toString();
-        if (nd.value("mtu").isDouble()) l.aMtu = nd.value("mtu").toInt();
-        if (const QJsonValue mfs = nb.value("mfs"); mfs.isDouble() && mfs.toInt() > kEthernetFrameOverhead) l.bMtu = mfs.toInt() - kEthernetFrameOverhead;
+        if (nd.value("mtu").isDouble())
+            l.aMtu = nd.value("mtu").toInt();
+        if (const QJsonValue mfs = nb.value("mfs"); mfs.isDouble() && mfs.toInt() > kEthernetFrameOverhead)
+            l.bMtu = mfs.toInt() - kEthernetFrameOverhead;
         f.links.push_back(l);
     }
     return f;

@@ -6,7 +6,17 @@
 
 namespace rackscope {
 
-enum class DetectedFormat { HwlocXml, NcclTopoXml, NcclGraphXml, NvidiaSmiTopo, AgentSnapshot, OtherXml, Binary, Empty, Unknown };
+enum class DetectedFormat {
+    HwlocXml,
+    NcclTopoXml,
+    NcclGraphXml,
+    NvidiaSmiTopo,
+    AgentSnapshot,
+    OtherXml,
+    Binary,
+    Empty,
+    Unknown
+};
 DetectedFormat detectFormat(const QByteArray& content);
 
 // Inputs larger than this are refused before parsing: the largest real

@@ -9,34 +9,40 @@
 
 namespace rackscope {
 
-enum class FabricNodeKind { Switch, ChannelAdapter, Router, Host }; // Host: a server known by name only (topology.conf)
+enum class FabricNodeKind {
+    Switch,
+    ChannelAdapter,
+    Router,
+    Host
+}; // Host: a server known by name only (topology.conf)
 
 struct FabricNode {
     FabricNodeKind kind = FabricNodeKind::Switch;
-    QString id;                  // ibnetdiscover's "S-<guid>" / "H-<guid>"
-    QString guid;                // 0x-prefixed node GUID
+    QString id;   // ibnetdiscover's "S-<guid>" / "H-<guid>"
+    QString guid; // 0x-prefixed node GUID
     int ports = 0;
-    QString description;         // node description, e.g. "a08-p1-dgx-04-c01 mlx5_5"
-    QString host, device;        // a CA's host name and RDMA device, when its description splits that way
+    QString description;  // node description, e.g. "a08-p1-dgx-04-c01 mlx5_5"
+    QString host, device; // a CA's host name and RDMA device, when its description splits that way
     std::optional<int> lid;
     std::optional<unsigned> vendorId, deviceId;
-    std::optional<int> tier;     // 1 leaf, 2 spine, 3 core: only when the source states it
-    QStringList downPorts;       // "1 (DOWN)": ports a source saw that are not active
-    int line = 0;                // where the source declared it
+    std::optional<int> tier; // 1 leaf, 2 spine, 3 core: only when the source states it
+    QStringList downPorts;   // "1 (DOWN)": ports a source saw that are not active
+    int line = 0;            // where the source declared it
 };
 
 struct FabricLink {
-    QString a, b;                // node ids
-    QString aPort, bPort;        // "17" on InfiniBand, "swp17s0" from LLDP; empty when the source names no port
-    QString width;               // "4x"
-    QString speed;               // "NDR", or "100G" for Ethernet
-    QString state;               // "up"/"down" where the source says; empty when it does not
+    QString a, b;         // node ids
+    QString aPort, bPort; // "17" on InfiniBand, "swp17s0" from LLDP; empty when the source names no port
+    QString width;        // "4x"
+    QString speed;        // "NDR", or "100G" for Ethernet
+    QString state;        // "up"/"down" where the source says; empty when it does not
     std::optional<int> aMtu, bMtu; // largest payload each end takes, where the source says (IB MTU, IP MTU)
     QString expectedWidth, expectedSpeed; // from a design (rackscope fabric file) merged in
     int line = 0;
 };
 
-inline FabricLink linkBetween(const QString& a, const QString& aPort, const QString& b, const QString& bPort, int line = 0) {
+inline FabricLink linkBetween(const QString& a, const QString& aPort, const QString& b, const QString& bPort,
+                              int line = 0) {
     FabricLink l;
     l.a = a;
     l.aPort = aPort;
@@ -48,7 +54,7 @@ inline FabricLink linkBetween(const QString& a, const QString& aPort, const QStr
 
 struct FabricDiagnostic {
     int line = 0;
-    QString text;                // the line as written (trimmed, at most 200 characters)
+    QString text; // the line as written (trimmed, at most 200 characters)
     QString message;
 };
 
@@ -61,14 +67,14 @@ struct FabricBlock {
 };
 
 struct Fabric {
-    QString source;                           // where it came from; sources joined by ", " after a merge
-    bool design = false;                      // a rack design written by hand, not discovered
-    QString expectedWidth, expectedSpeed;     // a design's default for every link (rackscope fabric file)
-    QStringList conflicts;                    // where merged sources disagree
+    QString source;                       // where it came from; sources joined by ", " after a merge
+    bool design = false;                  // a rack design written by hand, not discovered
+    QString expectedWidth, expectedSpeed; // a design's default for every link (rackscope fabric file)
+    QStringList conflicts;                // where merged sources disagree
     std::vector<FabricBlock> blocks;
     std::vector<int> blockSizes;
     std::vector<FabricNode> nodes;
-    std::vector<FabricLink> links;            // each link once
+    std::vector<FabricLink> links;             // each link once
     std::vector<FabricDiagnostic> diagnostics; // lines that could not be read, and inconsistencies
 
     const FabricNode* node(const QString& id) const; // a linear search: FabricNodeIndex for loops over links

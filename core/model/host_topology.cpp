@@ -4,10 +4,14 @@ namespace rackscope {
 
 QString sourceFormatId(SourceFormat format) {
     switch (format) {
-    case SourceFormat::HwlocXml: return QStringLiteral("hwloc-xml");
-    case SourceFormat::NcclTopoXml: return QStringLiteral("nccl-topo-xml");
-    case SourceFormat::NvidiaSmiTopo: return QStringLiteral("nvidia-smi-topo-m");
-    case SourceFormat::AgentSnapshot: return QStringLiteral("agent-snapshot");
+    case SourceFormat::HwlocXml:
+        return QStringLiteral("hwloc-xml");
+    case SourceFormat::NcclTopoXml:
+        return QStringLiteral("nccl-topo-xml");
+    case SourceFormat::NvidiaSmiTopo:
+        return QStringLiteral("nvidia-smi-topo-m");
+    case SourceFormat::AgentSnapshot:
+        return QStringLiteral("agent-snapshot");
     }
     return {};
 }
@@ -15,7 +19,8 @@ QString sourceFormatId(SourceFormat format) {
 const Device* HostTopology::findDevice(const QString& id) const {
     for (const auto* list : {&gpus, &nics, &others})
         for (const Device& d : *list)
-            if (d.id == id) return &d;
+            if (d.id == id)
+                return &d;
     return nullptr;
 }
 

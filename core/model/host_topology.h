@@ -30,10 +30,10 @@ enum class NodeKind { Machine, Package, Group, Cpu, HostBridge, RootPort, PciSwi
 
 struct TopoNode {
     NodeKind kind = NodeKind::Machine;
-    int parent = -1;                  // index into HostTopology::nodes
-    std::optional<unsigned> osIndex;  // package / NUMA os index
-    std::optional<PciAddress> pci;    // root port, switch upstream port, or device
-    std::optional<int> numa;          // NUMA node of a Cpu node (NCCL's numaid)
+    int parent = -1;                 // index into HostTopology::nodes
+    std::optional<unsigned> osIndex; // package / NUMA os index
+    std::optional<PciAddress> pci;   // root port, switch upstream port, or device
+    std::optional<int> numa;         // NUMA node of a Cpu node (NCCL's numaid)
 };
 
 enum class DeviceKind { Gpu, Nic, NvSwitch, Other };
@@ -48,36 +48,36 @@ struct PcieLink {
 
 struct Device {
     DeviceKind kind = DeviceKind::Other;
-    QString id;                      // "GPU0", "NIC3": nvidia-smi's numbering (PCI order)
+    QString id; // "GPU0", "NIC3": nvidia-smi's numbering (PCI order)
     std::optional<PciAddress> pci;
     std::optional<unsigned> vendorId, deviceId, pciClass;
-    QString name;                    // model or RDMA device name, empty when unknown
+    QString name; // model or RDMA device name, empty when unknown
     std::optional<int> numa;
-    std::optional<int> socket;       // package os index
-    QString cpuAffinity;             // as the source wrote it, e.g. "0-47,96-143"
-    std::optional<int> cudaDevice;   // NCCL's gpu dev, else the PCI-order index
-    int node = -1;                   // index into HostTopology::nodes, -1 when no tree
+    std::optional<int> socket;     // package os index
+    QString cpuAffinity;           // as the source wrote it, e.g. "0-47,96-143"
+    std::optional<int> cudaDevice; // NCCL's gpu dev, else the PCI-order index
+    int node = -1;                 // index into HostTopology::nodes, -1 when no tree
     // NICs
-    std::optional<bool> rdma;        // has an RDMA (verbs) device
-    QString rdmaEvidence;            // why rdma is what it is
+    std::optional<bool> rdma; // has an RDMA (verbs) device
+    QString rdmaEvidence;     // why rdma is what it is
     QStringList rdmaDevices, netdevs;
     std::optional<double> speedMbps; // NCCL net speed
     std::optional<bool> ncclGdr;     // NCCL XML's gdr attribute (GPU or net)
     PcieLink linkCurrent, linkMax;
-    QStringList acsBridges;          // bridges above it with ACS redirection enabled (agent)
+    QStringList acsBridges; // bridges above it with ACS redirection enabled (agent)
 };
 
 struct HostTopology {
-    QString name;                    // host name where the source gives one
+    QString name; // host name where the source gives one
     Source source;
-    QString arch;                    // "x86_64", "ppc64le", empty when unknown
+    QString arch; // "x86_64", "ppc64le", empty when unknown
     std::vector<TopoNode> nodes;
     std::vector<Device> gpus, nics, others;
     // NVLink counts between two GPUs (by index into gpus), lower index first.
     std::map<std::pair<int, int>, int> nvlinks;
     // Paths the source states itself (nvidia-smi topo -m), keyed by device ids.
     std::map<std::pair<QString, QString>, std::pair<PathType, std::optional<int>>> statedPaths;
-    QStringList notes;               // what the importer noticed but could not model
+    QStringList notes; // what the importer noticed but could not model
     // GPUDirect prerequisites the agent reads (unknown from files of other kinds).
     std::optional<bool> peerMemoryLoaded;     // nvidia_peermem / nv_peer_mem, as NCCL checks it
     std::optional<bool> kernelSupportsDmabuf; // kernel >= 5.12, the alternative to a peer-memory module

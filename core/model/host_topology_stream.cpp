@@ -5,7 +5,8 @@ namespace {
 
 template <class T> void put(QDataStream& s, const std::optional<T>& v) {
     s << v.has_value();
-    if (v) s << *v;
+    if (v)
+        s << *v;
 }
 template <class T> void get(QDataStream& s, std::optional<T>& v) {
     bool has = false;
@@ -20,7 +21,8 @@ template <class T> void get(QDataStream& s, std::optional<T>& v) {
 
 void put(QDataStream& s, const std::optional<PciAddress>& a) {
     s << a.has_value();
-    if (a) s << a->domain << a->bus << a->device << a->function;
+    if (a)
+        s << a->domain << a->bus << a->device << a->function;
 }
 void get(QDataStream& s, std::optional<PciAddress>& a) {
     bool has = false;
@@ -33,12 +35,18 @@ void get(QDataStream& s, std::optional<PciAddress>& a) {
     }
 }
 
-void put(QDataStream& s, const PcieLink& l) { put(s, l.gts), put(s, l.width), put(s, l.gbps); }
-void get(QDataStream& s, PcieLink& l) { get(s, l.gts), get(s, l.width), get(s, l.gbps); }
+void put(QDataStream& s, const PcieLink& l) {
+    put(s, l.gts), put(s, l.width), put(s, l.gbps);
+}
+void get(QDataStream& s, PcieLink& l) {
+    get(s, l.gts), get(s, l.width), get(s, l.gbps);
+}
 
 void put(QDataStream& s, const Device& d) {
-    s << int(d.kind) << d.id << d.name << d.cpuAffinity << d.node << d.rdmaEvidence << d.rdmaDevices << d.netdevs;
-    put(s, d.pci), put(s, d.vendorId), put(s, d.deviceId), put(s, d.pciClass), put(s, d.numa), put(s, d.socket);
+    s << int(d.kind) << d.id << d.name << d.cpuAffinity << d.node << d.rdmaEvidence << d.rdmaDevices
+      << d.netdevs;
+    put(s, d.pci), put(s, d.vendorId), put(s, d.deviceId), put(s, d.pciClass), put(s, d.numa),
+        put(s, d.socket);
     put(s, d.cudaDevice), put(s, d.rdma), put(s, d.speedMbps), put(s, d.ncclGdr);
     put(s, d.linkCurrent), put(s, d.linkMax);
     s << d.acsBridges;
@@ -47,7 +55,8 @@ void get(QDataStream& s, Device& d) {
     int kind = 0;
     s >> kind >> d.id >> d.name >> d.cpuAffinity >> d.node >> d.rdmaEvidence >> d.rdmaDevices >> d.netdevs;
     d.kind = DeviceKind(kind);
-    get(s, d.pci), get(s, d.vendorId), get(s, d.deviceId), get(s, d.pciClass), get(s, d.numa), get(s, d.socket);
+    get(s, d.pci), get(s, d.vendorId), get(s, d.deviceId), get(s, d.pciClass), get(s, d.numa),
+        get(s, d.socket);
     get(s, d.cudaDevice), get(s, d.rdma), get(s, d.speedMbps), get(s, d.ncclGdr);
     get(s, d.linkCurrent), get(s, d.linkMax);
     s >> d.acsBridges;
@@ -55,13 +64,15 @@ void get(QDataStream& s, Device& d) {
 
 void putDevices(QDataStream& s, const std::vector<Device>& list) {
     s << quint32(list.size());
-    for (const Device& d : list) put(s, d);
+    for (const Device& d : list)
+        put(s, d);
 }
 void getDevices(QDataStream& s, std::vector<Device>& list) {
     quint32 n = 0;
     s >> n;
     list.clear();
-    for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) get(s, list.emplace_back());
+    for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i)
+        get(s, list.emplace_back());
 }
 
 } // namespace
@@ -76,7 +87,8 @@ QDataStream& operator<<(QDataStream& s, const HostTopology& h) {
     }
     putDevices(s, h.gpus), putDevices(s, h.nics), putDevices(s, h.others);
     s << quint32(h.nvlinks.size());
-    for (const auto& [k, v] : h.nvlinks) s << k.first << k.second << v;
+    for (const auto& [k, v] : h.nvlinks)
+        s << k.first << k.second << v;
     s << quint32(h.statedPaths.size());
     for (const auto& [k, v] : h.statedPaths) {
         s << k.first << k.second << int(v.first);

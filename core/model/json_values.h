@@ -6,7 +6,11 @@
 
 namespace rackscope {
 
-template <typename T> QJsonValue orNull(const std::optional<T>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
-inline QJsonValue orNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+template <typename T> QJsonValue orNull(const std::optional<T>& v) {
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+inline QJsonValue orNull(const QString& s) {
+    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
+}
 
 } // namespace rackscope

@@ -4,30 +4,45 @@ namespace rackscope {
 
 QString pathTypeName(PathType type, std::optional<int> nvlinks) {
     switch (type) {
-    case PathType::X: return QStringLiteral("X");
-    case PathType::NV: return nvlinks ? QStringLiteral("NV%1").arg(*nvlinks) : QStringLiteral("NV");
-    case PathType::PIX: return QStringLiteral("PIX");
-    case PathType::PXB: return QStringLiteral("PXB");
-    case PathType::PHB: return QStringLiteral("PHB");
-    case PathType::NODE: return QStringLiteral("NODE");
-    case PathType::SYS: return QStringLiteral("SYS");
+    case PathType::X:
+        return QStringLiteral("X");
+    case PathType::NV:
+        return nvlinks ? QStringLiteral("NV%1").arg(*nvlinks) : QStringLiteral("NV");
+    case PathType::PIX:
+        return QStringLiteral("PIX");
+    case PathType::PXB:
+        return QStringLiteral("PXB");
+    case PathType::PHB:
+        return QStringLiteral("PHB");
+    case PathType::NODE:
+        return QStringLiteral("NODE");
+    case PathType::SYS:
+        return QStringLiteral("SYS");
     }
     return {};
 }
 
 std::optional<PathType> parsePathType(const QString& text, int* nvlinks) {
     const QString t = text.trimmed();
-    if (t == QLatin1String("X")) return PathType::X;
-    if (t == QLatin1String("PIX")) return PathType::PIX;
-    if (t == QLatin1String("PXB")) return PathType::PXB;
-    if (t == QLatin1String("PHB")) return PathType::PHB;
-    if (t == QLatin1String("NODE")) return PathType::NODE;
-    if (t == QLatin1String("SYS") || t == QLatin1String("SOC")) return PathType::SYS;
+    if (t == QLatin1String("X"))
+        return PathType::X;
+    if (t == QLatin1String("PIX"))
+        return PathType::PIX;
+    if (t == QLatin1String("PXB"))
+        return PathType::PXB;
+    if (t == QLatin1String("PHB"))
+        return PathType::PHB;
+    if (t == QLatin1String("NODE"))
+        return PathType::NODE;
+    if (t == QLatin1String("SYS") || t == QLatin1String("SOC"))
+        return PathType::SYS;
     if (t.startsWith(QLatin1String("NV")) && t.size() > 2) {
         bool ok = false;
         const int count = t.mid(2).toInt(&ok);
-        if (!ok || count <= 0) return std::nullopt;
-        if (nvlinks) *nvlinks = count;
+        if (!ok || count <= 0)
+            return std::nullopt;
+        if (nvlinks)
+            *nvlinks = count;
         return PathType::NV;
     }
     return std::nullopt;
@@ -35,13 +50,19 @@ std::optional<PathType> parsePathType(const QString& text, int* nvlinks) {
 
 int ncclRank(PathType type) {
     switch (type) {
-    case PathType::X: return 0;
-    case PathType::NV: return 1;
-    case PathType::PIX: return 2;
-    case PathType::PXB: return 3;
+    case PathType::X:
+        return 0;
+    case PathType::NV:
+        return 1;
+    case PathType::PIX:
+        return 2;
+    case PathType::PXB:
+        return 3;
     case PathType::PHB:
-    case PathType::NODE: return 4;
-    case PathType::SYS: return 5;
+    case PathType::NODE:
+        return 4;
+    case PathType::SYS:
+        return 5;
     }
     return 5;
 }

@@ -8,13 +8,15 @@ std::optional<PciAddress> PciAddress::parse(const QString& text) {
     static const QRegularExpression re(
         QStringLiteral("^(?:([0-9a-fA-F]{1,8}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\\.([0-7])$"));
     const auto m = re.match(text.trimmed());
-    if (!m.hasMatch()) return std::nullopt;
+    if (!m.hasMatch())
+        return std::nullopt;
     PciAddress a;
     a.domain = m.captured(1).isEmpty() ? 0 : m.captured(1).toUInt(nullptr, 16);
     a.bus = m.captured(2).toUInt(nullptr, 16);
     a.device = m.captured(3).toUInt(nullptr, 16);
     a.function = m.captured(4).toUInt(nullptr, 16);
-    if (a.device > 0x1f) return std::nullopt;
+    if (a.device > 0x1f)
+        return std::nullopt;
     return a;
 }
 

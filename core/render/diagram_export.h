@@ -16,9 +16,9 @@ std::optional<ExportFormat> exportFormatFromName(const QString& name); // "svg",
 
 struct ExportOptions {
     ExportFormat format = ExportFormat::Svg;
-    int dpi = 150;                                   // PNG
-    QPageSize::PageSizeId page = QPageSize::A3;      // PDF
-    bool landscape = true;                           // PDF
+    int dpi = 150;                              // PNG
+    QPageSize::PageSizeId page = QPageSize::A3; // PDF
+    bool landscape = true;                      // PDF
     PaintOptions paint;
     TitleBlock title;
 };

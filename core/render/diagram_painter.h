@@ -19,7 +19,7 @@ struct PaintOptions {
     int selected = -1;
     int hovered = -1;
     int hoveredLink = -1;
-    QRectF exposed;         // scene rectangle to draw; empty: everything
+    QRectF exposed;          // scene rectangle to draw; empty: everything
     bool alwaysText = false; // exports: every label, whatever the scale
 };
 

@@ -36,20 +36,25 @@ QRectF bandScene(const QTransform& imageToScene, const QRectF& bandLogical, doub
 
 } // namespace
 
-void paintDiagramInBands(QImage& image, const QRect& area, const QTransform& sceneToImage, const Diagram& d, const PaintOptions& o,
-                         const QColor& background, int bands) {
+void paintDiagramInBands(QImage& image, const QRect& area, const QTransform& sceneToImage, const Diagram& d,
+                         const PaintOptions& o, const QColor& background, int bands) {
     const double dpr = image.devicePixelRatio();
-    const QRect device = QRectF(QPointF(area.topLeft()) * dpr, QSizeF(area.size()) * dpr).toAlignedRect().intersected(image.rect());
-    if (device.isEmpty()) return;
+    const QRect device = QRectF(QPointF(area.topLeft()) * dpr, QSizeF(area.size()) * dpr)
+                             .toAlignedRect()
+                             .intersected(image.rect());
+    if (device.isEmpty())
+        return;
     uchar* bits = image.bits(); // detaches here, on this thread, before the bands share the memory
     const qsizetype stride = image.bytesPerLine();
     const QTransform imageToScene = sceneToImage.inverted();
     const double scale = std::sqrt(std::abs(sceneToImage.determinant()));
-    if (bands <= 0) bands = std::clamp(device.height() / kMinBandRows, 1, bandPool().maxThreadCount() + 1);
+    if (bands <= 0)
+        bands = std::clamp(device.height() / kMinBandRows, 1, bandPool().maxThreadCount() + 1);
     bands = std::min(bands, device.height());
 
     auto paintBand = [&](int i) {
-        const int top = device.top() + device.height() * i / bands, bottom = device.top() + device.height() * (i + 1) / bands;
+        const int top = device.top() + device.height() * i / bands,
+                  bottom = device.top() + device.height() * (i + 1) / bands;
         // The whole image to each band's painter, clipped to the band's rows: a line is rasterised as in one
         // piece (a smaller device would clip it at the band's edge and start it a pixel off).
         QImage shared(bits, image.width(), image.height(), stride, image.format());
@@ -62,7 +67,8 @@ void paintDiagramInBands(QImage& image, const QRect& area, const QTransform& sce
         PaintOptions own = o;
         const QRectF reach = bandScene(imageToScene, logical, scale);
         own.exposed = o.exposed.isEmpty() ? reach : o.exposed.intersected(reach);
-        if (!own.exposed.isEmpty()) paintDiagram(p, d, own);
+        if (!own.exposed.isEmpty())
+            paintDiagram(p, d, own);
     };
     std::latch done(bands - 1);
     for (int i = 1; i < bands; ++i)

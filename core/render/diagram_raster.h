@@ -16,7 +16,7 @@ namespace rackscope {
 // Fills `area` (in the image's logical pixels) with `background`, then draws the diagram there through
 // `sceneToImage`. Only what meets `o.exposed` (empty: everything) is drawn, as paintDiagram does. `bands`
 // 0: one per core, fewer where the area is low.
-void paintDiagramInBands(QImage& image, const QRect& area, const QTransform& sceneToImage, const Diagram& d, const PaintOptions& o,
-                         const QColor& background, int bands = 0);
+void paintDiagramInBands(QImage& image, const QRect& area, const QTransform& sceneToImage, const Diagram& d,
+                         const PaintOptions& o, const QColor& background, int bands = 0);
 
 } // namespace rackscope

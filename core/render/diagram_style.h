@@ -13,9 +13,9 @@ struct ItemStyle {
 };
 
 ItemStyle itemStyle(ItemKind kind);
-QColor railColour(int rail);          // a fixed palette, the same rail the same colour everywhere
+QColor railColour(int rail); // a fixed palette, the same rail the same colour everywhere
 QColor highlightColour(HighlightKind kind);
 QString highlightTitle(HighlightKind kind); // "GPU–NIC path crosses the CPU socket"
-QString itemKindTitle(ItemKind kind);      // "GPU", "PCIe switch"
+QString itemKindTitle(ItemKind kind);       // "GPU", "PCIe switch"
 
 } // namespace rackscope

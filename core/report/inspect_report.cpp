@@ -35,8 +35,10 @@ QJsonObject deviceJson(const Device& d) {
 QJsonObject hostToJson(const InspectedHost& h) {
     const HostTopology& t = h.host;
     QJsonArray gpus, nics, gpuGpu, gpuNic, findings;
-    for (const Device& d : t.gpus) gpus.append(deviceJson(d));
-    for (const Device& d : t.nics) nics.append(deviceJson(d));
+    for (const Device& d : t.gpus)
+        gpus.append(deviceJson(d));
+    for (const Device& d : t.nics)
+        nics.append(deviceJson(d));
     for (const GpuPair& p : h.analysis.gpuGpu)
         gpuGpu.append(QJsonObject{{"a", p.a}, {"b", p.b}, {"path", pathJson(p.path, p.nvlinks)}});
     for (const GpuNicPair& p : h.analysis.gpuNic)
@@ -48,28 +50,34 @@ QJsonObject hostToJson(const InspectedHost& h) {
                                   {"cross_socket", orNull(p.crossSocket)},
                                   {"cross_socket_evidence", orNull(p.crossSocketEvidence)}});
     QJsonObject ncclNic;
-    for (const auto& [gpu, nic] : h.analysis.ncclNic) ncclNic.insert(gpu, nic);
+    for (const auto& [gpu, nic] : h.analysis.ncclNic)
+        ncclNic.insert(gpu, nic);
     for (const Finding& f : h.analysis.findings)
         findings.append(findingToJson(f));
-    return {{"name", orNull(t.name)},
-            {"source", QJsonObject{{"format", sourceFormatId(t.source.format)}, {"location", t.source.location}}},
-            {"gpus", gpus},
-            {"nics", nics},
-            {"gpu_gpu", gpuGpu},
-            {"gpu_nic", gpuNic},
-            {"nccl_nic", ncclNic},
-            {"findings", findings}};
+    return {
+        {"name", orNull(t.name)},
+        {"source", QJsonObject{{"format", sourceFormatId(t.source.format)}, {"location", t.source.location}}},
+        {"gpus", gpus},
+        {"nics", nics},
+        {"gpu_gpu", gpuGpu},
+        {"gpu_nic", gpuNic},
+        {"nccl_nic", ncclNic},
+        {"findings", findings}};
 }
 
 QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed,
                           const Fabric* fabric, const FabricAnalysis* fabricAnalysis) {
     QJsonArray list, errors;
-    for (const auto& h : hosts) list.append(hostToJson(h));
-    for (const auto& f : failed) errors.append(QJsonObject{{"input", f.input}, {"message", f.message}});
+    for (const auto& h : hosts)
+        list.append(hostToJson(h));
+    for (const auto& f : failed)
+        errors.append(QJsonObject{{"input", f.input}, {"message", f.message}});
     QJsonObject doc{{"hosts", list}};
     if (fabric && fabricAnalysis)
-        doc.insert("fabric", QJsonObject{{"source", fabric->source}, {"findings", findingsToJson(fabricAnalysis->findings)}});
-    if (!errors.isEmpty()) doc.insert("errors", errors);
+        doc.insert("fabric", QJsonObject{{"source", fabric->source},
+                                         {"findings", findingsToJson(fabricAnalysis->findings)}});
+    if (!errors.isEmpty())
+        doc.insert("errors", errors);
     return doc;
 }
 
@@ -82,34 +90,45 @@ QString cell(const std::optional<PathType>& p, const std::optional<int>& nv = {}
 void writeMatrix(QTextStream& out, const InspectedHost& h) {
     const HostTopology& t = h.host;
     std::vector<const Device*> devs;
-    for (const Device& d : t.gpus) devs.push_back(&d);
-    for (const Device& d : t.nics) devs.push_back(&d);
-    if (devs.empty()) return;
+    for (const Device& d : t.gpus)
+        devs.push_back(&d);
+    for (const Device& d : t.nics)
+        devs.push_back(&d);
+    if (devs.empty())
+        return;
     // Each pair's cell once, both ways round: a 1000-device matrix is a million lookups.
     QHash<QPair<QString, QString>, QString> cells;
     const auto remember = [&](const QString& a, const QString& b, const QString& text) {
         cells.insert(qMakePair(a, b), text);
         cells.insert(qMakePair(b, a), text);
     };
-    for (const GpuNicPair& p : h.analysis.gpuNic) remember(p.gpu, p.nic, cell(p.path));
-    for (const GpuPair& p : h.analysis.gpuGpu) remember(p.a, p.b, cell(p.path, p.nvlinks));
+    for (const GpuNicPair& p : h.analysis.gpuNic)
+        remember(p.gpu, p.nic, cell(p.path));
+    for (const GpuPair& p : h.analysis.gpuGpu)
+        remember(p.a, p.b, cell(p.path, p.nvlinks));
     auto path = [&](const Device* a, const Device* b) -> QString {
-        if (a == b) return QStringLiteral("X");
-        if (const auto it = cells.constFind(qMakePair(a->id, b->id)); it != cells.cend()) return *it;
+        if (a == b)
+            return QStringLiteral("X");
+        if (const auto it = cells.constFind(qMakePair(a->id, b->id)); it != cells.cend())
+            return *it;
         const DevicePath p = pathBetween(t, *a, *b); // NIC to NIC: not a verdict, shown for reference
         return cell(p.type, p.nvlinks);
     };
     out << qSetFieldWidth(7) << Qt::left << "";
-    for (const Device* d : devs) out << d->id;
+    for (const Device* d : devs)
+        out << d->id;
     out << qSetFieldWidth(0) << "\n";
     for (const Device* a : devs) {
         out << qSetFieldWidth(7) << a->id;
-        for (const Device* b : devs) out << path(a, b);
+        for (const Device* b : devs)
+            out << path(a, b);
         out << qSetFieldWidth(0) << "\n";
     }
 }
 
-QString opt(const std::optional<int>& v) { return v ? QString::number(*v) : QStringLiteral("?"); }
+QString opt(const std::optional<int>& v) {
+    return v ? QString::number(*v) : QStringLiteral("?");
+}
 
 } // namespace
 
@@ -123,35 +142,45 @@ QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnaly
         out << t.gpus.size() << " GPUs, " << t.nics.size() << " NICs\n\n";
         writeMatrix(out, h);
         out << "\nLegend: X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge,\n"
-               "        NODE between host bridges of a NUMA node, SYS across NUMA nodes/sockets, ? unknown\n\n";
+               "        NODE between host bridges of a NUMA node, SYS across NUMA nodes/sockets, ? "
+               "unknown\n\n";
         if (!t.gpus.empty()) {
             QHash<QString, QString> ncclNicOf;
-            for (const auto& [gpu, nic] : h.analysis.ncclNic) ncclNicOf.insert(gpu, nic);
+            for (const auto& [gpu, nic] : h.analysis.ncclNic)
+                ncclNicOf.insert(gpu, nic);
             out << "GPU     NUMA  socket  NCCL NIC          path  GPUDirect  cross-socket\n";
             for (const Device& g : t.gpus) {
-                QString nicId, nicName, path = QStringLiteral("-"), gdr = QStringLiteral("-"), cross = QStringLiteral("-");
-                if (const auto it = ncclNicOf.constFind(g.id); it != ncclNicOf.cend()) nicId = *it;
+                QString nicId, nicName, path = QStringLiteral("-"), gdr = QStringLiteral("-"),
+                                        cross = QStringLiteral("-");
+                if (const auto it = ncclNicOf.constFind(g.id); it != ncclNicOf.cend())
+                    nicId = *it;
                 if (const GpuNicPair* p = h.analysis.pair(g.id, nicId)) {
                     nicName = t.findDevice(nicId)->name;
                     path = cell(p->path);
-                    gdr = p->gpudirect ? (*p->gpudirect ? QStringLiteral("yes") : QStringLiteral("no")) : QStringLiteral("unknown");
-                    cross = p->crossSocket ? (*p->crossSocket ? QStringLiteral("yes") : QStringLiteral("no")) : QStringLiteral("unknown");
+                    gdr = p->gpudirect ? (*p->gpudirect ? QStringLiteral("yes") : QStringLiteral("no"))
+                                       : QStringLiteral("unknown");
+                    cross = p->crossSocket ? (*p->crossSocket ? QStringLiteral("yes") : QStringLiteral("no"))
+                                           : QStringLiteral("unknown");
                 }
-                const QString nic = nicId.isEmpty() ? QStringLiteral("-") : (nicName.isEmpty() ? nicId : nicId + QLatin1Char(' ') + nicName);
-                out << qSetFieldWidth(8) << g.id << qSetFieldWidth(6) << opt(g.numa) << qSetFieldWidth(8) << opt(g.socket)
-                    << qSetFieldWidth(18) << nic << qSetFieldWidth(6) << path << qSetFieldWidth(11) << gdr
-                    << qSetFieldWidth(0) << cross << "\n";
+                const QString nic = nicId.isEmpty()
+                                        ? QStringLiteral("-")
+                                        : (nicName.isEmpty() ? nicId : nicId + QLatin1Char(' ') + nicName);
+                out << qSetFieldWidth(8) << g.id << qSetFieldWidth(6) << opt(g.numa) << qSetFieldWidth(8)
+                    << opt(g.socket) << qSetFieldWidth(18) << nic << qSetFieldWidth(6) << path
+                    << qSetFieldWidth(11) << gdr << qSetFieldWidth(0) << cross << "\n";
             }
             out << "\n";
         }
-        if (h.analysis.findings.empty()) out << "No findings.\n";
+        if (h.analysis.findings.empty())
+            out << "No findings.\n";
         for (const Finding& f : h.analysis.findings)
             out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         out << "\n";
     }
     if (fabricAnalysis) {
         out << "== the fabric\n";
-        if (fabricAnalysis->findings.empty()) out << "No findings.\n";
+        if (fabricAnalysis->findings.empty())
+            out << "No findings.\n";
         for (const Finding& f : fabricAnalysis->findings)
             out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
     }

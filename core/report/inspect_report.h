@@ -14,6 +14,7 @@ QJsonObject hostToJson(const InspectedHost& h);
 // With a fabric, its source and its findings as "fabric".
 QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed,
                           const Fabric* fabric = nullptr, const FabricAnalysis* fabricAnalysis = nullptr);
-QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis = nullptr);
+QString inspectToText(const std::vector<InspectedHost>& hosts,
+                      const FabricAnalysis* fabricAnalysis = nullptr);
 
 } // namespace rackscope

@@ -11,33 +11,58 @@ namespace {
 
 QJsonObject passJson(const NcclTestsPass& p, bool errorColumn) {
     QJsonObject o{{"time_us", p.timeUs}, {"algbw", p.algbw}, {"busbw", p.busbw}, {"wrong", orNull(p.wrong)}};
-    if (errorColumn) o.insert("max_error", orNull(p.maxError));
+    if (errorColumn)
+        o.insert("max_error", orNull(p.maxError));
     return o;
 }
 
 QJsonObject rowJson(const NcclTestsRow& row, bool errorColumn) {
-    return {{"size", row.size}, {"count", row.count}, {"type", row.type}, {"redop", row.redop.isEmpty() ? QJsonValue() : QJsonValue(row.redop)},
-            {"root", orNull(row.root)}, {"oop", passJson(row.outOfPlace, errorColumn)}, {"ip", passJson(row.inPlace, errorColumn)}};
+    return {{"size", row.size},
+            {"count", row.count},
+            {"type", row.type},
+            {"redop", row.redop.isEmpty() ? QJsonValue() : QJsonValue(row.redop)},
+            {"root", orNull(row.root)},
+            {"oop", passJson(row.outOfPlace, errorColumn)},
+            {"ip", passJson(row.inPlace, errorColumn)}};
 }
 
-QJsonObject withoutRows(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
+QJsonObject withoutRows(const NcclTestsRun& r, const QString& source,
+                        const std::map<QString, HostTopology>& topologies) {
     QJsonObject header;
     for (const auto& [k, v] : r.header) {
         bool ok = false;
         const qlonglong n = v.toLongLong(&ok);
-        header.insert(QString(k).replace(QLatin1Char(' '), QLatin1Char('_')), ok ? QJsonValue(n) : QJsonValue(v));
+        header.insert(QString(k).replace(QLatin1Char(' '), QLatin1Char('_')),
+                      ok ? QJsonValue(n) : QJsonValue(v));
     }
-    if (!r.ncclVersion.isEmpty()) header.insert("nccl_version", r.ncclVersion);
+    if (!r.ncclVersion.isEmpty())
+        header.insert("nccl_version", r.ncclVersion);
     QJsonArray ranks, diagnostics;
     for (const NcclTestsRank& k : r.ranks)
-        ranks.append(QJsonObject{{"rank", k.rank}, {"host", k.host}, {"device", k.device}, {"pci", k.pci}, {"gpu", k.gpu}, {"pid", k.pid}, {"group", orNull(k.group)}});
-    for (const auto& d : r.diagnostics) diagnostics.append(QJsonObject{{"line", d.line}, {"text", d.text}, {"message", d.message}});
+        ranks.append(QJsonObject{{"rank", k.rank},
+                                 {"host", k.host},
+                                 {"device", k.device},
+                                 {"pci", k.pci},
+                                 {"gpu", k.gpu},
+                                 {"pid", k.pid},
+                                 {"group", orNull(k.group)}});
+    for (const auto& d : r.diagnostics)
+        diagnostics.append(QJsonObject{{"line", d.line}, {"text", d.text}, {"message", d.message}});
     const NcclTransport transport = readNcclTransport(r.ncclInfo);
-    const bool anyWrongKnown = std::any_of(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& x) { return x.outOfPlace.wrong || x.inPlace.wrong; });
-    return {{"source", source}, {"header", header}, {"ranks", ranks}, {"avg_busbw", orNull(r.avgBusbw)},
-            {"out_of_bounds", orNull(r.outOfBounds)}, {"wrong_total", anyWrongKnown ? QJsonValue(r.wrongTotal()) : QJsonValue()},
-            {"error_column", r.errorColumn}, {"nccl_info_lines", int(r.ncclInfo.size())}, {"diagnostics", diagnostics},
-            {"transport", ncclTransportToJson(transport, ncclTransportFindings(transport, r.ranks, topologies))}};
+    const bool anyWrongKnown = std::any_of(r.rows.begin(), r.rows.end(), [](const NcclTestsRow& x) {
+        return x.outOfPlace.wrong || x.inPlace.wrong;
+    });
+    return {
+        {"source", source},
+        {"header", header},
+        {"ranks", ranks},
+        {"avg_busbw", orNull(r.avgBusbw)},
+        {"out_of_bounds", orNull(r.outOfBounds)},
+        {"wrong_total", anyWrongKnown ? QJsonValue(r.wrongTotal()) : QJsonValue()},
+        {"error_column", r.errorColumn},
+        {"nccl_info_lines", int(r.ncclInfo.size())},
+        {"diagnostics", diagnostics},
+        {"transport", ncclTransportToJson(transport, ncclTransportFindings(transport, r.ranks, topologies))}};
 }
 
 } // namespace
@@ -47,7 +72,8 @@ QJsonObject ncclTransportToJson(const NcclTransport& t, const std::vector<Findin
     auto hostEntry = [&](const QString& h) { return hosts.value(h).toObject(); };
     for (const auto& [host, devices] : t.devices) {
         QJsonArray list;
-        for (const NcclNetDevice& d : devices) list.append(QJsonObject{{"index", d.index}, {"name", d.name}, {"link", d.link}});
+        for (const NcclNetDevice& d : devices)
+            list.append(QJsonObject{{"index", d.index}, {"name", d.name}, {"link", d.link}});
         QJsonObject o = hostEntry(host);
         o.insert("devices", list);
         hosts.insert(host, o);
@@ -66,22 +92,32 @@ QJsonObject ncclTransportToJson(const NcclTransport& t, const std::vector<Findin
     for (const NcclRankNetwork& r : t.ranks) {
         QStringList transports(r.transports.begin(), r.transports.end());
         transports.sort();
-        ranks.append(QJsonObject{{"host", r.host}, {"rank", r.rank}, {"cuda_device", orNull(r.cudaDevice)}, {"nics", QJsonArray::fromStringList(r.nics)},
-                                 {"transports", QJsonArray::fromStringList(transports)}, {"net_connections", r.netConnections},
+        ranks.append(QJsonObject{{"host", r.host},
+                                 {"rank", r.rank},
+                                 {"cuda_device", orNull(r.cudaDevice)},
+                                 {"nics", QJsonArray::fromStringList(r.nics)},
+                                 {"transports", QJsonArray::fromStringList(transports)},
+                                 {"net_connections", r.netConnections},
                                  {"gdr_connections", r.gdrConnections}});
     }
-    return {{"hosts", hosts}, {"ranks", ranks}, {"channel_lines", t.channelLines}, {"findings", findingsToJson(findings)}};
+    return {{"hosts", hosts},
+            {"ranks", ranks},
+            {"channel_lines", t.channelLines},
+            {"findings", findingsToJson(findings)}};
 }
 
-QJsonObject ncclTestsToJson(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
+QJsonObject ncclTestsToJson(const NcclTestsRun& r, const QString& source,
+                            const std::map<QString, HostTopology>& topologies) {
     QJsonArray rows;
-    for (const NcclTestsRow& row : r.rows) rows.append(rowJson(row, r.errorColumn));
+    for (const NcclTestsRow& row : r.rows)
+        rows.append(rowJson(row, r.errorColumn));
     QJsonObject doc = withoutRows(r, source, topologies);
     doc.insert("rows", rows);
     return doc;
 }
 
-QByteArray ncclTestsJsonText(const NcclTestsRun& r, const QString& source, const std::map<QString, HostTopology>& topologies) {
+QByteArray ncclTestsJsonText(const NcclTestsRun& r, const QString& source,
+                             const std::map<QString, HostTopology>& topologies) {
     static const QByteArray kPlaceholder = "\"rackscope:rows\"";
     QJsonObject doc = withoutRows(r, source, topologies);
     doc.insert("rows", QString::fromLatin1(kPlaceholder.mid(1, kPlaceholder.size() - 2)));
@@ -96,6 +132,5 @@ QByteArray ncclTestsJsonText(const NcclTestsRun& r, const QString& source, const
     out += "    ]" + text.mid(at + kPlaceholder.size());
     return out;
 }
-
 
 } // namespace rackscope

@@ -10,9 +10,10 @@ namespace rackscope {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast, Reduce, SendRecv };
 
-std::optional<Collective> collectiveFromName(const QString& name); // "all_reduce", "all_reduce_perf", "allreduce"
-QString collectiveName(Collective c);                              // "all_reduce"
-QString collectiveBinary(Collective c);                            // "all_reduce_perf"
+std::optional<Collective>
+collectiveFromName(const QString& name); // "all_reduce", "all_reduce_perf", "allreduce"
+QString collectiveName(Collective c);    // "all_reduce"
+QString collectiveBinary(Collective c);  // "all_reduce_perf"
 // busbw = algbw x factor, for n ranks.
 double busBandwidthFactor(Collective c, int ranks);
 

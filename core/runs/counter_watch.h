@@ -23,7 +23,8 @@ struct CounterChange {
 };
 
 // From one `sample` event's data on each side of a run; counters only one side has are left out.
-std::vector<CounterChange> counterChanges(const QString& host, const QJsonObject& before, const QJsonObject& after);
+std::vector<CounterChange> counterChanges(const QString& host, const QJsonObject& before,
+                                          const QJsonObject& after);
 
 // Error counters that rose: warnings; congestion signals that rose: information.
 std::vector<Finding> counterFindings(const std::vector<CounterChange>& changes);
@@ -38,10 +39,12 @@ class CounterWatch : public QObject {
 public:
     explicit CounterWatch(FleetOptions options, QObject* parent = nullptr);
     ~CounterWatch() override;
-    void sample(const QStringList& hosts, const QString& when); // "before" or "after"; `sampled` when every host answered
+    void sample(const QStringList& hosts,
+                const QString& when); // "before" or "after"; `sampled` when every host answered
 
 signals:
-    void sampled(const QString& when, const std::vector<rackscope::HostResult>& results); // in the order of `hosts`
+    void sampled(const QString& when,
+                 const std::vector<rackscope::HostResult>& results); // in the order of `hosts`
 
 private:
     std::unique_ptr<Fleet> fleet_;

@@ -5,16 +5,17 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <algorithm>
 #include <QStandardPaths>
 #include <QTextStream>
+#include <algorithm>
 
 namespace rackscope {
 namespace {
 
 bool writeWhole(const QString& path, const rsload::Json& j) {
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
     const std::string text = j.dump(2) + "\n";
     return f.write(text.data(), qint64(text.size())) == qint64(text.size());
 }
@@ -26,7 +27,9 @@ std::optional<rsload::Json> readJsonFile(const QString& path, QString* error) {
         return std::nullopt;
     }
     if (!rsagent::protocol::jsonNestingWithin(std::string_view(bytes.constData(), size_t(bytes.size())))) {
-        *error = QStringLiteral("%1 is nested deeper than %2 levels").arg(path).arg(rsagent::protocol::kMaxJsonDepth);
+        *error = QStringLiteral("%1 is nested deeper than %2 levels")
+                     .arg(path)
+                     .arg(rsagent::protocol::kMaxJsonDepth);
         return std::nullopt;
     }
     rsload::Json j = rsload::Json::parse(bytes.begin(), bytes.end(), nullptr, false);
@@ -39,52 +42,67 @@ std::optional<rsload::Json> readJsonFile(const QString& path, QString* error) {
 
 QString figure(const rsload::Json& summary, const char* key, int decimals = 2) {
     auto it = summary.find(key);
-    if (it == summary.end() || !it->is_number()) return QStringLiteral("-");
+    if (it == summary.end() || !it->is_number())
+        return QStringLiteral("-");
     return QString::number(it->get<double>(), 'f', decimals);
 }
 
 QString csvField(const QString& s) {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))) return s;
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
+        return s;
     return QLatin1Char('"') + QString(s).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
 }
 
-template <class T> QString opt(const std::optional<T>& v) { return v ? QString::number(*v) : QString(); }
+template <class T> QString opt(const std::optional<T>& v) {
+    return v ? QString::number(*v) : QString();
+}
 
 } // namespace
 
 QString defaultLoadResultsDirectory() {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/rackscope/load");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/rackscope/load");
 }
 
-std::vector<std::pair<std::string, std::string>> redactedHeaders(const std::vector<std::pair<std::string, std::string>>& headers) {
+std::vector<std::pair<std::string, std::string>>
+redactedHeaders(const std::vector<std::pair<std::string, std::string>>& headers) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& [name, value] : headers) {
         const QString n = QString::fromStdString(name).toLower();
         // Whatever carries a credential: keys, tokens, sessions, cookies, passwords, signatures.
-        static const char* const kCredentialWords[] = {"auth", "key", "token", "secret", "cookie", "session", "password", "passwd", "credential", "signature"};
-        const bool secret = std::any_of(std::begin(kCredentialWords), std::end(kCredentialWords), [&](const char* w) { return n.contains(QLatin1String(w)); });
+        static const char* const kCredentialWords[] = {"auth",       "key",      "token",    "secret",
+                                                       "cookie",     "session",  "password", "passwd",
+                                                       "credential", "signature"};
+        const bool secret = std::any_of(std::begin(kCredentialWords), std::end(kCredentialWords),
+                                        [&](const char* w) { return n.contains(QLatin1String(w)); });
         out.emplace_back(name, secret ? std::string("(redacted)") : value);
     }
     return out;
 }
 
-QString LoadResultsWriter::open(const QString& directory, const rsload::LoadSpec& spec, const rsload::Json& extra) {
+QString LoadResultsWriter::open(const QString& directory, const rsload::LoadSpec& spec,
+                                const rsload::Json& extra) {
     directory_ = directory;
-    if (!QDir().mkpath(directory)) return QStringLiteral("cannot make %1").arg(directory);
+    if (!QDir().mkpath(directory))
+        return QStringLiteral("cannot make %1").arg(directory);
     rsload::LoadSpec saved = spec;
     saved.headers = redactedHeaders(spec.headers);
     rsload::Json j = rsload::toJson(saved);
     j.erase("prompts"); // a dataset's text is the user's file, not the result's; its count is kept
     j["prompt_count"] = spec.prompts.size();
-    for (const auto& [key, value] : extra.items()) j[key] = value;
-    if (!writeWhole(directory + QStringLiteral("/spec.json"), j)) return QStringLiteral("cannot write %1/spec.json").arg(directory);
+    for (const auto& [key, value] : extra.items())
+        j[key] = value;
+    if (!writeWhole(directory + QStringLiteral("/spec.json"), j))
+        return QStringLiteral("cannot write %1/spec.json").arg(directory);
     records_.setFileName(directory + QStringLiteral("/requests.jsonl"));
-    if (!records_.open(QIODevice::WriteOnly | QIODevice::Append)) return QStringLiteral("cannot write %1: %2").arg(records_.fileName(), records_.errorString());
+    if (!records_.open(QIODevice::WriteOnly | QIODevice::Append))
+        return QStringLiteral("cannot write %1: %2").arg(records_.fileName(), records_.errorString());
     return {};
 }
 
 void LoadResultsWriter::record(const rsload::RequestRecord& r) {
-    if (!records_.isOpen()) return;
+    if (!records_.isOpen())
+        return;
     const std::string line = rsload::toJson(r).dump() + "\n";
     records_.write(line.data(), qint64(line.size()));
     records_.flush();
@@ -99,13 +117,16 @@ std::optional<LoadResults> readLoadResults(const QString& directory, QString* er
     LoadResults r;
     r.directory = directory;
     auto spec = readJsonFile(directory + QStringLiteral("/spec.json"), error);
-    if (!spec) return std::nullopt;
+    if (!spec)
+        return std::nullopt;
     r.spec = *spec;
     QString ignored;
     if (QFile::exists(directory + QStringLiteral("/summary.json"))) {
         auto s = readJsonFile(directory + QStringLiteral("/summary.json"), &ignored);
-        if (s) r.summary = *s;
-        else r.problems << ignored;
+        if (s)
+            r.summary = *s;
+        else
+            r.problems << ignored;
     }
     QFile f(directory + QStringLiteral("/requests.jsonl"));
     if (!QFileInfo(f.fileName()).isFile()) { // a FIFO would block: a saved run's records are a file
@@ -120,27 +141,35 @@ std::optional<LoadResults> readLoadResults(const QString& directory, QString* er
     while (!f.atEnd()) {
         const QByteArray line = f.readLine();
         ++lineNo;
-        if (line.trimmed().isEmpty()) continue;
+        if (line.trimmed().isEmpty())
+            continue;
         if (!line.endsWith('\n') && f.atEnd()) { // the last line was being written when the run stopped
             r.problems << QStringLiteral("line %1 is cut short (the run ended while writing it)").arg(lineNo);
             break;
         }
-        const bool shallow = rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
-        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false) : rsload::Json(rsload::Json::value_t::discarded);
+        const bool shallow =
+            rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
+        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false)
+                                       : rsload::Json(rsload::Json::value_t::discarded);
         std::string why = shallow ? "not JSON" : "nested too deeply";
-        std::optional<rsload::RequestRecord> rec = j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
-        if (rec) r.records.push_back(std::move(*rec));
-        else r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));
+        std::optional<rsload::RequestRecord> rec =
+            j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
+        if (rec)
+            r.records.push_back(std::move(*rec));
+        else
+            r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));
     }
     return r;
 }
 
-rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos, const std::vector<double>& percentiles) {
+rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos,
+                         const std::vector<double>& percentiles) {
     std::string why;
     rsload::Json spec = r.spec;
     spec.erase("prompt_count");
     rsload::LoadSpec s = rsload::loadSpecFromJson(spec, &why).value_or(rsload::LoadSpec{});
-    return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos, r.summary.is_object() ? r.summary.value("date", "") : "");
+    return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos,
+                               r.summary.is_object() ? r.summary.value("date", "") : "");
 }
 
 std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory, QString* error) {
@@ -148,23 +177,29 @@ std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory
     QStringList folders{directory};
     if (!QFile::exists(directory + QStringLiteral("/spec.json"))) { // a sweep: its steps, in order
         folders = QDir(directory).entryList({QStringLiteral("step-*")}, QDir::Dirs, QDir::Name);
-        for (QString& f : folders) f = directory + QLatin1Char('/') + f;
+        for (QString& f : folders)
+            f = directory + QLatin1Char('/') + f;
         if (folders.isEmpty()) {
-            *error = QStringLiteral("cannot read %1: it holds no load run (neither spec.json nor step-NN folders)").arg(directory);
+            *error =
+                QStringLiteral("cannot read %1: it holds no load run (neither spec.json nor step-NN folders)")
+                    .arg(directory);
             return std::nullopt;
         }
     }
     for (const QString& folder : folders) {
         std::optional<LoadResults> r = readLoadResults(folder, error);
-        if (!r) return std::nullopt;
+        if (!r)
+            return std::nullopt;
         if (r->summary.is_null()) {
             r->summary = resummarize(*r, {}, {50, 90, 95, 99});
-            r->problems << QStringLiteral("no summary (the run ended early): computed from its %1 records").arg(r->records.size());
+            r->problems << QStringLiteral("no summary (the run ended early): computed from its %1 records")
+                               .arg(r->records.size());
         }
         if (const auto s = r->spec.find("sweep"); s != r->spec.end() && s->is_string()) {
             r->sweep = s->get<std::string>();
             const char* key = r->sweep == "rate" ? "rate" : "concurrency";
-            if (r->spec.value(key, rsload::Json()).is_number()) r->sweepValue = r->spec[key].get<double>();
+            if (r->spec.value(key, rsload::Json()).is_number())
+                r->sweepValue = r->spec[key].get<double>();
         }
         out.push_back(std::move(*r));
     }
@@ -173,27 +208,28 @@ std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory
 
 LoadComparison loadComparison(const std::vector<LoadResults>& runs) {
     LoadComparison c;
-    c.header = {QStringLiteral("run"), QStringLiteral("model"), QStringLiteral("conc"), QStringLiteral("rate"), QStringLiteral("ok"),
-                QStringLiteral("failed"), QStringLiteral("req/s"), QStringLiteral("out tok/s"), QStringLiteral("TTFT p50"), QStringLiteral("TTFT p99"),
-                QStringLiteral("TPOT p50"), QStringLiteral("TPOT p99"), QStringLiteral("ITL p99"), QStringLiteral("late")};
+    c.header = {QStringLiteral("run"),      QStringLiteral("model"),     QStringLiteral("conc"),
+                QStringLiteral("rate"),     QStringLiteral("ok"),        QStringLiteral("failed"),
+                QStringLiteral("req/s"),    QStringLiteral("out tok/s"), QStringLiteral("TTFT p50"),
+                QStringLiteral("TTFT p99"), QStringLiteral("TPOT p50"),  QStringLiteral("TPOT p99"),
+                QStringLiteral("ITL p99"),  QStringLiteral("late")};
     for (const LoadResults& r : runs) {
         const rsload::Json& s = r.summary;
         const QDir dir(r.directory);
         const bool step = dir.dirName().startsWith(QLatin1String("step-"));
-        c.rows.push_back({step ? QDir(dir.absolutePath() + QStringLiteral("/..")).dirName() + QLatin1Char('/') + dir.dirName() : dir.dirName(),
+        c.rows.push_back({step ? QDir(dir.absolutePath() + QStringLiteral("/..")).dirName() +
+                                     QLatin1Char('/') + dir.dirName()
+                               : dir.dirName(),
                           QString::fromStdString(s.value("model_id", "")),
-                          s.value("max_concurrency", rsload::Json()).is_number() ? QString::number(s["max_concurrency"].get<int>()) : QStringLiteral("-"),
-                          s.value("request_rate", rsload::Json()).is_number() ? figure(s, "request_rate", 1) : QStringLiteral("inf"),
-                          figure(s, "completed", 0),
-                          figure(s, "failed", 0),
-                          figure(s, "request_throughput"),
-                          figure(s, "output_throughput", 1),
-                          figure(s, "median_ttft_ms"),
-                          figure(s, "p99_ttft_ms"),
-                          figure(s, "median_tpot_ms"),
-                          figure(s, "p99_tpot_ms"),
-                          figure(s, "p99_itl_ms"),
-                          figure(s, "late_requests", 0)});
+                          s.value("max_concurrency", rsload::Json()).is_number()
+                              ? QString::number(s["max_concurrency"].get<int>())
+                              : QStringLiteral("-"),
+                          s.value("request_rate", rsload::Json()).is_number() ? figure(s, "request_rate", 1)
+                                                                              : QStringLiteral("inf"),
+                          figure(s, "completed", 0), figure(s, "failed", 0), figure(s, "request_throughput"),
+                          figure(s, "output_throughput", 1), figure(s, "median_ttft_ms"),
+                          figure(s, "p99_ttft_ms"), figure(s, "median_tpot_ms"), figure(s, "p99_tpot_ms"),
+                          figure(s, "p99_itl_ms"), figure(s, "late_requests", 0)});
     }
     return c;
 }
@@ -204,27 +240,46 @@ QString compareLoadResults(const std::vector<LoadResults>& runs) {
     QString out;
     QTextStream t(&out);
     auto line = [&](const QStringList& row) {
-        for (int i = 0; i < row.size(); ++i) t << row[i].leftJustified(widths[i]) << ' ';
+        for (int i = 0; i < row.size(); ++i)
+            t << row[i].leftJustified(widths[i]) << ' ';
         t << '\n';
     };
     line(c.header);
-    for (const QStringList& row : c.rows) line(row);
+    for (const QStringList& row : c.rows)
+        line(row);
     return out;
 }
 
 QString loadRecordsCsv(const std::vector<rsload::RequestRecord>& records) {
-    QString out = QStringLiteral("index,client,warmup,scheduled_s,sent_s,queue_ms,client_delay_ms,status,error,http_status,ttft_ms,tpot_ms,e2el_ms,"
-                                 "chunks,input_tokens,input_tokens_source,output_tokens,output_tokens_source,max_tokens,connect_ms,finish_reason\n");
+    QString out = QStringLiteral("index,client,warmup,scheduled_s,sent_s,queue_ms,client_delay_ms,status,"
+                                 "error,http_status,ttft_ms,tpot_ms,e2el_ms,"
+                                 "chunks,input_tokens,input_tokens_source,output_tokens,output_tokens_source,"
+                                 "max_tokens,connect_ms,finish_reason\n");
     for (const rsload::RequestRecord& r : records) {
-        const QStringList f = {QString::number(r.index), QString::fromStdString(r.client), r.warmup ? QStringLiteral("1") : QStringLiteral("0"),
-                               QString::number(r.scheduledS, 'f', 6), QString::number(r.sentS, 'f', 6), QString::number(r.queueMs, 'f', 3),
-                               QString::number(r.clientDelayMs, 'f', 3), QString::fromLatin1(rsload::failureName(r.failure)), QString::fromStdString(r.error),
-                               opt(r.httpStatus), opt(r.ttftMs), opt(r.tpotMs()), opt(r.e2elMs), QString::number(r.chunks), opt(r.inputTokens),
-                               QString::fromStdString(r.inputTokens ? r.inputTokensSource : std::string()), opt(r.outputTokens),
-                               QString::fromStdString(r.outputTokens ? r.outputTokensSource : std::string()), QString::number(r.maxTokens), opt(r.connectMs),
+        const QStringList f = {QString::number(r.index),
+                               QString::fromStdString(r.client),
+                               r.warmup ? QStringLiteral("1") : QStringLiteral("0"),
+                               QString::number(r.scheduledS, 'f', 6),
+                               QString::number(r.sentS, 'f', 6),
+                               QString::number(r.queueMs, 'f', 3),
+                               QString::number(r.clientDelayMs, 'f', 3),
+                               QString::fromLatin1(rsload::failureName(r.failure)),
+                               QString::fromStdString(r.error),
+                               opt(r.httpStatus),
+                               opt(r.ttftMs),
+                               opt(r.tpotMs()),
+                               opt(r.e2elMs),
+                               QString::number(r.chunks),
+                               opt(r.inputTokens),
+                               QString::fromStdString(r.inputTokens ? r.inputTokensSource : std::string()),
+                               opt(r.outputTokens),
+                               QString::fromStdString(r.outputTokens ? r.outputTokensSource : std::string()),
+                               QString::number(r.maxTokens),
+                               opt(r.connectMs),
                                QString::fromStdString(r.finishReason.value_or(""))};
         QStringList quoted;
-        for (const QString& s : f) quoted << csvField(s);
+        for (const QString& s : f)
+            quoted << csvField(s);
         out += quoted.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

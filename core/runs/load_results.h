@@ -16,12 +16,14 @@ QString defaultLoadResultsDirectory();
 
 // The headers as saved: a value that authenticates (Authorization, or a name with key, token,
 // secret or auth in it) is replaced by "(redacted)".
-std::vector<std::pair<std::string, std::string>> redactedHeaders(const std::vector<std::pair<std::string, std::string>>& headers);
+std::vector<std::pair<std::string, std::string>>
+redactedHeaders(const std::vector<std::pair<std::string, std::string>>& headers);
 
 class LoadResultsWriter {
 public:
     // Makes `directory` and writes spec.json; the error, or empty.
-    QString open(const QString& directory, const rsload::LoadSpec& spec, const rsload::Json& extra = rsload::Json::object());
+    QString open(const QString& directory, const rsload::LoadSpec& spec,
+                 const rsload::Json& extra = rsload::Json::object());
     void record(const rsload::RequestRecord& r);
     void summary(const rsload::Json& summary);
     QString directory() const { return directory_; }
@@ -34,19 +36,20 @@ private:
 
 struct LoadResults {
     QString directory;
-    rsload::Json spec;                          // as saved
-    rsload::Json summary;                       // null when the run ended before writing one
+    rsload::Json spec;    // as saved
+    rsload::Json summary; // null when the run ended before writing one
     std::vector<rsload::RequestRecord> records;
-    QStringList problems;                       // lines that could not be read, with their number
-    std::optional<double> sweepValue;           // a sweep's step: the concurrency or rate it ran at
-    std::string sweep;                          // "concurrency" or "rate" for a sweep's step
+    QStringList problems;             // lines that could not be read, with their number
+    std::optional<double> sweepValue; // a sweep's step: the concurrency or rate it ran at
+    std::string sweep;                // "concurrency" or "rate" for a sweep's step
 };
 
 // A folder cut anywhere gives every whole record before the cut.
 std::optional<LoadResults> readLoadResults(const QString& directory, QString* error);
 
 // The summary again from the records: what a run cut short never wrote, and what a reader can check.
-rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos, const std::vector<double>& percentiles);
+rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos,
+                         const std::vector<double>& percentiles);
 
 // A results folder to look at again: a run's folder gives that run, a sweep's folder its steps in
 // order. A run cut short before its summary gets one computed from its records, said in problems.

@@ -12,13 +12,17 @@
 namespace rackscope {
 namespace {
 
-QJsonObject toQt(const rsload::Json& j) { return QJsonDocument::fromJson(QByteArray::fromStdString(j.dump())).object(); }
+QJsonObject toQt(const rsload::Json& j) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(j.dump())).object();
+}
 rsload::Json fromQt(const QJsonObject& o) {
     const QByteArray bytes = QJsonDocument(o).toJson(QJsonDocument::Compact);
     return rsload::Json::parse(bytes.begin(), bytes.end(), nullptr, false);
 }
 
-template <class T> T share(T total, int i, int n) { return total / T(n) + (T(i) < total % T(n) ? 1 : 0); }
+template <class T> T share(T total, int i, int n) {
+    return total / T(n) + (T(i) < total % T(n) ? 1 : 0);
+}
 
 } // namespace
 
@@ -26,7 +30,8 @@ rsload::LoadSpec shareOf(const rsload::LoadSpec& total, int i, int n, const std:
     rsload::LoadSpec s = total;
     s.client = client;
     s.seed = total.seed + uint64_t(i) * 1000003u; // each client its own prompts
-    if (n <= 1) return s;
+    if (n <= 1)
+        return s;
     s.requests = total.requests > 0 ? std::max<int64_t>(1, share<int64_t>(total.requests, i, n)) : 0;
     s.warmup = total.warmup > 0 ? std::max<int64_t>(1, share<int64_t>(total.warmup, i, n)) : 0;
     s.concurrency = total.concurrency > 0 ? std::max(1, share<int>(total.concurrency, i, n)) : 0;
@@ -35,7 +40,9 @@ rsload::LoadSpec shareOf(const rsload::LoadSpec& total, int i, int n, const std:
 }
 
 LoadRunner::LoadRunner(QObject* parent) : QObject(parent) {}
-LoadRunner::~LoadRunner() { cancel(); }
+LoadRunner::~LoadRunner() {
+    cancel();
+}
 
 void LoadRunner::start(LoadRequest request) {
     request_ = std::move(request);
@@ -47,31 +54,41 @@ void LoadRunner::start(LoadRequest request) {
 }
 
 void LoadRunner::cancel() {
-    if (!running_) return;
+    if (!running_)
+        return;
     cancelled_ = true;
-    if (agent_ && agentRequest_ >= 0) agent_->cancel(agentRequest_); // the agent ends in-flight requests and sends their records
-    if (fleet_) fleet_->cancel();
+    if (agent_ && agentRequest_ >= 0)
+        agent_->cancel(agentRequest_); // the agent ends in-flight requests and sends their records
+    if (fleet_)
+        fleet_->cancel();
 }
 
 void LoadRunner::startStep() {
     ++step_;
-    qCDebug(lcRuns) << "load step" << step_ << "on" << (request_.hosts.isEmpty() ? QStringLiteral("the local agent") : request_.hosts.join(QLatin1Char(',')));
+    qCDebug(lcRuns) << "load step" << step_ << "on"
+                    << (request_.hosts.isEmpty() ? QStringLiteral("the local agent")
+                                                 : request_.hosts.join(QLatin1Char(',')));
     stepSpec_ = request_.spec;
     double value = 0;
     if (request_.sweep != LoadRequest::Sweep::None) {
         value = request_.sweepValues.at(size_t(step_ - 1));
-        if (request_.sweep == LoadRequest::Sweep::Concurrency) stepSpec_.concurrency = int(value);
-        else stepSpec_.rate = value;
+        if (request_.sweep == LoadRequest::Sweep::Concurrency)
+            stepSpec_.concurrency = int(value);
+        else
+            stepSpec_.rate = value;
     }
     records_.clear();
     clientErrors_.clear();
     emit stepStarted(step_, value);
     if (!request_.resultsDirectory.isEmpty()) {
         QString dir = request_.resultsDirectory;
-        if (request_.sweep != LoadRequest::Sweep::None) dir += QStringLiteral("/step-%1").arg(step_, 2, 10, QLatin1Char('0'));
+        if (request_.sweep != LoadRequest::Sweep::None)
+            dir += QStringLiteral("/step-%1").arg(step_, 2, 10, QLatin1Char('0'));
         rsload::Json extra{{"hosts", rsload::Json::array()}, {"step", step_}};
-        if (request_.sweep != LoadRequest::Sweep::None) extra["sweep"] = request_.sweep == LoadRequest::Sweep::Concurrency ? "concurrency" : "rate";
-        for (const QString& h : request_.hosts) extra["hosts"].push_back(h.toStdString());
+        if (request_.sweep != LoadRequest::Sweep::None)
+            extra["sweep"] = request_.sweep == LoadRequest::Sweep::Concurrency ? "concurrency" : "rate";
+        for (const QString& h : request_.hosts)
+            extra["hosts"].push_back(h.toStdString());
         if (const QString e = writer_.open(dir, stepSpec_, extra); !e.isEmpty()) {
             running_ = false;
             emit finished(false, e);
@@ -87,18 +104,29 @@ void LoadRunner::startStep() {
         process_->setProcessChannelMode(QProcess::SeparateChannels);
         agent_ = std::make_unique<AgentClient>(process_.get());
         const rsload::LoadSpec mine = shareOf(stepSpec_, 0, 1, "");
-        connect(agent_.get(), &AgentClient::ready, this, [this, mine] { agentRequest_ = agent_->request(QString::fromLatin1(rsagent::protocol::method::kLoad), toQt(rsload::toJson(mine))); });
-        connect(agent_.get(), &AgentClient::event, this, [this](qint64, const QString& name, const QJsonObject& data) { onEvent(QString(), name, data); });
+        connect(agent_.get(), &AgentClient::ready, this, [this, mine] {
+            agentRequest_ = agent_->request(QString::fromLatin1(rsagent::protocol::method::kLoad),
+                                            toQt(rsload::toJson(mine)));
+        });
+        connect(
+            agent_.get(), &AgentClient::event, this,
+            [this](qint64, const QString& name, const QJsonObject& data) { onEvent(QString(), name, data); });
         connect(agent_.get(), &AgentClient::result, this, [this](qint64, const QJsonValue& r) {
             onClientDone(QString(), r.toObject().value("error").toString());
         });
-        connect(agent_.get(), &AgentClient::failed, this, [this](qint64, const QString&, const QString& message) { onClientDone(QString(), message); });
-        connect(agent_.get(), &AgentClient::protocolError, this, [this](const QString& message) { onClientDone(QString(), message); });
+        connect(agent_.get(), &AgentClient::failed, this,
+                [this](qint64, const QString&, const QString& message) { onClientDone(QString(), message); });
+        connect(agent_.get(), &AgentClient::protocolError, this,
+                [this](const QString& message) { onClientDone(QString(), message); });
         connect(process_.get(), &QProcess::errorOccurred, this, [this, agent](QProcess::ProcessError e) {
-            if (e == QProcess::FailedToStart && clientsLeft_ > 0) onClientDone(QString(), QStringLiteral("cannot run the local agent %1: %2").arg(agent, process_->errorString()));
+            if (e == QProcess::FailedToStart && clientsLeft_ > 0)
+                onClientDone(
+                    QString(),
+                    QStringLiteral("cannot run the local agent %1: %2").arg(agent, process_->errorString()));
         });
         connect(process_.get(), &QProcess::finished, this, [this] {
-            if (clientsLeft_ > 0) onClientDone(QString(), describeAgentEnd(*process_));
+            if (clientsLeft_ > 0)
+                onClientDone(QString(), describeAgentEnd(*process_));
         });
         process_->start();
         return;
@@ -107,12 +135,16 @@ void LoadRunner::startStep() {
     fleet_ = std::make_unique<Fleet>(request_.fleet);
     connect(fleet_.get(), &Fleet::hostEvent, this, &LoadRunner::onEvent);
     connect(fleet_.get(), &Fleet::hostFinished, this, [this](const HostResult& r) {
-        onClientDone(r.host, r.error ? r.error->message : r.result ? r.result->value("error").toString() : QStringLiteral("no result"));
+        onClientDone(r.host, r.error    ? r.error->message
+                             : r.result ? r.result->value("error").toString()
+                                        : QStringLiteral("no result"));
     });
     // Each host gets its own share: one stream() per host.
     for (int i = 0; i < int(request_.hosts.size()); ++i) {
         const QString host = request_.hosts[i];
-        fleet_->stream({host}, QString::fromLatin1(rsagent::protocol::method::kLoad), toQt(rsload::toJson(shareOf(stepSpec_, i, int(request_.hosts.size()), host.toStdString()))));
+        fleet_->stream(
+            {host}, QString::fromLatin1(rsagent::protocol::method::kLoad),
+            toQt(rsload::toJson(shareOf(stepSpec_, i, int(request_.hosts.size()), host.toStdString()))));
     }
 }
 
@@ -121,27 +153,32 @@ void LoadRunner::onEvent(const QString& client, const QString& name, const QJson
         std::string why;
         std::optional<rsload::RequestRecord> r = rsload::recordFromJson(fromQt(data), &why);
         if (!r) {
-            clientErrors_ << QStringLiteral("%1: a record could not be read: %2").arg(client, QString::fromStdString(why));
+            clientErrors_ << QStringLiteral("%1: a record could not be read: %2")
+                                 .arg(client, QString::fromStdString(why));
             return;
         }
         writer_.record(*r);
         records_.push_back(*r);
         emit requestFinished(records_.back());
     } else if (name == QLatin1String("progress")) {
-        emit progress(client, data.value("elapsed_s").toDouble(), data.value("sent").toInteger(), data.value("completed").toInteger(),
-                      data.value("failed").toInteger(), data.value("in_flight").toInteger());
+        emit progress(client, data.value("elapsed_s").toDouble(), data.value("sent").toInteger(),
+                      data.value("completed").toInteger(), data.value("failed").toInteger(),
+                      data.value("in_flight").toInteger());
     }
 }
 
 void LoadRunner::onClientDone(const QString& client, const QString& error) {
-    if (clientsLeft_ <= 0) return;
-    qCDebug(lcRuns) << "load client" << (client.isEmpty() ? QStringLiteral("(local agent)") : client) << "done" << error;
+    if (clientsLeft_ <= 0)
+        return;
+    qCDebug(lcRuns) << "load client" << (client.isEmpty() ? QStringLiteral("(local agent)") : client)
+                    << "done" << error;
     if (!error.isEmpty()) {
         const QString who = client.isEmpty() ? QStringLiteral("local agent") : client;
         clientErrors_ << QStringLiteral("%1: %2").arg(who, error);
         emit clientFailed(who, error);
     }
-    if (--clientsLeft_ == 0) QMetaObject::invokeMethod(this, &LoadRunner::endStep, Qt::QueuedConnection);
+    if (--clientsLeft_ == 0)
+        QMetaObject::invokeMethod(this, &LoadRunner::endStep, Qt::QueuedConnection);
 }
 
 void LoadRunner::endStep() {
@@ -149,42 +186,57 @@ void LoadRunner::endStep() {
     r.step = step_;
     r.value = request_.sweep == LoadRequest::Sweep::None ? 0 : request_.sweepValues.at(size_t(step_ - 1));
     r.summary = rsload::summarize(records_, request_.slos, request_.percentiles);
-    r.summaryJson = rsload::summaryJson(r.summary, stepSpec_, request_.slos, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString());
+    r.summaryJson = rsload::summaryJson(
+        r.summary, stepSpec_, request_.slos,
+        QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString());
     std::map<std::string, std::vector<rsload::RequestRecord>> byClient;
-    for (const rsload::RequestRecord& rec : records_) byClient[rec.client].push_back(rec);
+    for (const rsload::RequestRecord& rec : records_)
+        byClient[rec.client].push_back(rec);
     rsload::Json clients = rsload::Json::object();
     for (const auto& [name, recs] : byClient) {
         r.perClient[name] = rsload::summarize(recs, request_.slos, request_.percentiles);
-        const rsload::Json one = rsload::summaryJson(r.perClient[name], shareOf(stepSpec_, 0, 1, name), request_.slos, "");
+        const rsload::Json one =
+            rsload::summaryJson(r.perClient[name], shareOf(stepSpec_, 0, 1, name), request_.slos, "");
         rsload::Json brief = rsload::Json::object();
-        for (const char* key : {"completed", "failed", "request_throughput", "output_throughput", "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "late_requests"})
+        for (const char* key : {"completed", "failed", "request_throughput", "output_throughput",
+                                "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "late_requests"})
             brief[key] = one.value(key, rsload::Json());
         clients[name] = brief;
     }
     r.summaryJson["clients"] = clients;
     rsload::Json errors = rsload::Json::array();
-    for (const QString& e : clientErrors_) errors.push_back(e.toStdString());
+    for (const QString& e : clientErrors_)
+        errors.push_back(e.toStdString());
     r.summaryJson["client_errors"] = errors;
     r.clientErrors = clientErrors_;
     const size_t measured = r.summary.completed + r.summary.failed;
-    if (!request_.slos.empty()) r.sloMet = measured > 0 && double(r.summary.goodRequests) >= request_.sloAttainment * double(measured);
+    if (!request_.slos.empty())
+        r.sloMet =
+            measured > 0 && double(r.summary.goodRequests) >= request_.sloAttainment * double(measured);
     r.directory = writer_.directory();
-    if (writer_.isOpen()) writer_.summary(r.summaryJson);
+    if (writer_.isOpen())
+        writer_.summary(r.summaryJson);
     agent_.reset();
     if (process_) {
         process_->closeWriteChannel();
-        if (!process_->waitForFinished(5000)) process_->kill();
+        if (!process_->waitForFinished(5000))
+            process_->kill();
         process_.reset();
     }
     agentRequest_ = -1;
-    if (fleet_) fleet_.release()->deleteLater();
+    if (fleet_)
+        fleet_.release()->deleteLater();
     results_.push_back(r);
     emit stepFinished(results_.back());
-    const bool more = request_.sweep != LoadRequest::Sweep::None && size_t(step_) < request_.sweepValues.size();
-    if (more && r.sloMet && !cancelled_ && measured > 0) return startStep();
+    const bool more =
+        request_.sweep != LoadRequest::Sweep::None && size_t(step_) < request_.sweepValues.size();
+    if (more && r.sloMet && !cancelled_ && measured > 0)
+        return startStep();
     running_ = false;
     const bool ok = measured > 0 && clientErrors_.isEmpty() && !cancelled_;
-    emit finished(ok, cancelled_ ? QStringLiteral("cancelled") : clientErrors_.isEmpty() ? QString() : clientErrors_.join(QStringLiteral("; ")));
+    emit finished(ok, cancelled_                ? QStringLiteral("cancelled")
+                      : clientErrors_.isEmpty() ? QString()
+                                                : clientErrors_.join(QStringLiteral("; ")));
 }
 
 } // namespace rackscope

@@ -17,16 +17,16 @@ namespace rackscope {
 class AgentClient;
 
 struct LoadRequest {
-    rsload::LoadSpec spec;                  // the total load
-    QStringList hosts;                      // empty: this machine, through its own agent
-    FleetOptions fleet;                     // with hosts
-    QString agentPath;                      // without: the local agent (findLocalAgent() when empty)
-    QString resultsDirectory;               // empty: nothing saved
+    rsload::LoadSpec spec;    // the total load
+    QStringList hosts;        // empty: this machine, through its own agent
+    FleetOptions fleet;       // with hosts
+    QString agentPath;        // without: the local agent (findLocalAgent() when empty)
+    QString resultsDirectory; // empty: nothing saved
     std::vector<rsload::Slo> slos;
     std::vector<double> percentiles{50, 90, 95, 99};
     enum class Sweep { None, Concurrency, Rate } sweep = Sweep::None;
     std::vector<double> sweepValues;
-    double sloAttainment = 0.9;             // a sweep step meets its SLO when this share of requests does
+    double sloAttainment = 0.9; // a sweep step meets its SLO when this share of requests does
 };
 
 // Client i of n's share of the load: requests, rate and concurrency divided (the remainder to the
@@ -34,13 +34,13 @@ struct LoadRequest {
 rsload::LoadSpec shareOf(const rsload::LoadSpec& total, int i, int n, const std::string& client);
 
 struct LoadStepResult {
-    int step = 0;                           // 1-based
-    double value = 0;                       // the sweep's concurrency or rate; 0 without a sweep
+    int step = 0;     // 1-based
+    double value = 0; // the sweep's concurrency or rate; 0 without a sweep
     rsload::LoadSummary summary;
     rsload::Json summaryJson;
     std::map<std::string, rsload::LoadSummary> perClient;
-    QString directory;                      // where it was saved
-    QStringList clientErrors;               // "host: why", for clients that failed or broke
+    QString directory;        // where it was saved
+    QStringList clientErrors; // "host: why", for clients that failed or broke
     bool sloMet = true;
 };
 
@@ -58,7 +58,8 @@ public:
 signals:
     void stepStarted(int step, double value);
     void requestFinished(const rsload::RequestRecord& record);
-    void progress(const QString& client, double elapsedS, qint64 sent, qint64 completed, qint64 failed, qint64 inFlight);
+    void progress(const QString& client, double elapsedS, qint64 sent, qint64 completed, qint64 failed,
+                  qint64 inFlight);
     void clientFailed(const QString& client, const QString& error);
     void stepFinished(const rackscope::LoadStepResult& result);
     void finished(bool ok, const QString& error);

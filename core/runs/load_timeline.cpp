@@ -17,7 +17,8 @@ void LoadTimeline::clear() {
 }
 
 void LoadTimeline::add(const rsload::RequestRecord& r) {
-    if (r.warmup) return;
+    if (r.warmup)
+        return;
     const double end = r.sentS + r.e2elMs.value_or(0) / 1000.0;
     const double index = std::floor(end / windowS_);
     LoadWindow& w = windows_[int64_t(index)];
@@ -37,22 +38,26 @@ void LoadTimeline::add(const rsload::RequestRecord& r) {
         w.tpot.push_back(*t);
         tpot_.push_back(*t);
     }
-    if (r.e2elMs) e2el_.push_back(*r.e2elMs);
+    if (r.e2elMs)
+        e2el_.push_back(*r.e2elMs);
 }
 
 void LoadTimeline::progress(const std::string& client, double elapsedS, int64_t inFlight) {
     clientsInFlight_[client] = inFlight;
     int64_t total = 0;
-    for (const auto& [name, n] : clientsInFlight_) total += n;
+    for (const auto& [name, n] : clientsInFlight_)
+        total += n;
     inFlight_.emplace_back(elapsedS, total);
     ++revision_;
 }
 
 void LoadTimeline::replay(const std::vector<rsload::RequestRecord>& records) {
-    std::vector<std::pair<double, int>> changes; // (time, +1 sent / -1 ended), ends before sends at one instant
+    std::vector<std::pair<double, int>>
+        changes; // (time, +1 sent / -1 ended), ends before sends at one instant
     for (const rsload::RequestRecord& r : records) {
         add(r);
-        if (r.warmup || !r.e2elMs) continue;
+        if (r.warmup || !r.e2elMs)
+            continue;
         changes.emplace_back(r.sentS, +1);
         changes.emplace_back(r.sentS + *r.e2elMs / 1000.0, -1);
     }
@@ -60,8 +65,10 @@ void LoadTimeline::replay(const std::vector<rsload::RequestRecord>& records) {
     int64_t open = 0;
     for (const auto& [at, change] : changes) {
         open += change;
-        if (!inFlight_.empty() && inFlight_.back().first == at) inFlight_.back().second = open;
-        else inFlight_.emplace_back(at, open);
+        if (!inFlight_.empty() && inFlight_.back().first == at)
+            inFlight_.back().second = open;
+        else
+            inFlight_.emplace_back(at, open);
     }
     ++revision_;
 }
@@ -79,11 +86,14 @@ void LoadTimeline::addStep(double value, const rsload::LoadSummary& s) {
 std::vector<std::pair<double, size_t>> LoadTimeline::histogram(const std::string& metric, int bins) const {
     const std::vector<double>& v = metric == "ttft" ? ttft_ : metric == "tpot" ? tpot_ : e2el_;
     std::vector<std::pair<double, size_t>> out;
-    if (v.empty() || bins <= 0) return out;
+    if (v.empty() || bins <= 0)
+        return out;
     const double top = *std::max_element(v.begin(), v.end());
     const double width = top > 0 ? top / bins : 1.0;
-    for (int i = 0; i < bins; ++i) out.emplace_back(width * (i + 0.5), 0);
-    for (double x : v) ++out[size_t(std::min(bins - 1, int(x / width)))].second;
+    for (int i = 0; i < bins; ++i)
+        out.emplace_back(width * (i + 0.5), 0);
+    for (double x : v)
+        ++out[size_t(std::min(bins - 1, int(x / width)))].second;
     return out;
 }
 

@@ -37,7 +37,8 @@ public:
     // Counts of `metric` ("ttft", "tpot", "e2el") in `bins` equal bins from 0 to its largest value.
     std::vector<std::pair<double, size_t>> histogram(const std::string& metric, int bins) const;
     struct Step {
-        double value, requestThroughput, outputThroughput, ttftTail, tpotTail; // the tails: the highest percentile asked for
+        double value, requestThroughput, outputThroughput, ttftTail,
+            tpotTail; // the tails: the highest percentile asked for
     };
     const std::vector<Step>& steps() const { return steps_; }
     quint64 revision() const { return revision_; } // changes whenever something was added

@@ -15,21 +15,23 @@ enum class Launcher { Mpirun, Srun };
 
 struct NcclRunSpec {
     Collective collective = Collective::AllReduce;
-    QString binary;            // empty: nccl-tests' name for the collective, in binaryDir or on PATH
+    QString binary; // empty: nccl-tests' name for the collective, in binaryDir or on PATH
     QString binaryDir;
     QStringList hosts;
-    int processesPerHost = 8;  // one per GPU, with gpusPerProcess 1
-    int gpusPerProcess = 1;    // -g
-    QString minBytes = QStringLiteral("8"), maxBytes = QStringLiteral("8G"); // -b -e: bytes with an optional K, M or G
-    int stepFactor = 2;        // -f
-    int iterations = 20;       // -n
-    int warmupIterations = 5;  // -w
+    int processesPerHost = 8; // one per GPU, with gpusPerProcess 1
+    int gpusPerProcess = 1;   // -g
+    QString minBytes = QStringLiteral("8"),
+            maxBytes = QStringLiteral("8G");    // -b -e: bytes with an optional K, M or G
+    int stepFactor = 2;                         // -f
+    int iterations = 20;                        // -n
+    int warmupIterations = 5;                   // -w
     QString dataType = QStringLiteral("float"); // -d
     QString reduction = QStringLiteral("sum");  // -o
-    bool check = true;         // -c
-    std::vector<std::pair<QString, QString>> environment{{QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}};
+    bool check = true;                          // -c
+    std::vector<std::pair<QString, QString>> environment{
+        {QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}};
     Launcher launcher = Launcher::Mpirun;
-    QStringList launcherArgs;  // passed to mpirun/srun as given ("--mca", "btl_tcp_if_include", "eth0")
+    QStringList launcherArgs; // passed to mpirun/srun as given ("--mca", "btl_tcp_if_include", "eth0")
 };
 
 // What is wrong with the spec, or empty.

@@ -25,7 +25,8 @@ public:
 
     void startLocal(const QStringList& argv);
     // On `target`, with the same known_hosts and auth rules as the fleet.
-    void startRemote(const SshTarget& target, const SshOptions& options, const QStringList& argv, int timeoutMs);
+    void startRemote(const SshTarget& target, const SshOptions& options, const QStringList& argv,
+                     int timeoutMs);
     void cancel();
     const NcclTestsRun& run() const { return parser_.run(); }
 

@@ -10,8 +10,11 @@ namespace {
 
 // #  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB HBM3
 // #   Rank  0 Pid    195 on 2e3f9af7... device  0 [0x00] Tesla K80
-const QRegularExpression kRank(QStringLiteral("^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s*(.*)$"));
-const QRegularExpression kHeaderPair(QStringLiteral("(nThread|nGpus|minBytes|maxBytes|step:|warmup iters:|iters:|agg iters:|validation:|graph:)\\s*(\\S+)"));
+const QRegularExpression
+    kRank(QStringLiteral("^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+"
+                         "device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s*(.*)$"));
+const QRegularExpression kHeaderPair(QStringLiteral(
+    "(nThread|nGpus|minBytes|maxBytes|step:|warmup iters:|iters:|agg iters:|validation:|graph:)\\s*(\\S+)"));
 
 std::optional<double> number(QStringView s) {
     bool ok = false;
@@ -23,13 +26,16 @@ std::optional<double> number(QStringView s) {
 
 qint64 NcclTestsRun::wrongTotal() const {
     qint64 total = 0;
-    for (const NcclTestsRow& r : rows) total += r.outOfPlace.wrong.value_or(0) + r.inPlace.wrong.value_or(0);
+    for (const NcclTestsRow& r : rows)
+        total += r.outOfPlace.wrong.value_or(0) + r.inPlace.wrong.value_or(0);
     return total;
 }
 
 void NcclTestsParser::lines(const char* data, qsizetype size, qsizetype* consumed) {
     qsizetype start = 0;
-    for (const char* nl; (nl = static_cast<const char*>(std::memchr(data + start, '\n', size_t(size - start)))); start = nl - data + 1)
+    for (const char* nl;
+         (nl = static_cast<const char*>(std::memchr(data + start, '\n', size_t(size - start))));
+         start = nl - data + 1)
         line(QString::fromUtf8(data + start, nl - data - start));
     *consumed = start;
 }
@@ -45,23 +51,29 @@ void NcclTestsParser::feed(const QByteArray& bytes) {
         pending_.remove(0, used);
     }
     if (pending_.size() > (1 << 20)) { // no nccl-tests line is this long
-        run_.diagnostics.push_back({lineNo_ + 1, QString::fromUtf8(pending_.left(120)), QStringLiteral("a line longer than 1 MiB, skipped")});
+        run_.diagnostics.push_back({lineNo_ + 1, QString::fromUtf8(pending_.left(120)),
+                                    QStringLiteral("a line longer than 1 MiB, skipped")});
         pending_.clear();
     }
 }
 
 void NcclTestsParser::finish() {
-    if (!pending_.isEmpty()) line(QString::fromUtf8(pending_));
+    if (!pending_.isEmpty())
+        line(QString::fromUtf8(pending_));
     pending_.clear();
 }
 
 void NcclTestsParser::line(const QString& raw) {
     ++lineNo_;
     const QString text = raw.trimmed();
-    if (text.isEmpty() || text == QLatin1String("#")) return;
-    auto diag = [&](const QString& message) { run_.diagnostics.push_back({lineNo_, text.left(200), message}); };
+    if (text.isEmpty() || text == QLatin1String("#"))
+        return;
+    auto diag = [&](const QString& message) {
+        run_.diagnostics.push_back({lineNo_, text.left(200), message});
+    };
     if (text.contains(QLatin1String("NCCL INFO")) || text.contains(QLatin1String("NCCL WARN"))) {
-        if (run_.ncclInfo.size() < 100000) run_.ncclInfo << text;
+        if (run_.ncclInfo.size() < 100000)
+            run_.ncclInfo << text;
         return;
     }
     if (text.startsWith(QLatin1String("NCCL version"))) {
@@ -73,13 +85,15 @@ void NcclTestsParser::line(const QString& raw) {
             for (auto it = kHeaderPair.globalMatch(text); it.hasNext();) {
                 const auto m = it.next();
                 QString key = m.captured(1);
-                if (key.endsWith(QLatin1Char(':'))) key.chop(1);
+                if (key.endsWith(QLatin1Char(':')))
+                    key.chop(1);
                 run_.header[key] = m.captured(2);
             }
         } else if (const auto m = kRank.match(text); m.hasMatch()) {
             NcclTestsRank r;
             r.rank = m.captured(1).toInt();
-            if (!m.captured(2).isEmpty()) r.group = m.captured(2).toInt();
+            if (!m.captured(2).isEmpty())
+                r.group = m.captured(2).toInt();
             r.pid = m.captured(3).toLongLong();
             r.host = m.captured(4);
             r.device = m.captured(5).toInt();
@@ -91,22 +105,27 @@ void NcclTestsParser::line(const QString& raw) {
             run_.errorColumn = text.contains(QLatin1String(" error"));
             run_.rootColumn = text.contains(QLatin1String(" root"));
         } else if (text.startsWith(QLatin1String("# Out of bounds values"))) {
-            run_.outOfBounds = text.section(QLatin1Char(':'), 1).trimmed().section(QLatin1Char(' '), 0, 0).toLongLong();
+            run_.outOfBounds =
+                text.section(QLatin1Char(':'), 1).trimmed().section(QLatin1Char(' '), 0, 0).toLongLong();
         } else if (text.startsWith(QLatin1String("# Avg bus bandwidth"))) {
             run_.avgBusbw = number(text.section(QLatin1Char(':'), 1).trimmed());
         }
         return; // other comment lines ("Using devices", units, column groups) carry nothing more
     }
-    // A result row: size count type [redop] [root], then time algbw busbw wrong for out-of-place and in-place.
-    // Split by hand: a regular expression per row is most of the time of a sweep of a million rows.
+    // A result row: size count type [redop] [root], then time algbw busbw wrong for out-of-place and
+    // in-place. Split by hand: a regular expression per row is most of the time of a sweep of a million rows.
     QVarLengthArray<QStringView, 16> w;
     for (qsizetype i = 0; i < text.size() && w.size() <= 13;) {
-        while (i < text.size() && text[i].isSpace()) ++i;
+        while (i < text.size() && text[i].isSpace())
+            ++i;
         const qsizetype from = i;
-        while (i < text.size() && !text[i].isSpace()) ++i;
-        if (i > from) w.append(QStringView(text).mid(from, i - from));
+        while (i < text.size() && !text[i].isSpace())
+            ++i;
+        if (i > from)
+            w.append(QStringView(text).mid(from, i - from));
     }
-    if (w.size() < 11 || w.size() > 13) return diag(QStringLiteral("not an nccl-tests line"));
+    if (w.size() < 11 || w.size() > 13)
+        return diag(QStringLiteral("not an nccl-tests line"));
     NcclTestsRow row;
     row.line = lineNo_;
     bool okSize = false, okCount = false;
@@ -117,7 +136,8 @@ void NcclTestsParser::line(const QString& raw) {
         return !run_.rows.empty() && run_.rows.back().*field == v ? run_.rows.back().*field : v.toString();
     };
     row.type = shared(w[2], &NcclTestsRow::type);
-    if (!okSize || !okCount || row.size < 0) return diag(QStringLiteral("not an nccl-tests line"));
+    if (!okSize || !okCount || row.size < 0)
+        return diag(QStringLiteral("not an nccl-tests line"));
     const std::span<const QStringView> extra(w.data() + 3, size_t(w.size() - 11)); // redop and/or root
     if (extra.size() == 2) {
         row.redop = shared(extra[0], &NcclTestsRow::redop);
@@ -125,17 +145,21 @@ void NcclTestsParser::line(const QString& raw) {
     } else if (extra.size() == 1) {
         bool isInt = false;
         const int v = extra[0].toInt(&isInt);
-        if (run_.rootColumn && isInt) row.root = v;
-        else row.redop = shared(extra[0], &NcclTestsRow::redop);
+        if (run_.rootColumn && isInt)
+            row.root = v;
+        else
+            row.redop = shared(extra[0], &NcclTestsRow::redop);
     }
     auto pass = [&](int at, NcclTestsPass* p) {
         const auto t = number(w[at]), a = number(w[at + 1]), b = number(w[at + 2]);
-        if (!t || !a || !b) return false;
+        if (!t || !a || !b)
+            return false;
         p->timeUs = *t;
         p->algbw = *a;
         p->busbw = *b;
         const QStringView check = w[at + 3];
-        if (check == QLatin1String("N/A")) return true;
+        if (check == QLatin1String("N/A"))
+            return true;
         if (run_.errorColumn) {
             p->maxError = number(check);
             return p->maxError.has_value();
@@ -145,10 +169,13 @@ void NcclTestsParser::line(const QString& raw) {
         return ok;
     };
     const int first = int(w.size()) - 8;
-    if (!pass(first, &row.outOfPlace) || !pass(first + 4, &row.inPlace)) return diag(QStringLiteral("a result row whose numbers cannot be read"));
-    if (!columnsSeen_) run_.rootColumn = run_.rootColumn || extra.size() == 2; // a table pasted without its header
+    if (!pass(first, &row.outOfPlace) || !pass(first + 4, &row.inPlace))
+        return diag(QStringLiteral("a result row whose numbers cannot be read"));
+    if (!columnsSeen_)
+        run_.rootColumn = run_.rootColumn || extra.size() == 2; // a table pasted without its header
     run_.rows.push_back(row);
-    if (onRow) onRow(run_.rows.back());
+    if (onRow)
+        onRow(run_.rows.back());
 }
 
 NcclTestsRun parseNcclTestsOutput(const QByteArray& text) {

@@ -12,7 +12,8 @@ namespace {
 // NCCL's log prefix (src/debug.cc): "host:pid:tid [cudaDev] NCCL INFO ".
 const QRegularExpression kPrefix(QStringLiteral("^(\\S+?):\\d+:\\d+ \\[(\\d+)\\] NCCL (?:INFO|WARN) (.*)$"));
 // src/transport/net.cc: "Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s" (and [receive]).
-const QRegularExpression kChannel(QStringLiteral("^Channel \\d+/\\d+ : (\\d+)\\[\\d+\\] -> (\\d+)\\[\\d+\\] (?:\\[(send|receive)\\] )?via (\\S+)"));
+const QRegularExpression kChannel(QStringLiteral(
+    "^Channel \\d+/\\d+ : (\\d+)\\[\\d+\\] -> (\\d+)\\[\\d+\\] (?:\\[(send|receive)\\] )?via (\\S+)"));
 // The net plugins' device list: "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>".
 const QRegularExpression kUsing(QStringLiteral("^NET/(\\S+) : Using(.*)$"));
 const QRegularExpression kDevice(QStringLiteral("\\[(\\d+)\\]([^:\\s\\[]+):(\\S+)"));
@@ -22,13 +23,15 @@ QString nicName(const NcclTransport& t, const QString& host, int dev) {
     const auto it = t.devices.find(host);
     if (it != t.devices.end())
         for (const NcclNetDevice& d : it->second)
-            if (d.index == dev) return d.name;
+            if (d.index == dev)
+                return d.name;
     return QCoreApplication::translate("rackscope", "NET device %1").arg(dev);
 }
 
 NcclRankNetwork& rankOf(std::vector<NcclRankNetwork>& ranks, const QString& host, int rank) {
     for (NcclRankNetwork& r : ranks)
-        if (r.host == host && r.rank == rank) return r;
+        if (r.host == host && r.rank == rank)
+            return r;
     ranks.push_back({});
     ranks.back().host = host;
     ranks.back().rank = rank;
@@ -39,11 +42,19 @@ NcclRankNetwork& rankOf(std::vector<NcclRankNetwork>& ranks, const QString& host
 
 NcclTransport readNcclTransport(const QStringList& infoLines) {
     NcclTransport t;
-    struct NetUse { QString host; int rank; int dev; QString transport; bool gdr; std::optional<int> cudaDevice; };
+    struct NetUse {
+        QString host;
+        int rank;
+        int dev;
+        QString transport;
+        bool gdr;
+        std::optional<int> cudaDevice;
+    };
     std::vector<NetUse> uses; // names are looked up after every device list is read
     for (const QString& line : infoLines) {
         const auto p = kPrefix.match(line);
-        if (!p.hasMatch()) continue;
+        if (!p.hasMatch())
+            continue;
         const QString host = p.captured(1), message = p.captured(3).trimmed();
         const int cudaDevice = p.captured(2).toInt();
         if (const auto c = kChannel.match(message); c.hasMatch()) {
@@ -54,35 +65,46 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
             r.cudaDevice = cudaDevice;
             const QStringList via = c.captured(4).split(QLatin1Char('/'));
             if (via.size() >= 3 && via[0] == QLatin1String("NET")) {
-                const int dev = via[2].section(QLatin1Char('('), 0, 0).toInt(); // "0(1)": the proxy rank follows
-                const bool gdr = std::any_of(via.begin() + 3, via.end(), [](const QString& s) { return s.startsWith(QLatin1String("GDRDMA")); });
+                const int dev =
+                    via[2].section(QLatin1Char('('), 0, 0).toInt(); // "0(1)": the proxy rank follows
+                const bool gdr = std::any_of(via.begin() + 3, via.end(), [](const QString& s) {
+                    return s.startsWith(QLatin1String("GDRDMA"));
+                });
                 uses.push_back({host, rank, dev, via[1], gdr, cudaDevice});
             }
         } else if (const auto u = kUsing.match(message); u.hasMatch()) {
             std::vector<NcclNetDevice>& list = t.devices[host];
-            if (!list.empty()) continue; // every rank prints the same list
-            for (auto it = kDevice.globalMatch(u.captured(2).section(QLatin1Char(';'), 0, 0)); it.hasNext();) {
+            if (!list.empty())
+                continue; // every rank prints the same list
+            for (auto it = kDevice.globalMatch(u.captured(2).section(QLatin1Char(';'), 0, 0));
+                 it.hasNext();) {
                 const auto d = it.next();
                 QString link = d.captured(3);
-                if (link.contains(QLatin1Char('/'))) link = link.section(QLatin1Char('/'), 1); // "1/IB": port 1, link layer IB
+                if (link.contains(QLatin1Char('/')))
+                    link = link.section(QLatin1Char('/'), 1); // "1/IB": port 1, link layer IB
                 list.push_back({d.captured(1).toInt(), d.captured(2), link});
             }
         } else if (const auto n = kNetwork.match(message); n.hasMatch()) {
             t.network[host] = n.captured(1);
         } else if (message.contains(QLatin1String("GPU Direct RDMA"))) {
             QStringList& notes = t.gdrNotes[host];
-            if (!notes.contains(message) && notes.size() < 64) notes << message;
+            if (!notes.contains(message) && notes.size() < 64)
+                notes << message;
         }
     }
     for (const NetUse& u : uses) {
         NcclRankNetwork& r = rankOf(t.ranks, u.host, u.rank);
         const QString nic = nicName(t, u.host, u.dev);
-        if (!r.nics.contains(nic)) r.nics << nic;
+        if (!r.nics.contains(nic))
+            r.nics << nic;
         r.transports.insert(u.transport);
         ++r.netConnections;
-        if (u.gdr) ++r.gdrConnections;
+        if (u.gdr)
+            ++r.gdrConnections;
     }
-    std::sort(t.ranks.begin(), t.ranks.end(), [](const auto& a, const auto& b) { return std::tie(a.host, a.rank) < std::tie(b.host, b.rank); });
+    std::sort(t.ranks.begin(), t.ranks.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.host, a.rank) < std::tie(b.host, b.rank);
+    });
     return t;
 }
 
@@ -91,18 +113,23 @@ namespace {
 // The GPU of `rank` in `host`'s topology, by the PCI address nccl-tests printed.
 const Device* gpuOfRank(const HostTopology& host, const std::vector<NcclTestsRank>& ranks, int rank) {
     for (const NcclTestsRank& r : ranks) {
-        if (r.rank != rank) continue;
+        if (r.rank != rank)
+            continue;
         const auto pci = PciAddress::parse(r.pci + QStringLiteral(".0"));
-        if (!pci) return nullptr;
+        if (!pci)
+            return nullptr;
         for (const Device& g : host.gpus)
-            if (g.pci && g.pci->domain == pci->domain && g.pci->bus == pci->bus && g.pci->device == pci->device) return &g;
+            if (g.pci && g.pci->domain == pci->domain && g.pci->bus == pci->bus &&
+                g.pci->device == pci->device)
+                return &g;
     }
     return nullptr;
 }
 
 const Device* nicNamed(const HostTopology& host, const QString& name) {
     for (const Device& n : host.nics)
-        if (n.name == name || n.rdmaDevices.contains(name) || n.netdevs.contains(name)) return &n;
+        if (n.name == name || n.rdmaDevices.contains(name) || n.netdevs.contains(name))
+            return &n;
     return nullptr;
 }
 
@@ -113,51 +140,83 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
     std::vector<Finding> out;
     std::map<QString, QStringList> socketRanks;
     for (const NcclRankNetwork& r : t.ranks)
-        if (r.transports.contains(QStringLiteral("Socket"))) socketRanks[r.host] << QString::number(r.rank);
+        if (r.transports.contains(QStringLiteral("Socket")))
+            socketRanks[r.host] << QString::number(r.rank);
     for (const auto& [host, network] : t.network)
-        if (network == QLatin1String("Socket")) socketRanks.try_emplace(host);
+        if (network == QLatin1String("Socket"))
+            socketRanks.try_emplace(host);
     for (const auto& [host, list] : socketRanks)
-        out.push_back({Severity::Error, codes::kNcclSocketFallback, {host},
-                       QCoreApplication::translate("rackscope", "%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, "
-                                      "or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one")
-                           .arg(host, list.isEmpty() ? QString() : QStringLiteral(" for ranks ") + list.join(QStringLiteral(", ")))});
+        out.push_back(
+            {Severity::Error,
+             codes::kNcclSocketFallback,
+             {host},
+             QCoreApplication::translate(
+                 "rackscope",
+                 "%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, "
+                 "or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one")
+                 .arg(host, list.isEmpty()
+                                ? QString()
+                                : QStringLiteral(" for ranks ") + list.join(QStringLiteral(", ")))});
 
     std::map<QString, HostAnalysis> analyses;
     for (const NcclRankNetwork& r : t.ranks) {
-        if (r.netConnections == 0 || r.transports.contains(QStringLiteral("Socket"))) continue;
+        if (r.netConnections == 0 || r.transports.contains(QStringLiteral("Socket")))
+            continue;
         const auto topo = topologies.find(r.host);
         const Device* gpu = topo == topologies.end() ? nullptr : gpuOfRank(topo->second, ranks, r.rank);
         const HostAnalysis* analysis = nullptr;
-        if (gpu) analysis = &analyses.try_emplace(r.host, analyzeHost(topo->second)).first->second;
-        const QString who = QStringLiteral("rank %1 on %2%3").arg(r.rank).arg(r.host, gpu ? QStringLiteral(" (%1)").arg(gpu->id) : QString());
+        if (gpu)
+            analysis = &analyses.try_emplace(r.host, analyzeHost(topo->second)).first->second;
+        const QString who = QStringLiteral("rank %1 on %2%3")
+                                .arg(r.rank)
+                                .arg(r.host, gpu ? QStringLiteral(" (%1)").arg(gpu->id) : QString());
         for (const QString& nicName : r.nics) {
             const Device* nic = gpu ? nicNamed(topo->second, nicName) : nullptr;
             const GpuNicPair* pair = nic ? analysis->pair(gpu->id, nic->id) : nullptr;
             QStringList subjects{r.host};
-            if (gpu) subjects << r.host + QLatin1Char('/') + gpu->id;
-            if (nic) subjects << r.host + QLatin1Char('/') + nic->id;
+            if (gpu)
+                subjects << r.host + QLatin1Char('/') + gpu->id;
+            if (nic)
+                subjects << r.host + QLatin1Char('/') + nic->id;
             if (analysis && nic) {
-                const auto nearest = std::find_if(analysis->ncclNic.begin(), analysis->ncclNic.end(), [&](const auto& gn) { return gn.first == gpu->id; });
-                const GpuNicPair* best = nearest == analysis->ncclNic.end() ? nullptr : analysis->pair(gpu->id, nearest->second);
+                const auto nearest = std::find_if(analysis->ncclNic.begin(), analysis->ncclNic.end(),
+                                                  [&](const auto& gn) { return gn.first == gpu->id; });
+                const GpuNicPair* best =
+                    nearest == analysis->ncclNic.end() ? nullptr : analysis->pair(gpu->id, nearest->second);
                 if (best && best->path && pair && pair->path && ncclRank(*best->path) < ncclRank(*pair->path))
-                    out.push_back({Severity::Warning, codes::kNcclNicNotNearest, subjects,
-                                   QCoreApplication::translate("rackscope", "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA")
-                                       .arg(who, nicName, pathTypeName(*pair->path), nearest->second)});
+                    out.push_back(
+                        {Severity::Warning, codes::kNcclNicNotNearest, subjects,
+                         QCoreApplication::translate(
+                             "rackscope", "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA")
+                             .arg(who, nicName, pathTypeName(*pair->path), nearest->second)});
             }
-            if (r.gdrConnections == r.netConnections) continue;
-            const QString used = QCoreApplication::translate("rackscope", "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)")
-                                     .arg(who, nicName).arg(r.netConnections - r.gdrConnections).arg(r.netConnections);
+            if (r.gdrConnections == r.netConnections)
+                continue;
+            const QString used =
+                QCoreApplication::translate(
+                    "rackscope", "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)")
+                    .arg(who, nicName)
+                    .arg(r.netConnections - r.gdrConnections)
+                    .arg(r.netConnections);
             const QStringList said = t.gdrNotes.count(r.host) ? t.gdrNotes.at(r.host) : QStringList();
-            const QString ncclSaid = said.isEmpty() ? QString() : QStringLiteral("; NCCL said: ") + said.join(QStringLiteral("; "));
+            const QString ncclSaid = said.isEmpty()
+                                         ? QString()
+                                         : QStringLiteral("; NCCL said: ") + said.join(QStringLiteral("; "));
             if (pair && pair->gpudirect == true)
-                out.push_back({Severity::Error, codes::kNcclGdrExpected, subjects,
-                               QCoreApplication::translate("rackscope", "%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded "
-                                              "and NCCL_NET_GDR_LEVEL%3")
-                                   .arg(used, pair->gpudirectReason, ncclSaid)});
+                out.push_back(
+                    {Severity::Error, codes::kNcclGdrExpected, subjects,
+                     QCoreApplication::translate("rackscope", "%1, though the topology allows it (%2): check "
+                                                              "that nvidia-peermem (or dma-buf) is loaded "
+                                                              "and NCCL_NET_GDR_LEVEL%3")
+                         .arg(used, pair->gpudirectReason, ncclSaid)});
             else
-                out.push_back({Severity::Warning, codes::kNcclNoGdr, subjects,
-                               used + (pair && pair->gpudirect == false ? QStringLiteral(", as the topology predicts: ") + pair->gpudirectReason : QString()) +
-                                   ncclSaid});
+                out.push_back(
+                    {Severity::Warning, codes::kNcclNoGdr, subjects,
+                     used +
+                         (pair && pair->gpudirect == false
+                              ? QStringLiteral(", as the topology predicts: ") + pair->gpudirectReason
+                              : QString()) +
+                         ncclSaid});
         }
     }
     return out;

@@ -27,7 +27,9 @@ RecordedRun::RecordedRun(QObject* parent) : QObject(parent) {
     });
 }
 
-RecordedRun::~RecordedRun() { cancel(); }
+RecordedRun::~RecordedRun() {
+    cancel();
+}
 
 void RecordedRun::cancel() {
     cancelled_ = true;
@@ -40,27 +42,34 @@ void RecordedRun::start(const RunRequest& request) {
     command_ = shellCommand(argv_).line;
     if (!request.resultsDirectory.isEmpty()) {
         RunMeta meta;
-        meta.label = request.label.isEmpty() ? QStringLiteral("%1 on %2").arg(collectiveName(request.spec.collective), request.spec.hosts.join(QLatin1Char(',')))
+        meta.label = request.label.isEmpty() ? QStringLiteral("%1 on %2")
+                                                   .arg(collectiveName(request.spec.collective),
+                                                        request.spec.hosts.join(QLatin1Char(',')))
                                              : request.label;
         meta.command = command_;
         meta.argv = argv_;
         meta.hosts = request.spec.hosts;
         meta.environment = request.spec.environment;
-        if (request.launchHost) meta.launchHost = request.launchHost->alias;
+        if (request.launchHost)
+            meta.launchHost = request.launchHost->alias;
         if (const QString e = recorder_.open(request.resultsDirectory, meta); !e.isEmpty()) {
             outcome_.error = e + QStringLiteral(" (not run: it could not be saved)");
-            QMetaObject::invokeMethod(this, [this] { emit finished(outcome_); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { emit finished(outcome_); }, Qt::QueuedConnection);
             return;
         }
         outcome_.record = recorder_.path();
     }
     if (request.counters) {
         watch_ = std::make_unique<CounterWatch>(*request.counters);
-        connect(watch_.get(), &CounterWatch::sampled, this, [this](const QString& when, const std::vector<HostResult>& results) {
-            takeCounters(when, results);
-            if (when == QLatin1String("before")) launch();
-            else done();
-        });
+        connect(watch_.get(), &CounterWatch::sampled, this,
+                [this](const QString& when, const std::vector<HostResult>& results) {
+                    takeCounters(when, results);
+                    if (when == QLatin1String("before"))
+                        launch();
+                    else
+                        done();
+                });
         emit stage(QStringLiteral("sampling counters before the run"));
         watch_->sample(request.spec.hosts, QStringLiteral("before"));
         return;
@@ -71,14 +80,17 @@ void RecordedRun::start(const RunRequest& request) {
 void RecordedRun::takeCounters(const QString& when, const std::vector<HostResult>& results) {
     for (const HostResult& r : results) {
         if (r.error || r.events.empty()) {
-            const QString why = r.error ? stageName(r.error->stage) + QStringLiteral(": ") + r.error->message : QStringLiteral("the agent sent no sample");
+            const QString why = r.error ? stageName(r.error->stage) + QStringLiteral(": ") + r.error->message
+                                        : QStringLiteral("the agent sent no sample");
             outcome_.counterErrors << QStringLiteral("%1 (%2): %3").arg(r.host, when, why);
             continue;
         }
         recorder_.counters(r.host, when, r.events.front());
-        if (when == QLatin1String("before")) before_[r.host] = r.events.front();
+        if (when == QLatin1String("before"))
+            before_[r.host] = r.events.front();
         else if (before_.count(r.host))
-            for (CounterChange& c : counterChanges(r.host, before_[r.host], r.events.front())) outcome_.counterChanges.push_back(std::move(c));
+            for (CounterChange& c : counterChanges(r.host, before_[r.host], r.events.front()))
+                outcome_.counterChanges.push_back(std::move(c));
     }
 }
 
@@ -88,15 +100,19 @@ void RecordedRun::launch() {
         return done();
     }
     emit stage(QStringLiteral("running"));
-    if (request_.launchHost) runner_.startRemote(*request_.launchHost, request_.ssh, argv_, request_.timeoutMs);
-    else runner_.startLocal(argv_);
+    if (request_.launchHost)
+        runner_.startRemote(*request_.launchHost, request_.ssh, argv_, request_.timeoutMs);
+    else
+        runner_.startLocal(argv_);
 }
 
 void RecordedRun::done() {
     outcome_.findings = counterFindings(outcome_.counterChanges);
     const NcclTransport transport = readNcclTransport(runner_.run().ncclInfo);
-    for (Finding& f : ncclTransportFindings(transport, runner_.run().ranks, request_.topologies)) outcome_.findings.push_back(std::move(f));
-    if (recorder_.isOpen()) recorder_.finish(outcome_.exitStatus, outcome_.error);
+    for (Finding& f : ncclTransportFindings(transport, runner_.run().ranks, request_.topologies))
+        outcome_.findings.push_back(std::move(f));
+    if (recorder_.isOpen())
+        recorder_.finish(outcome_.exitStatus, outcome_.error);
     emit finished(outcome_);
 }
 

@@ -20,8 +20,8 @@ struct RunRequest {
     QString label;                       // empty: "<collective> on <hosts>"
     std::optional<SshTarget> launchHost; // empty: launch from this machine
     SshOptions ssh;
-    int timeoutMs = 600000;              // without output
-    QString resultsDirectory;            // empty: not saved
+    int timeoutMs = 600000;               // without output
+    QString resultsDirectory;             // empty: not saved
     std::optional<FleetOptions> counters; // how to reach each host's agent; empty: no counters
     // The hosts' topologies by name, to judge where GPUDirect RDMA was possible for each rank.
     std::map<QString, HostTopology> topologies;
@@ -29,11 +29,11 @@ struct RunRequest {
 
 struct RunOutcome {
     int exitStatus = -1;
-    QString error;                       // why it could not run or was cut short
-    QString record;                      // the saved run
+    QString error;  // why it could not run or was cut short
+    QString record; // the saved run
     std::vector<CounterChange> counterChanges;
-    QStringList counterErrors;           // hosts whose counters could not be read, and why
-    std::vector<Finding> findings;       // counters that rose, NCCL's transport
+    QStringList counterErrors;     // hosts whose counters could not be read, and why
+    std::vector<Finding> findings; // counters that rose, NCCL's transport
 };
 
 class RecordedRun : public QObject {

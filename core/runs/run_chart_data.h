@@ -23,7 +23,7 @@ public:
     int addSeries(const QString& name, SeriesRole role); // its index
     int addRun(const QString& name, SeriesRole role, const NcclTestsRun& run);
     void addRow(int series, const NcclTestsRow& row);
-    void removeRole(SeriesRole role);  // e.g. the old baseline when a new one is chosen
+    void removeRole(SeriesRole role); // e.g. the old baseline when a new one is chosen
     void setLineRate(const LineRate& rate);
     const LineRate& lineRate() const { return lineRate_; }
     std::optional<double> percentOfLineRate(double busbw) const;

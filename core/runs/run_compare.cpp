@@ -16,7 +16,8 @@ std::vector<SizeComparison> compareRuns(const NcclTestsRun& a, const NcclTestsRu
     }
     std::vector<SizeComparison> out;
     for (auto& [size, c] : bySize) {
-        if (c.busbwA && c.busbwB && *c.busbwA > 0) c.ratio = *c.busbwB / *c.busbwA;
+        if (c.busbwA && c.busbwB && *c.busbwA > 0)
+            c.ratio = *c.busbwB / *c.busbwA;
         out.push_back(c);
     }
     return out;
@@ -25,7 +26,8 @@ std::vector<SizeComparison> compareRuns(const NcclTestsRun& a, const NcclTestsRu
 std::optional<double> peakBusbw(const NcclTestsRun& run) {
     const NcclTestsRow* largest = nullptr;
     for (const NcclTestsRow& r : run.rows)
-        if (!largest || r.size >= largest->size) largest = &r;
+        if (!largest || r.size >= largest->size)
+            largest = &r;
     return largest ? std::optional(largest->outOfPlace.busbw) : std::nullopt;
 }
 

@@ -19,7 +19,7 @@ struct RunMeta {
     QString label;                               // "all_reduce on node[01-04]"
     QString command;                             // the exact command line shown before it ran
     QStringList argv, hosts;
-    QString launchHost;                          // empty: this machine
+    QString launchHost; // empty: this machine
     std::vector<std::pair<QString, QString>> environment;
     QDateTime started;
 };
@@ -30,7 +30,8 @@ public:
     QString open(const QString& directory, const RunMeta& meta); // the error, or empty
     void line(const QString& text);
     void row(const NcclTestsRow& row);
-    void counters(const QString& host, const QString& when, const QJsonObject& sample); // when: "before", "after"
+    void counters(const QString& host, const QString& when,
+                  const QJsonObject& sample); // when: "before", "after"
     void finish(int exitStatus, const QString& error);
     QString path() const { return file_.fileName(); }
     bool isOpen() const { return file_.isOpen(); }
@@ -44,12 +45,12 @@ private:
 struct RunRecord {
     QString path;
     RunMeta meta;
-    QStringList output;                  // the raw lines, as received
-    NcclTestsRun run;                    // `output` parsed again
+    QStringList output;                                                         // the raw lines, as received
+    NcclTestsRun run;                                                           // `output` parsed again
     std::vector<std::pair<QString, QJsonObject>> countersBefore, countersAfter; // per host
-    std::optional<int> exitStatus;       // empty: the record ends before the run did
+    std::optional<int> exitStatus; // empty: the record ends before the run did
     QString error;
-    QStringList problems;                // lines of the record that could not be read
+    QStringList problems; // lines of the record that could not be read
 };
 
 // A record cut anywhere still gives everything before the cut.

@@ -10,7 +10,8 @@ namespace rackscope {
 namespace {
 
 double median(std::vector<double> v) {
-    if (v.empty()) return 0;
+    if (v.empty())
+        return 0;
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -19,10 +20,12 @@ double median(std::vector<double> v) {
 } // namespace
 
 std::vector<std::vector<HostPair>> roundRobinRounds(const QStringList& hosts) {
-    if (hosts.size() < 2) return {};
+    if (hosts.size() < 2)
+        return {};
     QStringList ring = hosts;
     const bool odd = ring.size() % 2 == 1;
-    if (odd) ring << QString(); // the resting slot
+    if (odd)
+        ring << QString(); // the resting slot
     const qsizetype n = ring.size();
     std::vector<std::vector<HostPair>> rounds;
     for (qsizetype r = 0; r < n - 1; ++r) {
@@ -30,7 +33,8 @@ std::vector<std::vector<HostPair>> roundRobinRounds(const QStringList& hosts) {
         for (qsizetype i = 0; i < n / 2; ++i) {
             const QString& a = ring[i];
             const QString& b = ring[n - 1 - i];
-            if (!a.isEmpty() && !b.isEmpty()) round.emplace_back(a, b);
+            if (!a.isEmpty() && !b.isEmpty())
+                round.emplace_back(a, b);
         }
         rounds.push_back(round);
         ring.insert(1, ring.takeLast()); // the first stays, the rest turn
@@ -40,16 +44,19 @@ std::vector<std::vector<HostPair>> roundRobinRounds(const QStringList& hosts) {
 
 std::vector<std::vector<QStringList>> bisectionLevels(const QStringList& hosts, int minGroup) {
     std::vector<std::vector<QStringList>> levels;
-    if (hosts.size() < std::max(2, minGroup)) return levels;
+    if (hosts.size() < std::max(2, minGroup))
+        return levels;
     levels.push_back({hosts});
     for (;;) {
         std::vector<QStringList> next;
         for (const QStringList& g : levels.back()) {
-            if (g.size() / 2 < minGroup) continue;
+            if (g.size() / 2 < minGroup)
+                continue;
             next.push_back(g.mid(0, g.size() / 2));
             next.push_back(g.mid(g.size() / 2));
         }
-        if (next.empty()) break;
+        if (next.empty())
+            break;
         levels.push_back(next);
     }
     return levels;
@@ -57,19 +64,24 @@ std::vector<std::vector<QStringList>> bisectionLevels(const QStringList& hosts, 
 
 StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const StragglerRule& rule) {
     StragglerVerdict v;
-    if (pairs.empty()) return v;
+    if (pairs.empty())
+        return v;
     std::map<QString, std::vector<double>> byHost;
     for (const PairBandwidth& p : pairs) {
         byHost[p.a].push_back(p.busbw);
         byHost[p.b].push_back(p.busbw);
     }
-    const std::optional<double> lineFloor = rule.lineRateGBs ? std::optional(rule.lineRateFraction * *rule.lineRateGBs) : std::nullopt;
+    const std::optional<double> lineFloor =
+        rule.lineRateGBs ? std::optional(rule.lineRateFraction * *rule.lineRateGBs) : std::nullopt;
     // Why x is slow against values like it: the robust statistical rule, and the line rate where it is known.
-    struct Reference { double median, mad, spread; };
+    struct Reference {
+        double median, mad, spread;
+    };
     auto reference = [&](const std::vector<double>& values) {
         Reference r{median(values), 0, 0};
         std::vector<double> deviations;
-        for (double x : values) deviations.push_back(std::abs(x - r.median));
+        for (double x : values)
+            deviations.push_back(std::abs(x - r.median));
         r.mad = median(deviations);
         r.spread = std::max(r.mad, rule.madFloorFraction * r.median);
         return r;
@@ -77,9 +89,14 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
     auto why = [&](double x, const Reference& ref) -> QString {
         QStringList r;
         if (x < ref.median - rule.madFactor * ref.spread)
-            r << QStringLiteral("below median %1 - %2 x MAD %3").arg(ref.median, 0, 'f', 2).arg(rule.madFactor).arg(ref.spread, 0, 'f', 2);
+            r << QStringLiteral("below median %1 - %2 x MAD %3")
+                     .arg(ref.median, 0, 'f', 2)
+                     .arg(rule.madFactor)
+                     .arg(ref.spread, 0, 'f', 2);
         if (lineFloor && x < *lineFloor)
-            r << QStringLiteral("below %1 % of the %2 GB/s line rate").arg(rule.lineRateFraction * 100).arg(*rule.lineRateGBs);
+            r << QStringLiteral("below %1 % of the %2 GB/s line rate")
+                     .arg(rule.lineRateFraction * 100)
+                     .arg(*rule.lineRateGBs);
         return r.join(QStringLiteral("; "));
     };
     // Hosts against the other hosts: with one slow host of n, 2/n of the pairs are slow
@@ -89,7 +106,8 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
         v.hosts.emplace_back(host, median(values));
         scores.push_back(v.hosts.back().second);
     }
-    std::sort(v.hosts.begin(), v.hosts.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    std::sort(v.hosts.begin(), v.hosts.end(),
+              [](const auto& x, const auto& y) { return x.second < y.second; });
     const Reference hostRef = reference(scores);
     std::set<QString> slow;
     for (const auto& [host, score] : v.hosts)
@@ -100,24 +118,32 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
     // Pairs against the pairs no slow host explains.
     std::vector<double> clean;
     for (const PairBandwidth& p : pairs)
-        if (!slow.count(p.a) && !slow.count(p.b)) clean.push_back(p.busbw);
-    if (clean.empty()) return v;
+        if (!slow.count(p.a) && !slow.count(p.b))
+            clean.push_back(p.busbw);
+    if (clean.empty())
+        return v;
     const Reference pairRef = reference(clean);
     v.median = pairRef.median;
     v.mad = pairRef.mad;
     for (const PairBandwidth& p : pairs)
         if (!slow.count(p.a) && !slow.count(p.b))
-            if (const QString reason = why(p.busbw, pairRef); !reason.isEmpty()) v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, {p.a, p.b}, p.busbw, reason});
+            if (const QString reason = why(p.busbw, pairRef); !reason.isEmpty())
+                v.slowPairs.push_back({p.a + QStringLiteral(" - ") + p.b, {p.a, p.b}, p.busbw, reason});
     return v;
 }
 
 std::vector<Finding> stragglerFindings(const StragglerVerdict& v) {
     std::vector<Finding> out;
     const auto message = [](const Flagged& f) {
-        return QCoreApplication::translate("rackscope", "%1: %2 GB/s, %3").arg(f.subject).arg(f.value, 0, 'f', 2).arg(f.reason);
+        return QCoreApplication::translate("rackscope", "%1: %2 GB/s, %3")
+            .arg(f.subject)
+            .arg(f.value, 0, 'f', 2)
+            .arg(f.reason);
     };
-    for (const Flagged& f : v.slowHosts) out.push_back({Severity::Error, QStringLiteral("run-slow-host"), f.hosts, message(f)});
-    for (const Flagged& f : v.slowPairs) out.push_back({Severity::Warning, QStringLiteral("run-slow-link"), f.hosts, message(f)});
+    for (const Flagged& f : v.slowHosts)
+        out.push_back({Severity::Error, QStringLiteral("run-slow-host"), f.hosts, message(f)});
+    for (const Flagged& f : v.slowPairs)
+        out.push_back({Severity::Warning, QStringLiteral("run-slow-link"), f.hosts, message(f)});
     return out;
 }
 

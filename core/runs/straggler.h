@@ -26,22 +26,23 @@ struct PairBandwidth {
 };
 
 struct Flagged {
-    QString subject;  // a host, or "a - b" for a pair, as people read it
+    QString subject;   // a host, or "a - b" for a pair, as people read it
     QStringList hosts; // the host, or the pair's two hosts: the finding's targets
-    double value = 0; // its bus bandwidth (a host's: the median of its pairs)
+    double value = 0;  // its bus bandwidth (a host's: the median of its pairs)
     QString reason;
 };
 
 struct StragglerVerdict {
-    double median = 0, mad = 0;                       // over the pairs no slow host is in
-    std::vector<std::pair<QString, double>> hosts;    // each host's median pair bandwidth, slowest first
+    double median = 0, mad = 0;                    // over the pairs no slow host is in
+    std::vector<std::pair<QString, double>> hosts; // each host's median pair bandwidth, slowest first
     std::vector<Flagged> slowHosts, slowPairs;
 };
 
 struct StragglerRule {
-    double madFactor = 3.0;                 // flagged below median - madFactor * MAD ...
-    double madFloorFraction = 0.01;         // ... with MAD taken as at least 1 % of the median, so equal runs flag nobody
-    std::optional<double> lineRateGBs;      // and below lineRateFraction of the line rate, where it is known
+    double madFactor = 3.0; // flagged below median - madFactor * MAD ...
+    double madFloorFraction =
+        0.01; // ... with MAD taken as at least 1 % of the median, so equal runs flag nobody
+    std::optional<double> lineRateGBs; // and below lineRateFraction of the line rate, where it is known
     double lineRateFraction = 0.8;
 };
 

@@ -9,17 +9,21 @@ StragglerHunt::StragglerHunt(QObject* parent) : QObject(parent) {
     qRegisterMetaType<rackscope::StragglerVerdict>();
 }
 
-StragglerHunt::~StragglerHunt() { cancel(); }
+StragglerHunt::~StragglerHunt() {
+    cancel();
+}
 
 std::vector<std::vector<QStringList>> StragglerHunt::rounds(const HuntOptions& options) {
     std::vector<std::vector<QStringList>> out;
     if (options.schedule == HuntSchedule::Pairs) {
         for (const auto& round : roundRobinRounds(options.request.spec.hosts)) {
             out.emplace_back();
-            for (const HostPair& p : round) out.back().push_back({p.first, p.second});
+            for (const HostPair& p : round)
+                out.back().push_back({p.first, p.second});
         }
     } else {
-        for (const auto& level : bisectionLevels(options.request.spec.hosts)) out.push_back(level);
+        for (const auto& level : bisectionLevels(options.request.spec.hosts))
+            out.push_back(level);
     }
     return out;
 }
@@ -35,7 +39,8 @@ void StragglerHunt::start(const HuntOptions& options) {
 
 void StragglerHunt::cancel() {
     cancelled_ = true;
-    for (auto& a : active_) a->cancel();
+    for (auto& a : active_)
+        a->cancel();
 }
 
 void StragglerHunt::startRound() {
@@ -44,14 +49,16 @@ void StragglerHunt::startRound() {
     if (cancelled_ || round_ >= rounds_.size()) {
         std::vector<PairBandwidth> pairs;
         for (const GroupRun& r : runs_)
-            if (r.hosts.size() == 2 && r.busbw) pairs.push_back({r.hosts[0], r.hosts[1], *r.busbw});
+            if (r.hosts.size() == 2 && r.busbw)
+                pairs.push_back({r.hosts[0], r.hosts[1], *r.busbw});
         emit finished(findStragglers(pairs, options_.rule));
         return;
     }
     for (const QStringList& group : rounds_[round_]) {
         RunRequest request = options_.request;
         request.spec.hosts = group;
-        request.label = QStringLiteral("%1 on %2").arg(collectiveName(request.spec.collective), group.join(QLatin1Char('+')));
+        request.label = QStringLiteral("%1 on %2")
+                            .arg(collectiveName(request.spec.collective), group.join(QLatin1Char('+')));
         auto run = std::make_unique<RecordedRun>();
         RecordedRun* raw = run.get();
         const int round = int(round_);
@@ -61,13 +68,17 @@ void StragglerHunt::startRound() {
             g.hosts = group;
             g.record = o.record;
             g.findings = o.findings;
-            g.error = !o.error.isEmpty() ? o.error : o.exitStatus != 0 ? QStringLiteral("exit status %1").arg(o.exitStatus) : QString();
-            if (g.error.isEmpty()) g.busbw = peakBusbw(raw->run()); // a run cut short measures nothing
+            g.error = !o.error.isEmpty()  ? o.error
+                      : o.exitStatus != 0 ? QStringLiteral("exit status %1").arg(o.exitStatus)
+                                          : QString();
+            if (g.error.isEmpty())
+                g.busbw = peakBusbw(raw->run()); // a run cut short measures nothing
             runs_.push_back(g);
             emit groupFinished(g);
             if (++finishedInRound_ == rounds_[round_].size()) {
                 ++round_;
-                QMetaObject::invokeMethod(this, [this] { startRound(); }, Qt::QueuedConnection); // not from inside a run's signal
+                QMetaObject::invokeMethod(
+                    this, [this] { startRound(); }, Qt::QueuedConnection); // not from inside a run's signal
             }
         });
         active_.push_back(std::move(run));

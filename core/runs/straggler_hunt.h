@@ -15,7 +15,7 @@ namespace rackscope {
 enum class HuntSchedule { Pairs, Bisection };
 
 struct HuntOptions {
-    RunRequest request;                // its spec's hosts are the hosts to search
+    RunRequest request; // its spec's hosts are the hosts to search
     HuntSchedule schedule = HuntSchedule::Pairs;
     StragglerRule rule;
 };
@@ -23,9 +23,9 @@ struct HuntOptions {
 struct GroupRun {
     int round = 0;
     QStringList hosts;
-    std::optional<double> busbw;       // out-of-place at the largest size, GB/s; empty when the run failed
-    QString error, record;             // record: the saved run's path
-    std::vector<Finding> findings;     // counters that rose, NCCL's transport
+    std::optional<double> busbw;   // out-of-place at the largest size, GB/s; empty when the run failed
+    QString error, record;         // record: the saved run's path
+    std::vector<Finding> findings; // counters that rose, NCCL's transport
 };
 
 class StragglerHunt : public QObject {

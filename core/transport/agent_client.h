@@ -41,7 +41,8 @@ signals:
     void ready(const QJsonObject& hello);
     void result(qint64 id, const QJsonValue& result);
     void event(qint64 id, const QString& name, const QJsonObject& data);
-    void failed(qint64 id, const QString& code, const QString& message); // id -1 when the agent could not tell
+    void failed(qint64 id, const QString& code,
+                const QString& message);        // id -1 when the agent could not tell
     void protocolError(const QString& message); // the connection is unusable
 
 private:

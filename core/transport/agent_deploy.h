@@ -10,10 +10,10 @@ namespace rackscope {
 
 struct AgentBinary {
     QString path;
-    QString version;     // what `rackscope-agent --version` and the hello report
+    QString version; // what `rackscope-agent --version` and the hello report
     QByteArray content;
-    QByteArray sha256;   // lower-case hex
-    QString machine;     // `uname -m` of the servers it runs on ("x86_64", "aarch64")
+    QByteArray sha256; // lower-case hex
+    QString machine;   // `uname -m` of the servers it runs on ("x86_64", "aarch64")
 };
 
 // Reads the local agent binary; an error says why it cannot be deployed.
@@ -22,20 +22,22 @@ std::optional<AgentBinary> loadAgentBinary(const QString& path, const QString& v
 QString elfMachine(const QByteArray& elf);
 
 struct DeployOptions {
-    QStringList preinstalled{QStringLiteral("/usr/bin/rackscope-agent"), QStringLiteral("/usr/lib/rackscope/rackscope-agent")};
+    QStringList preinstalled{QStringLiteral("/usr/bin/rackscope-agent"),
+                             QStringLiteral("/usr/lib/rackscope/rackscope-agent")};
     int timeoutMs = 60000;
 };
 
 struct Deployed {
-    QString command;   // the remote command line that starts `--stdio`
+    QString command; // the remote command line that starts `--stdio`
     bool uploaded = false;
-    QString how;       // "uploaded", "cached copy matched", "preinstalled /usr/bin/rackscope-agent"
+    QString how; // "uploaded", "cached copy matched", "preinstalled /usr/bin/rackscope-agent"
 };
 
 // The cache path relative to the remote home (where exec channels start).
 QString remoteAgentPath(const QString& version);
 
-std::optional<SshError> deployAgent(SshConnection& ssh, const AgentBinary& agent, const DeployOptions& options, Deployed* out);
+std::optional<SshError> deployAgent(SshConnection& ssh, const AgentBinary& agent,
+                                    const DeployOptions& options, Deployed* out);
 
 // Turns what a failed start wrote (exit status, stderr) into a sentence.
 QString explainAgentStartFailure(int exitStatus, const QByteArray& stderrText, const QString& machine);

@@ -19,7 +19,8 @@ struct StageClock {
         running = true;
     }
     void end() {
-        if (running) r->stageSeconds.back().second = double(t.nsecsElapsed()) / 1e9;
+        if (running)
+            r->stageSeconds.back().second = double(t.nsecsElapsed()) / 1e9;
         running = false;
     }
     ~StageClock() { end(); }
@@ -46,14 +47,23 @@ Fleet::~Fleet() {
     pool_.waitForDone();
 }
 
-void Fleet::cancel() { cancel_ = true; }
+void Fleet::cancel() {
+    cancel_ = true;
+}
 
-bool Fleet::waitForDone(int timeoutMs) { return pool_.waitForDone(timeoutMs); }
+bool Fleet::waitForDone(int timeoutMs) {
+    return pool_.waitForDone(timeoutMs);
+}
 
-void Fleet::request(const QStringList& hosts, const QString& method, const QJsonObject& params) { start(hosts, method, params, false); }
-void Fleet::stream(const QStringList& hosts, const QString& method, const QJsonObject& params) { start(hosts, method, params, true); }
+void Fleet::request(const QStringList& hosts, const QString& method, const QJsonObject& params) {
+    start(hosts, method, params, false);
+}
+void Fleet::stream(const QStringList& hosts, const QString& method, const QJsonObject& params) {
+    start(hosts, method, params, true);
+}
 
-void Fleet::start(const QStringList& hosts, const QString& method, const QJsonObject& params, bool streaming) {
+void Fleet::start(const QStringList& hosts, const QString& method, const QJsonObject& params,
+                  bool streaming) {
     cancel_ = false;
     if (hosts.isEmpty()) {
         QMetaObject::invokeMethod(this, &Fleet::finished, Qt::QueuedConnection);
@@ -63,10 +73,14 @@ void Fleet::start(const QStringList& hosts, const QString& method, const QJsonOb
     for (const QString& host : hosts)
         pool_.start([this, host, method, params, streaming] {
             const HostResult r = run(host, method, params, streaming);
-            QMetaObject::invokeMethod(this, [this, r] {
-                emit hostFinished(r);
-                if (--pending_ == 0) emit finished();
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, r] {
+                    emit hostFinished(r);
+                    if (--pending_ == 0)
+                        emit finished();
+                },
+                Qt::QueuedConnection);
         });
 }
 
@@ -81,19 +95,23 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
     clock.r = r;
     auto stage = [&](SshStage s) {
         clock.begin(s);
-        QMetaObject::invokeMethod(this, [this, host, s] { emit hostStage(host, s); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, host, s] { emit hostStage(host, s); }, Qt::QueuedConnection);
     };
     stage(SshStage::Connect);
     const SshTarget target = options_.config.resolve(host);
-    if (auto e = link.ssh.open(target, options_.ssh)) return e;
+    if (auto e = link.ssh.open(target, options_.ssh))
+        return e;
     stage(SshStage::Deploy);
     Deployed d;
-    if (auto e = deployAgent(link.ssh, options_.agent, options_.deploy, &d)) return e;
+    if (auto e = deployAgent(link.ssh, options_.agent, options_.deploy, &d))
+        return e;
     link.deployed = r->deployed = d.how;
     stage(SshStage::Agent);
     SshError startError;
     link.agent = link.ssh.start(d.command, &startError);
-    if (!link.agent) return startError;
+    if (!link.agent)
+        return startError;
     QByteArray line;
     switch (link.agent->readLine(&line, AgentClient::kMaxLine, options_.requestTimeoutMs)) {
     case SshChannel::Read::Line: {
@@ -104,8 +122,14 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
         }
         return std::nullopt;
     }
-    case SshChannel::Read::Cancelled: link.agent.reset(); return SshError{SshStage::Agent, QStringLiteral("cancelled")};
-    case SshChannel::Read::Timeout: link.agent.reset(); return SshError{SshStage::Agent, QStringLiteral("the agent did not greet within %1 s").arg(options_.requestTimeoutMs / 1000.0)};
+    case SshChannel::Read::Cancelled:
+        link.agent.reset();
+        return SshError{SshStage::Agent, QStringLiteral("cancelled")};
+    case SshChannel::Read::Timeout:
+        link.agent.reset();
+        return SshError{
+            SshStage::Agent,
+            QStringLiteral("the agent did not greet within %1 s").arg(options_.requestTimeoutMs / 1000.0)};
     default: {
         const QByteArray err = link.agent->errorOutput();
         const int status = link.agent->exitStatus().value_or(-1);
@@ -124,12 +148,16 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
     {
         std::lock_guard lock(linksMutex_);
         auto& slot = links_[host];
-        if (!slot) slot = std::make_shared<Link>();
+        if (!slot)
+            slot = std::make_shared<Link>();
         link = slot;
     }
     std::lock_guard lock(link->mutex);
     for (int attempt = 0; attempt < 2; ++attempt) {
-        if (cancel_) { r.error = SshError{SshStage::Connect, QStringLiteral("cancelled")}; break; }
+        if (cancel_) {
+            r.error = SshError{SshStage::Connect, QStringLiteral("cancelled")};
+            break;
+        }
         r.reused = false;
         r.events.clear(); // a retried request starts its events afresh
         if (auto e = ensureAgent(*link, host, &r)) {
@@ -139,36 +167,55 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
             break;
         }
         const qint64 id = link->nextId++;
-        QMetaObject::invokeMethod(this, [this, host] { emit hostStage(host, SshStage::Request); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, host] { emit hostStage(host, SshStage::Request); }, Qt::QueuedConnection);
         QElapsedTimer requestClock;
         requestClock.start();
         std::optional<SshError> dropped;
         bool cancelSent = false;
         int waitMs = options_.requestTimeoutMs;
-        if (!link->agent->write(agentRequestLine(id, method, params))) dropped = SshError{SshStage::Request, QStringLiteral("the connection dropped")};
+        if (!link->agent->write(agentRequestLine(id, method, params)))
+            dropped = SshError{SshStage::Request, QStringLiteral("the connection dropped")};
         while (!dropped && !r.result && !r.error) {
             QByteArray line;
             const SshChannel::Read read = link->agent->readLine(&line, AgentClient::kMaxLine, waitMs);
             if (read == SshChannel::Read::Line) {
-                if (line.trimmed().isEmpty()) continue;
+                if (line.trimmed().isEmpty())
+                    continue;
                 const AgentMessage m = parseAgentLine(line, false);
-                if (m.kind == AgentMessage::Kind::Invalid) r.error = SshError{SshStage::Request, m.problem};
-                else if (m.id != id) continue; // answers to other requests
+                if (m.kind == AgentMessage::Kind::Invalid)
+                    r.error = SshError{SshStage::Request, m.problem};
+                else if (m.id != id)
+                    continue; // answers to other requests
                 else if (m.kind == AgentMessage::Kind::Event) {
-                    if (streaming) emit hostEvent(host, m.object.value("event").toString(), m.object.value("data").toObject());
-                    else if (r.events.size() < kMaxEvents) r.events.push_back(m.object.value("data").toObject());
-                } else if (m.kind == AgentMessage::Kind::Result) r.result = m.object.value("result").toObject();
+                    if (streaming)
+                        emit hostEvent(host, m.object.value("event").toString(),
+                                       m.object.value("data").toObject());
+                    else if (r.events.size() < kMaxEvents)
+                        r.events.push_back(m.object.value("data").toObject());
+                } else if (m.kind == AgentMessage::Kind::Result)
+                    r.result = m.object.value("result").toObject();
                 else if (m.kind == AgentMessage::Kind::Error) {
                     const QJsonObject e = m.object.value("error").toObject();
-                    r.error = SshError{SshStage::Request, QStringLiteral("the agent refused %1: %2 (%3)").arg(method, e.value("message").toString(), e.value("code").toString())};
+                    r.error = SshError{SshStage::Request, QStringLiteral("the agent refused %1: %2 (%3)")
+                                                              .arg(method, e.value("message").toString(),
+                                                                   e.value("code").toString())};
                 }
             } else if (read == SshChannel::Read::Timeout) {
-                r.error = SshError{SshStage::Request, cancelSent ? QStringLiteral("cancelled; the agent did not end %1 within %2 s").arg(method).arg(waitMs / 1000.0)
-                                                                 : QStringLiteral("no answer to %1 within %2 s").arg(method).arg(options_.requestTimeoutMs / 1000.0)};
+                r.error =
+                    SshError{SshStage::Request,
+                             cancelSent ? QStringLiteral("cancelled; the agent did not end %1 within %2 s")
+                                              .arg(method)
+                                              .arg(waitMs / 1000.0)
+                                        : QStringLiteral("no answer to %1 within %2 s")
+                                              .arg(method)
+                                              .arg(options_.requestTimeoutMs / 1000.0)};
             } else if (read == SshChannel::Read::Cancelled) {
                 // A streamed request is asked to stop and read to its end: the agent sends the events of
-                // what it stopped (a load run's requests in flight), then its result. Anything else just stops.
-                if (streaming && link->agent->write(agentRequestLine(id, QString::fromLatin1(rsagent::protocol::method::kCancel)))) {
+                // what it stopped (a load run's requests in flight), then its result. Anything else just
+                // stops.
+                if (streaming && link->agent->write(agentRequestLine(
+                                     id, QString::fromLatin1(rsagent::protocol::method::kCancel)))) {
                     cancelSent = true;
                     link->agent->ignoreCancel();
                     waitMs = std::min(waitMs, kCancelDrainMs);
@@ -176,9 +223,13 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
                     r.error = SshError{SshStage::Request, QStringLiteral("cancelled")};
                 }
             } else if (read == SshChannel::Read::TooLong) {
-                r.error = SshError{SshStage::Request, QStringLiteral("the agent sent a line longer than %1 bytes").arg(AgentClient::kMaxLine)};
+                r.error = SshError{
+                    SshStage::Request,
+                    QStringLiteral("the agent sent a line longer than %1 bytes").arg(AgentClient::kMaxLine)};
             } else {
-                dropped = SshError{SshStage::Request, QStringLiteral("the connection to %1 dropped during %2").arg(host, method)};
+                dropped =
+                    SshError{SshStage::Request,
+                             QStringLiteral("the connection to %1 dropped during %2").arg(host, method)};
             }
         }
         r.stageSeconds.emplace_back(SshStage::Request, double(requestClock.nsecsElapsed()) / 1e9);
@@ -186,7 +237,8 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
             link->agent.reset();
             link->ssh.close();
         }
-        if (r.result) break;
+        if (r.result)
+            break;
         if (r.error && !dropped) { // the channel's state is unknown now: start afresh next time
             link->agent.reset();
             link->ssh.close();
@@ -196,7 +248,8 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
         link->agent.reset();
         link->ssh.close();
         r.error = dropped;
-        if (!r.reused || streaming) break; // a streamed run is never sent twice: its events are out already
+        if (!r.reused || streaming)
+            break; // a streamed run is never sent twice: its events are out already
         r.error.reset();
     }
     r.seconds = double(clock.nsecsElapsed()) / 1e9;

@@ -18,7 +18,7 @@ namespace rackscope {
 
 struct FleetOptions {
     SshConfig config;
-    SshOptions ssh;          // known_hosts, unknown-key policy, prompts, connect/auth timeouts
+    SshOptions ssh; // known_hosts, unknown-key policy, prompts, connect/auth timeouts
     DeployOptions deploy;
     AgentBinary agent;
     int concurrency = 32;
@@ -28,10 +28,11 @@ struct FleetOptions {
 struct HostResult {
     QString host;
     std::optional<QJsonObject> result; // the agent's answer (for collect: a snapshot)
-    std::vector<QJsonObject> events;   // the data of the events before it (for sample: each sample), at most kMaxEvents
+    std::vector<QJsonObject>
+        events; // the data of the events before it (for sample: each sample), at most kMaxEvents
     std::optional<SshError> error;
-    QString deployed;                  // how the agent got there
-    bool reused = false;               // the connection was already open
+    QString deployed;    // how the agent got there
+    bool reused = false; // the connection was already open
     double seconds = 0;
     std::vector<std::pair<SshStage, double>> stageSeconds; // how long each stage took, in order
 };

@@ -24,7 +24,7 @@ struct AgentCollect {
 QString describeAgentEnd(QProcess& agent);
 
 // Blocks its thread (any thread) until the answer, the timeout, or `cancel`.
-AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs = {}, int timeoutMs = 60000,
-                                   const std::atomic<bool>* cancel = nullptr);
+AgentCollect collectWithLocalAgent(const QString& agentPath, const QStringList& agentArgs = {},
+                                   int timeoutMs = 60000, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace rackscope

@@ -11,22 +11,23 @@ namespace rackscope {
 
 struct SshJump {
     QString user, host;
-    int port = 0;       // 0: as the config says for that host
-    QString address;    // the host's HostName and port as the config resolves them: where the hop before connects
+    int port = 0; // 0: as the config says for that host
+    QString
+        address; // the host's HostName and port as the config resolves them: where the hop before connects
     int addressPort = 22;
     QStringList identityFiles; // the config's IdentityFile lines for that host, expanded
 };
 
 struct SshTarget {
-    QString alias;             // as the user wrote it
-    QString hostName;          // what to connect to
-    QString user;              // empty: the local user
+    QString alias;    // as the user wrote it
+    QString hostName; // what to connect to
+    QString user;     // empty: the local user
     int port = 22;
-    QStringList identityFiles; // expanded (~, %h, %r, %u)
+    QStringList identityFiles;      // expanded (~, %h, %r, %u)
     std::vector<SshJump> proxyJump; // the chain, first hop first; empty for a direct connection
     QString userKnownHostsFile;
-    int connectTimeoutS = 0;   // 0: not set
-    QStringList notes;         // what the config had that rackscope does not follow
+    int connectTimeoutS = 0; // 0: not set
+    QStringList notes;       // what the config had that rackscope does not follow
 };
 
 class SshConfig {
@@ -45,7 +46,11 @@ public:
     static bool parseJump(const QString& text, SshJump* out);
 
 private:
-    struct Entry { QStringList patterns; QString keyword, value; bool skip = false; };
+    struct Entry {
+        QStringList patterns;
+        QString keyword, value;
+        bool skip = false;
+    };
     std::vector<Entry> entries_;
     QStringList notes_;
     void read(const QString& text, const QString& includeDir, int depth);

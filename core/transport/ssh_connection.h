@@ -32,7 +32,7 @@ struct HostKeyFacts {
 enum class UnknownHostKeys { Refuse, AcceptNew }; // a changed key is always refused
 
 struct SshOptions {
-    QString knownHostsFile;  // empty: the target's UserKnownHostsFile, else ~/.ssh/known_hosts
+    QString knownHostsFile; // empty: the target's UserKnownHostsFile, else ~/.ssh/known_hosts
     UnknownHostKeys unknownKeys = UnknownHostKeys::Refuse;
     // Asked about an unknown key (the GUI's dialog); true trusts and records it. A question still open when
     // `cancel` is set is given up (false), so stopping a fleet never waits on a person.
@@ -46,7 +46,8 @@ struct SshOptions {
 
 // The ProxyCommand line that carries a ProxyJump chain through OpenSSH (one `ssh -W` per hop, reading
 // no config file of its own), with its messages appended to errorLog.
-QString jumpCommand(const SshTarget& target, const SshOptions& options, const QString& knownHostsFile, const QString& errorLog);
+QString jumpCommand(const SshTarget& target, const SshOptions& options, const QString& knownHostsFile,
+                    const QString& errorLog);
 
 struct ExecResult {
     int exitStatus = -1;
@@ -68,7 +69,8 @@ public:
     const QString& peer() const { return peer_; }
 
     // Runs one command line (built with shellCommand) to its end, feeding it input.
-    std::optional<SshError> exec(const QString& commandLine, const QByteArray& input, int timeoutMs, SshStage stage, ExecResult* result);
+    std::optional<SshError> exec(const QString& commandLine, const QByteArray& input, int timeoutMs,
+                                 SshStage stage, ExecResult* result);
     // Starts a command whose channel stays open (the agent's --stdio).
     std::unique_ptr<SshChannel> start(const QString& commandLine, SshError* error);
 

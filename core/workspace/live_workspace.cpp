@@ -15,7 +15,8 @@ public:
     void run(const std::function<void(WorkspaceWorker&)>& command) {
         --queued;
         command(*this);
-        if (queued == 0 && dirty) publish(); // a burst of answers is laid out once, after its last
+        if (queued == 0 && dirty)
+            publish(); // a burst of answers is laid out once, after its last
         emit commandDone();
     }
 
@@ -25,8 +26,10 @@ public:
         r.input = paths.join(QStringLiteral(", "));
         r.paths = paths;
         r.failed = loaded.failed;
-        for (const InspectedHost& h : loaded.input.hosts) r.hosts << h.host.name;
-        if (loaded.input.fabric) r.fabricSource = loaded.input.fabric->source;
+        for (const InspectedHost& h : loaded.input.hosts)
+            r.hosts << h.host.name;
+        if (loaded.input.fabric)
+            r.fabricSource = loaded.input.fabric->source;
         if (r.taken()) {
             ws.take(std::move(loaded), mode, QStringLiteral("open#%1").arg(++opened));
             r.replaced = mode == Workspace::Mode::Replace;
@@ -35,14 +38,16 @@ public:
         emit reported(r);
     }
 
-    bool takeAnswer(const QString& location, const QJsonObject& snapshot, Workspace::Mode mode, const QString& input) {
+    bool takeAnswer(const QString& location, const QJsonObject& snapshot, Workspace::Mode mode,
+                    const QString& input) {
         TakeReport r;
         r.input = input;
         if (const QString error = ws.takeAgentAnswer(location, snapshot, mode); !error.isEmpty()) {
             r.failed.push_back({input, error});
         } else {
             for (const InspectedHost& h : ws.hosts())
-                if (h.host.source.location == location) r.hosts << h.host.name;
+                if (h.host.source.location == location)
+                    r.hosts << h.host.name;
             r.replaced = mode == Workspace::Mode::Replace;
             dirty = true;
         }
@@ -51,7 +56,8 @@ public:
     }
 
     void publish() {
-        if (ws.hosts().size() > 8 && options.expandAll && options.expanded.isEmpty()) options.expandAll = false; // many servers: closed, opened on demand
+        if (ws.hosts().size() > 8 && options.expandAll && options.expanded.isEmpty())
+            options.expandAll = false; // many servers: closed, opened on demand
         auto view = std::make_shared<WorkspaceView>();
         view->generation = ++generation;
         view->workspace = ws;
@@ -76,14 +82,16 @@ signals:
     void commandDone();
 };
 
-LiveWorkspace::LiveWorkspace(QObject* parent) : QObject(parent), worker_(new WorkspaceWorker), view_(std::make_shared<WorkspaceView>()) {
+LiveWorkspace::LiveWorkspace(QObject* parent)
+    : QObject(parent), worker_(new WorkspaceWorker), view_(std::make_shared<WorkspaceView>()) {
     qRegisterMetaType<WorkspaceViewPtr>();
     qRegisterMetaType<TakeReport>();
     thread_.setObjectName(QStringLiteral("rackscope workspace"));
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &WorkspaceWorker::published, this, [this](const WorkspaceViewPtr& v) {
-        if (v->generation <= view_->generation) return; // an older view than the one shown
+        if (v->generation <= view_->generation)
+            return; // an older view than the one shown
         view_ = v;
         emit changed(v);
     });
@@ -101,17 +109,20 @@ LiveWorkspace::~LiveWorkspace() {
 }
 
 void LiveWorkspace::done() {
-    if (--pending_ == 0) emit idle();
+    if (--pending_ == 0)
+        emit idle();
 }
 
 void LiveWorkspace::post(std::function<void(WorkspaceWorker&)> command) {
     ++pending_;
     ++worker_->queued;
-    QMetaObject::invokeMethod(worker_, [w = worker_, c = std::move(command)] { w->run(c); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, c = std::move(command)] { w->run(c); }, Qt::QueuedConnection);
 }
 
 void LiveWorkspace::open(const QStringList& paths, Workspace::Mode mode) {
-    if (mode == Workspace::Mode::Replace) ++replaceEpoch_;
+    if (mode == Workspace::Mode::Replace)
+        ++replaceEpoch_;
     post([paths, mode](WorkspaceWorker& w) { w.open(paths, mode); });
 }
 
@@ -121,23 +132,31 @@ void LiveWorkspace::collectLocal(const QString& agentPath) {
     collectors_.start([this, agentPath, epoch] {
         const AgentCollect c = collectWithLocalAgent(agentPath, {}, 60000, &stopping_);
         ++worker_->queued;
-        QMetaObject::invokeMethod(worker_, [this, c, epoch] {
-            worker_->run([&](WorkspaceWorker& w) {
-                if (epoch != replaceEpoch_) { // something else replaced the view while the agent ran
-                    qCDebug(lcTransport) << "dropped this machine's answer: a newer view replaced it";
-                    return;
-                }
-                if (!c.snapshot) emit w.reported(TakeReport{kLocalAgentLocation, {}, {{kLocalAgentLocation, c.error}}, {}, {}, false});
-                else w.takeAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Replace, kLocalAgentLocation);
-            });
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            worker_,
+            [this, c, epoch] {
+                worker_->run([&](WorkspaceWorker& w) {
+                    if (epoch != replaceEpoch_) { // something else replaced the view while the agent ran
+                        qCDebug(lcTransport) << "dropped this machine's answer: a newer view replaced it";
+                        return;
+                    }
+                    if (!c.snapshot)
+                        emit w.reported(TakeReport{
+                            kLocalAgentLocation, {}, {{kLocalAgentLocation, c.error}}, {}, {}, false});
+                    else
+                        w.takeAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Replace,
+                                     kLocalAgentLocation);
+                });
+            },
+            Qt::QueuedConnection);
     });
 }
 
 void LiveWorkspace::takeAgentAnswer(int connection, const QString& host, const QJsonObject& snapshot) {
     post([connection, host, snapshot](WorkspaceWorker& w) {
         const bool first = connection != w.shownConnection;
-        if (w.takeAnswer(QStringLiteral("ssh://") + host, snapshot, first ? Workspace::Mode::Replace : Workspace::Mode::Add, host))
+        if (w.takeAnswer(QStringLiteral("ssh://") + host, snapshot,
+                         first ? Workspace::Mode::Replace : Workspace::Mode::Add, host))
             w.shownConnection = connection; // else the next answer may still replace the view
     });
 }
@@ -147,19 +166,31 @@ void LiveWorkspace::setServerOrder(const QStringList& hosts) {
 }
 
 void LiveWorkspace::setFlagged(const QStringList& hosts) {
-    post([hosts](WorkspaceWorker& w) { w.ws.setFlagged(hosts); w.dirty = true; });
+    post([hosts](WorkspaceWorker& w) {
+        w.ws.setFlagged(hosts);
+        w.dirty = true;
+    });
 }
 
 void LiveWorkspace::addRunFindings(const std::vector<Finding>& findings) {
-    post([findings](WorkspaceWorker& w) { w.ws.addRunFindings(findings); w.dirty = true; });
+    post([findings](WorkspaceWorker& w) {
+        w.ws.addRunFindings(findings);
+        w.dirty = true;
+    });
 }
 
 void LiveWorkspace::setDiagramOptions(const DiagramOptions& options) {
-    post([options](WorkspaceWorker& w) { w.options = options; w.dirty = true; });
+    post([options](WorkspaceWorker& w) {
+        w.options = options;
+        w.dirty = true;
+    });
 }
 
 void LiveWorkspace::reanalyse() {
-    post([](WorkspaceWorker& w) { w.ws.reanalyse(); w.dirty = true; });
+    post([](WorkspaceWorker& w) {
+        w.ws.reanalyse();
+        w.dirty = true;
+    });
 }
 
 } // namespace rackscope

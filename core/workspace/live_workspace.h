@@ -22,19 +22,19 @@ struct WorkspaceView {
     Workspace workspace;
     std::vector<WorkspaceFinding> findings;
     Diagram diagram;
-    QString report; // the inspect report, as text
+    QString report;         // the inspect report, as text
     DiagramOptions options; // as the diagram was laid out (many servers start closed)
 };
 using WorkspaceViewPtr = std::shared_ptr<const WorkspaceView>;
 
 // What one command did with its input: a file opened, an agent's answer taken or refused.
 struct TakeReport {
-    QString input;                    // the files, the host over SSH, or this machine
-    QStringList paths;                // the files
-    std::vector<FailedInput> failed;  // what could not be read
-    QStringList hosts;                // the servers it showed
-    QString fabricSource;             // the fabric it added, if any
-    bool replaced = false;            // it replaced what was shown
+    QString input;                   // the files, the host over SSH, or this machine
+    QStringList paths;               // the files
+    std::vector<FailedInput> failed; // what could not be read
+    QStringList hosts;               // the servers it showed
+    QString fabricSource;            // the fabric it added, if any
+    bool replaced = false;           // it replaced what was shown
     bool taken() const { return !hosts.isEmpty() || !fabricSource.isEmpty(); }
 };
 

@@ -1,11 +1,11 @@
 #include "sources.h"
 
 #include "analysis/fabric_merge.h"
-#include "workspace/session_file.h"
 #include "import/cluster_file.h"
 #include "import/fabric_loader.h"
 #include "import/input_file.h"
 #include "import/topology_loader.h"
+#include "workspace/session_file.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -17,10 +17,12 @@ namespace {
 
 QString uniqueName(const DiagramInput& input, const QString& wanted) {
     auto taken = [&](const QString& n) {
-        return std::any_of(input.hosts.begin(), input.hosts.end(), [&](const InspectedHost& h) { return h.host.name == n; });
+        return std::any_of(input.hosts.begin(), input.hosts.end(),
+                           [&](const InspectedHost& h) { return h.host.name == n; });
     };
     QString name = wanted.isEmpty() ? QStringLiteral("host") : wanted;
-    for (int i = 2; taken(name); ++i) name = QStringLiteral("%1 (%2)").arg(wanted).arg(i);
+    for (int i = 2; taken(name); ++i)
+        name = QStringLiteral("%1 (%2)").arg(wanted).arg(i);
     return name;
 }
 
@@ -34,17 +36,22 @@ LoadedSources importSources(std::vector<RawSource> sources) {
         const QByteArray& content = source.content;
         const DetectedFormat format = detectFormat(content);
         const bool topology = format == DetectedFormat::HwlocXml || format == DetectedFormat::NcclTopoXml ||
-                              format == DetectedFormat::NvidiaSmiTopo || format == DetectedFormat::AgentSnapshot;
+                              format == DetectedFormat::NvidiaSmiTopo ||
+                              format == DetectedFormat::AgentSnapshot;
         QString error;
         bool used = false;
         if (topology) {
-            ImportResult r = content.size() > kMaxTopologyBytes ? ImportResult::fail(QStringLiteral("larger than a topology can be"))
-                                                                : importTopology(content, path);
+            ImportResult r = content.size() > kMaxTopologyBytes
+                                 ? ImportResult::fail(QStringLiteral("larger than a topology can be"))
+                                 : importTopology(content, path);
             if (r.host) {
-                if (!source.host.isEmpty()) r.host->name = source.host; // as the cluster file or session names it
-                if (r.host->name.isEmpty()) { // drawn and found by a name: the file's, said so, never passed off as the host's
+                if (!source.host.isEmpty())
+                    r.host->name = source.host; // as the cluster file or session names it
+                if (r.host->name.isEmpty()) { // drawn and found by a name: the file's, said so, never passed
+                                              // off as the host's
                     r.host->name = uniqueName(out.input, QFileInfo(path).completeBaseName());
-                    r.host->notes << QStringLiteral("the source names no host; \"%1\" is its file name").arg(r.host->name);
+                    r.host->notes << QStringLiteral("the source names no host; \"%1\" is its file name")
+                                         .arg(r.host->name);
                 }
                 source.host = r.host->name;
                 HostAnalysis analysis = analyzeHost(*r.host);
@@ -54,24 +61,30 @@ LoadedSources importSources(std::vector<RawSource> sources) {
                 error = r.error;
             }
         }
-        if (!topology || format == DetectedFormat::AgentSnapshot) { // a snapshot also tells the fabric what its NICs see
+        if (!topology ||
+            format == DetectedFormat::AgentSnapshot) { // a snapshot also tells the fabric what its NICs see
             FabricLoad l = importFabric(content, path);
             if (l.fabric) {
                 fabrics.push_back(std::move(*l.fabric));
                 used = true;
             } else if (!topology) {
-                error = format == DetectedFormat::Unknown || format == DetectedFormat::OtherXml || format == DetectedFormat::Empty ||
-                                format == DetectedFormat::Binary
-                            ? QStringLiteral("not a topology or fabric source rackscope reads (hwloc XML, NCCL topology XML, nvidia-smi topo -m, "
-                                             "an agent snapshot, ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file, "
+                error = format == DetectedFormat::Unknown || format == DetectedFormat::OtherXml ||
+                                format == DetectedFormat::Empty || format == DetectedFormat::Binary
+                            ? QStringLiteral("not a topology or fabric source rackscope reads (hwloc XML, "
+                                             "NCCL topology XML, nvidia-smi topo -m, "
+                                             "an agent snapshot, ibnetdiscover output, a Slurm "
+                                             "topology.conf, a rackscope fabric file, "
                                              "cluster file or session)")
                             : l.error;
             }
         }
-        if (!error.isEmpty()) out.failed.push_back({path, error});
-        if (used) out.raw.push_back(std::move(source));
+        if (!error.isEmpty())
+            out.failed.push_back({path, error});
+        if (used)
+            out.raw.push_back(std::move(source));
     }
-    if (!fabrics.empty()) out.input.fabric = fabrics.size() == 1 ? std::move(fabrics.front()) : mergeFabrics(fabrics);
+    if (!fabrics.empty())
+        out.input.fabric = fabrics.size() == 1 ? std::move(fabrics.front()) : mergeFabrics(fabrics);
     return out;
 }
 
@@ -94,13 +107,17 @@ LoadedSources loadSources(const QStringList& paths) {
     };
     for (const QString& path : paths) {
         QByteArray content;
-        if (!read(path, kMaxSessionBytes, &content)) continue;
+        if (!read(path, kMaxSessionBytes, &content))
+            continue;
         if (looksLikeSession(content)) { // everything it holds, in place of the file
             SessionLoad session = loadSession(content, path);
-            if (!session.error.isEmpty()) failed.push_back({path, session.error});
-            for (RawSource& r : session.sources) sources.push_back(std::move(r));
+            if (!session.error.isEmpty())
+                failed.push_back({path, session.error});
+            for (RawSource& r : session.sources)
+                sources.push_back(std::move(r));
             flagged << session.flagged;
-            if (!session.title.isEmpty()) titles << session.title;
+            if (!session.title.isEmpty())
+                titles << session.title;
             continue;
         }
         if (!looksLikeClusterFile(content)) {
@@ -109,20 +126,24 @@ LoadedSources loadSources(const QStringList& paths) {
         }
         // A cluster file names its servers' topology files and its fabric sources: read those in its place.
         const ClusterFile cluster = parseClusterFile(content, QFileInfo(path).path());
-        for (const QString& p : cluster.problems) failed.push_back({path, p});
+        for (const QString& p : cluster.problems)
+            failed.push_back({path, p});
         for (const ClusterFile::Host& h : cluster.hosts) {
             QByteArray bytes;
-            if (read(h.path, kMaxFabricBytes, &bytes)) sources.push_back({h.path, h.name, std::move(bytes)});
+            if (read(h.path, kMaxFabricBytes, &bytes))
+                sources.push_back({h.path, h.name, std::move(bytes)});
         }
         for (const QString& fabric : cluster.fabrics) {
             QByteArray bytes;
-            if (read(fabric, kMaxFabricBytes, &bytes)) sources.push_back({fabric, {}, std::move(bytes)});
+            if (read(fabric, kMaxFabricBytes, &bytes))
+                sources.push_back({fabric, {}, std::move(bytes)});
         }
     }
     LoadedSources out = importSources(std::move(sources));
     out.failed.insert(out.failed.begin(), failed.begin(), failed.end());
     out.input.flaggedHosts = flagged;
-    if (titles.size() == 1) out.input.title = titles.front();
+    if (titles.size() == 1)
+        out.input.title = titles.front();
     return out;
 }
 

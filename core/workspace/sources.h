@@ -12,7 +12,8 @@
 namespace rackscope {
 
 struct LoadedSources {
-    DiagramInput input; // the hosts, the fabric merged from every fabric source, a session's flagged hosts and title
+    DiagramInput
+        input; // the hosts, the fabric merged from every fabric source, a session's flagged hosts and title
     std::vector<FailedInput> failed;
     std::vector<RawSource> raw; // every source that was read; a host's under its final name
 };

@@ -14,31 +14,44 @@ std::vector<FailedInput> Workspace::open(const QStringList& paths, Mode mode) {
 }
 
 void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
-    if (mode == Mode::Replace) clear();
+    if (mode == Mode::Replace)
+        clear();
     DiagramInput& in = loaded.input;
-    // What this source shows replaces what was shown of the same server: by name, or by where an agent answered from.
+    // What this source shows replaces what was shown of the same server: by name, or by where an agent
+    // answered from.
     std::erase_if(hosts_, [&](const InspectedHost& old) {
-        return old.host.source.location == key || std::any_of(in.hosts.begin(), in.hosts.end(), [&](const InspectedHost& h) { return h.host.name == old.host.name; });
+        return old.host.source.location == key ||
+               std::any_of(in.hosts.begin(), in.hosts.end(),
+                           [&](const InspectedHost& h) { return h.host.name == old.host.name; });
     });
     std::erase_if(raw_, [&](const RawSource& old) {
-        return old.location == key || std::any_of(loaded.raw.begin(), loaded.raw.end(), [&](const RawSource& r) { return !r.host.isEmpty() && r.host == old.host; });
+        return old.location == key ||
+               std::any_of(loaded.raw.begin(), loaded.raw.end(),
+                           [&](const RawSource& r) { return !r.host.isEmpty() && r.host == old.host; });
     });
     std::move(in.hosts.begin(), in.hosts.end(), std::back_inserter(hosts_));
     std::move(loaded.raw.begin(), loaded.raw.end(), std::back_inserter(raw_));
     for (const QString& h : in.flaggedHosts)
-        if (!flagged_.contains(h)) flagged_ << h;
-    if (!in.title.isEmpty()) title_ = in.title;
+        if (!flagged_.contains(h))
+            flagged_ << h;
+    if (!in.title.isEmpty())
+        title_ = in.title;
     // A server answering again replaces what it said of the fabric before.
-    if (in.fabric) fabricParts_.insert_or_assign(key, std::move(*in.fabric));
-    else fabricParts_.erase(key);
+    if (in.fabric)
+        fabricParts_.insert_or_assign(key, std::move(*in.fabric));
+    else
+        fabricParts_.erase(key);
     sortHosts();
     mergeFabric();
 }
 
 QString Workspace::takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode) {
-    LoadedSources imported = importSources({{location, {}, QJsonDocument(snapshot).toJson(QJsonDocument::Compact)}});
-    if (imported.input.hosts.empty() && !imported.input.fabric) // an answer of only some sections may hold only a fabric
-        return imported.failed.empty() ? QStringLiteral("the answer holds no topology") : imported.failed.front().message;
+    LoadedSources imported =
+        importSources({{location, {}, QJsonDocument(snapshot).toJson(QJsonDocument::Compact)}});
+    if (imported.input.hosts.empty() &&
+        !imported.input.fabric) // an answer of only some sections may hold only a fabric
+        return imported.failed.empty() ? QStringLiteral("the answer holds no topology")
+                                       : imported.failed.front().message;
     take(std::move(imported), mode, location);
     return {};
 }
@@ -54,35 +67,41 @@ void Workspace::clear() {
 }
 
 void Workspace::reanalyse() {
-    for (InspectedHost& h : hosts_) h.analysis = analyzeHost(h.host);
+    for (InspectedHost& h : hosts_)
+        h.analysis = analyzeHost(h.host);
     mergeFabric();
 }
 
 const InspectedHost* Workspace::host(const QString& name) const {
     for (const InspectedHost& h : hosts_)
-        if (h.host.name == name) return &h;
+        if (h.host.name == name)
+            return &h;
     return nullptr;
 }
 
 void Workspace::sortHosts() {
-    if (order_.isEmpty()) return;
+    if (order_.isEmpty())
+        return;
     const auto rank = [&](const InspectedHost& h) {
         const QString& l = h.host.source.location;
         const qsizetype i = l.startsWith(QLatin1String("ssh://")) ? order_.indexOf(l.mid(6)) : -1;
         return i < 0 ? order_.size() : i;
     };
-    std::stable_sort(hosts_.begin(), hosts_.end(), [&](const InspectedHost& a, const InspectedHost& b) { return rank(a) < rank(b); });
+    std::stable_sort(hosts_.begin(), hosts_.end(),
+                     [&](const InspectedHost& a, const InspectedHost& b) { return rank(a) < rank(b); });
 }
 
 void Workspace::mergeFabric() {
     fabric_.reset();
     fabricAnalysis_.reset();
-    if (fabricParts_.empty()) return;
+    if (fabricParts_.empty())
+        return;
     if (fabricParts_.size() == 1) {
         fabric_ = fabricParts_.begin()->second;
     } else {
         std::vector<Fabric> parts;
-        for (const auto& [key, part] : fabricParts_) parts.push_back(part);
+        for (const auto& [key, part] : fabricParts_)
+            parts.push_back(part);
         fabric_ = mergeFabrics(parts);
     }
     fabricAnalysis_ = analyseFabric(*fabric_);
@@ -91,10 +110,13 @@ void Workspace::mergeFabric() {
 std::vector<WorkspaceFinding> Workspace::findings() const {
     std::vector<WorkspaceFinding> out;
     for (const InspectedHost& h : hosts_)
-        for (const Finding& f : h.analysis.findings) out.push_back({h.host.name, f});
+        for (const Finding& f : h.analysis.findings)
+            out.push_back({h.host.name, f});
     if (fabricAnalysis_)
-        for (const Finding& f : fabricAnalysis_->findings) out.push_back({{}, f});
-    for (const Finding& f : runFindings_) out.push_back({f.subjects.value(0).section(QLatin1Char('/'), 0, 0), f});
+        for (const Finding& f : fabricAnalysis_->findings)
+            out.push_back({{}, f});
+    for (const Finding& f : runFindings_)
+        out.push_back({f.subjects.value(0).section(QLatin1Char('/'), 0, 0), f});
     return out;
 }
 
@@ -113,7 +135,8 @@ Session Workspace::session() const {
     s.title = title_;
     s.sources = raw_;
     s.flagged = flagged_;
-    for (WorkspaceFinding& f : findings()) s.findings.emplace_back(std::move(f.host), std::move(f.finding));
+    for (WorkspaceFinding& f : findings())
+        s.findings.emplace_back(std::move(f.host), std::move(f.finding));
     return s;
 }
 

@@ -27,21 +27,24 @@ class Workspace {
 public:
     enum class Mode { Replace, Add };
 
-    // Opens topology files, fabric sources, cluster files and sessions; what could not be read is returned, and
-    // what was read stays.
+    // Opens topology files, fabric sources, cluster files and sessions; what could not be read is returned,
+    // and what was read stays.
     std::vector<FailedInput> open(const QStringList& paths, Mode mode);
     // What loadSources or importSources read (on any thread). A server already shown under the same name or
     // location is replaced, and so is the fabric that the source under `key` gave before.
     void take(LoadedSources loaded, Mode mode, const QString& key);
-    // One agent's answer (a collect snapshot) from `location` ("ssh://host", or this machine): its topology and
-    // what its NICs see of the fabric (LLDP). Returns why it could not be taken, or nothing.
+    // One agent's answer (a collect snapshot) from `location` ("ssh://host", or this machine): its topology
+    // and what its NICs see of the fabric (LLDP). Returns why it could not be taken, or nothing.
     QString takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode);
     // Hosts over SSH in the order the person gave them, whatever order they answer in.
-    void setServerOrder(const QStringList& hosts) { order_ = hosts; sortHosts(); }
+    void setServerOrder(const QStringList& hosts) {
+        order_ = hosts;
+        sortHosts();
+    }
     void setFlagged(const QStringList& hosts) { flagged_ = hosts; }
     void addRunFindings(const std::vector<Finding>& findings);
     void setTitle(const QString& title) { title_ = title; }
-    void clear(); // everything but the server order
+    void clear();     // everything but the server order
     void reanalyse(); // the findings again, in the language now installed
 
     bool empty() const { return hosts_.empty() && !fabric_; }
@@ -56,7 +59,8 @@ public:
     // Every finding: each server's, the fabric's and the load runs'.
     std::vector<WorkspaceFinding> findings() const;
     DiagramInput diagramInput() const;
-    // Every source byte for byte, with the flagged hosts and the findings; `saved` and `version` are the writer's.
+    // Every source byte for byte, with the flagged hosts and the findings; `saved` and `version` are the
+    // writer's.
     Session session() const;
 
 private:
@@ -66,7 +70,7 @@ private:
     std::vector<InspectedHost> hosts_;
     std::vector<RawSource> raw_;
     std::map<QString, Fabric> fabricParts_; // by the key of the source that gave it
-    std::optional<Fabric> fabric_;           // the parts merged
+    std::optional<Fabric> fabric_;          // the parts merged
     std::optional<FabricAnalysis> fabricAnalysis_;
     QStringList flagged_;
     std::vector<Finding> runFindings_;

@@ -6,14 +6,14 @@
 
 namespace rsagent {
 
-Json collectTopology(const HostFs& fs);   // hwloc XML of the live machine
-Json collectRdma(const HostFs& fs);       // /sys/class/infiniband, plus libibverbs for the active MTU
-Json collectNet(const HostFs& fs);        // /sys/class/net, ethtool, addresses, routes
-Json collectPcie(const HostFs& fs);       // link speed/width of GPUs, NICs and the bridges above them, ACS
-Json collectGpuDirect(const HostFs& fs);  // peer-memory module, IOMMU, DMA-BUF prerequisites
-Json collectRoceQos(const HostFs& fs);    // ECN per priority, trust and PFC where exposed
-Json collectGpus();                       // NVML
-Json collectVersions(const HostFs& fs);   // kernel, OS, driver, CUDA, NCCL, rdma-core, OFED
+Json collectTopology(const HostFs& fs);  // hwloc XML of the live machine
+Json collectRdma(const HostFs& fs);      // /sys/class/infiniband, plus libibverbs for the active MTU
+Json collectNet(const HostFs& fs);       // /sys/class/net, ethtool, addresses, routes
+Json collectPcie(const HostFs& fs);      // link speed/width of GPUs, NICs and the bridges above them, ACS
+Json collectGpuDirect(const HostFs& fs); // peer-memory module, IOMMU, DMA-BUF prerequisites
+Json collectRoceQos(const HostFs& fs);   // ECN per priority, trust and PFC where exposed
+Json collectGpus();                      // NVML
+Json collectVersions(const HostFs& fs);  // kernel, OS, driver, CUDA, NCCL, rdma-core, OFED
 
 struct LldpOptions {
     std::string lldpcli = "lldpcli"; // searched in PATH and /usr/sbin

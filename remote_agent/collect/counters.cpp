@@ -29,12 +29,16 @@ CounterKind ibCounterKind(const std::string& name) {
 CounterDelta counterDelta(uint64_t previous, uint64_t current, CounterKind kind) {
     const uint64_t max = kind.bits >= 64 ? UINT64_MAX : (uint64_t(1) << kind.bits) - 1;
     if (kind.saturating) {
-        if (current < previous) return {std::nullopt, "reset"};
-        if (previous == max) return {std::nullopt, "saturated"}; // stuck: what happened is unknown
+        if (current < previous)
+            return {std::nullopt, "reset"};
+        if (previous == max)
+            return {std::nullopt, "saturated"}; // stuck: what happened is unknown
         return {current - previous, current == max ? "saturated" : ""};
     }
-    if (current >= previous) return {current - previous, ""};
-    if (kind.bits < 64 && previous <= max) return {current + (max - previous) + 1, "wrapped"};
+    if (current >= previous)
+        return {current - previous, ""};
+    if (kind.bits < 64 && previous <= max)
+        return {current + (max - previous) + 1, "wrapped"};
     return {std::nullopt, "reset"};
 }
 
@@ -45,14 +49,17 @@ CounterReading readCounters(const HostFs& fs) {
             for (const char* dir : {"counters", "hw_counters"}) {
                 const std::string base = "class/infiniband/" + dev + "/ports/" + port + "/" + dir;
                 for (const std::string& name : fs.sysList(base))
-                    if (auto v = fs.sysU64(base + "/" + name)) r["ib/" + dev + "/" + port + "/" + name] = *v;
+                    if (auto v = fs.sysU64(base + "/" + name))
+                        r["ib/" + dev + "/" + port + "/" + name] = *v;
             }
     for (const std::string& ifname : fs.sysList("class/net")) {
         const std::string base = "class/net/" + ifname + "/statistics";
         for (const std::string& name : fs.sysList(base))
-            if (auto v = fs.sysU64(base + "/" + name)) r["net/" + ifname + "/" + name] = *v;
+            if (auto v = fs.sysU64(base + "/" + name))
+                r["net/" + ifname + "/" + name] = *v;
         if (fs.live()) // the driver's own statistics exist only on the running machine
-            for (const auto& [name, v] : ethtoolStats(ifname)) r["ethtool/" + ifname + "/" + name] = v;
+            for (const auto& [name, v] : ethtoolStats(ifname))
+                r["ethtool/" + ifname + "/" + name] = v;
     }
     return r;
 }
@@ -61,7 +68,8 @@ Json counterDeltas(const CounterReading& previous, const CounterReading& current
     Json out = Json::object();
     for (const auto& [key, value] : current) {
         const auto prev = previous.find(key);
-        if (prev == previous.end()) continue;
+        if (prev == previous.end())
+            continue;
         CounterKind kind;
         if (key.rfind("ib/", 0) == 0) {
             kind = ibCounterKind(key.substr(key.rfind('/') + 1));
@@ -72,8 +80,10 @@ Json counterDeltas(const CounterReading& previous, const CounterReading& current
         }
         const CounterDelta d = counterDelta(prev->second, value, kind);
         Json entry{{"value", value}, {"delta", orNull(d.delta)}};
-        if (d.delta && intervalMs > 0) entry["rate_per_s"] = double(*d.delta) * 1000.0 / intervalMs;
-        if (!d.note.empty()) entry["note"] = d.note;
+        if (d.delta && intervalMs > 0)
+            entry["rate_per_s"] = double(*d.delta) * 1000.0 / intervalMs;
+        if (!d.note.empty())
+            entry["note"] = d.note;
         out[key] = std::move(entry);
     }
     return out;

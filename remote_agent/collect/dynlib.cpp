@@ -6,7 +6,8 @@
 namespace rsagent {
 
 DynLib::DynLib(const char* soname) {
-    handle_ = ::dlopen(soname, RTLD_LAZY | RTLD_LOCAL); // lazy: libnccl and libcuda are large, and few symbols are used
+    handle_ = ::dlopen(
+        soname, RTLD_LAZY | RTLD_LOCAL); // lazy: libnccl and libcuda are large, and few symbols are used
     if (!handle_) {
         const char* e = ::dlerror();
         error_ = e ? e : "dlopen failed";
@@ -14,14 +15,18 @@ DynLib::DynLib(const char* soname) {
 }
 
 DynLib::~DynLib() {
-    if (handle_) ::dlclose(handle_);
+    if (handle_)
+        ::dlclose(handle_);
 }
 
-void* DynLib::raw(const char* symbol) const { return handle_ ? ::dlsym(handle_, symbol) : nullptr; }
+void* DynLib::raw(const char* symbol) const {
+    return handle_ ? ::dlsym(handle_, symbol) : nullptr;
+}
 
 std::string DynLib::path() const {
     link_map* map = nullptr;
-    if (!handle_ || ::dlinfo(handle_, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return {};
+    if (!handle_ || ::dlinfo(handle_, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name)
+        return {};
     return map->l_name;
 }
 

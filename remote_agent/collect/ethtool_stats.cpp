@@ -27,7 +27,8 @@ bool ethtoolIoctl(int sock, const std::string& ifname, void* data) {
 std::map<std::string, uint64_t> ethtoolStats(const std::string& ifname) {
     std::map<std::string, uint64_t> out;
     const int sock = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (sock < 0) return out;
+    if (sock < 0)
+        return out;
     // How many statistics: ETHTOOL_GSSET_INFO for the ETH_SS_STATS string set.
     std::vector<uint8_t> info(sizeof(ethtool_sset_info) + sizeof(uint32_t), 0);
     auto* sset = reinterpret_cast<ethtool_sset_info*>(info.data());
@@ -52,7 +53,8 @@ std::map<std::string, uint64_t> ethtoolStats(const std::string& ifname) {
     if (ethtoolIoctl(sock, ifname, strings) && ethtoolIoctl(sock, ifname, stats)) {
         const uint32_t n = std::min(count, std::min(strings->len, stats->n_stats));
         for (uint32_t i = 0; i < n; ++i) {
-            const char* name = reinterpret_cast<const char*>(names.data() + sizeof(ethtool_gstrings)) + size_t(i) * ETH_GSTRING_LEN;
+            const char* name = reinterpret_cast<const char*>(names.data() + sizeof(ethtool_gstrings)) +
+                               size_t(i) * ETH_GSTRING_LEN;
             uint64_t v = 0;
             std::memcpy(&v, values.data() + sizeof(ethtool_stats) + size_t(i) * sizeof(uint64_t), sizeof v);
             out[std::string(name, strnlen(name, ETH_GSTRING_LEN))] = v;

@@ -1,36 +1,42 @@
 #include "collectors.h"
-#include "run_fixed.h"
 #include "protocol/json_nesting.h"
+#include "run_fixed.h"
 
 namespace rsagent {
 namespace {
 
 // json0 wraps every value as [{"value": ...}] or [{"type":..,"value":..}].
 Json firstValue(const Json& node, const char* key) {
-    if (!node.is_object() || !node.contains(key)) return nullptr;
+    if (!node.is_object() || !node.contains(key))
+        return nullptr;
     const Json& list = node[key];
-    if (!list.is_array() || list.empty() || !list[0].is_object()) return nullptr;
+    if (!list.is_array() || list.empty() || !list[0].is_object())
+        return nullptr;
     const Json& v = list[0].contains("value") ? list[0]["value"] : Json(nullptr);
     return v.is_string() || v.is_number() ? v : Json(nullptr);
 }
 
 const Json& firstObject(const Json& node, const char* key) {
     static const Json empty = Json::object();
-    if (!node.is_object() || !node.contains(key) || !node[key].is_array() || node[key].empty()) return empty;
+    if (!node.is_object() || !node.contains(key) || !node[key].is_array() || node[key].empty())
+        return empty;
     return node[key][0].is_object() ? node[key][0] : empty;
 }
 
 } // namespace
 
 Json parseLldpNeighbors(const std::string& json0) {
-    if (!protocol::jsonNestingWithin(json0)) return unavailable("lldpcli output is nested too deeply");
+    if (!protocol::jsonNestingWithin(json0))
+        return unavailable("lldpcli output is nested too deeply");
     const Json doc = Json::parse(json0, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return unavailable("lldpcli output is not JSON");
+    if (doc.is_discarded() || !doc.is_object())
+        return unavailable("lldpcli output is not JSON");
     Json out = Json::array();
     const Json& lldp = firstObject(doc, "lldp");
     if (lldp.contains("interface") && lldp["interface"].is_array())
         for (const Json& itf : lldp["interface"]) {
-            if (!itf.is_object()) continue;
+            if (!itf.is_object())
+                continue;
             const Json& chassis = firstObject(itf, "chassis");
             const Json& port = firstObject(itf, "port");
             const Json& chassisId = firstObject(chassis, "id");
@@ -38,32 +44,40 @@ Json parseLldpNeighbors(const std::string& json0) {
             Json vlans = Json::array();
             if (itf.contains("vlan") && itf["vlan"].is_array())
                 for (const Json& v : itf["vlan"])
-                    if (v.is_object() && v.contains("vlan-id")) vlans.push_back(v["vlan-id"]);
-            out.push_back(Json{{"interface", itf.contains("name") && itf["name"].is_string() ? itf["name"] : Json(nullptr)},
-                               {"via", itf.contains("via") ? itf["via"] : Json(nullptr)},
-                               {"system_name", firstValue(chassis, "name")},
-                               {"chassis_id", chassisId.contains("value") ? chassisId["value"] : Json(nullptr)},
-                               {"chassis_id_type", chassisId.contains("type") ? chassisId["type"] : Json(nullptr)},
-                               {"management_ip", firstValue(chassis, "mgmt-ip")},
-                               {"port_id", portId.contains("value") ? portId["value"] : Json(nullptr)},
-                               {"port_descr", firstValue(port, "descr")},
-                               {"mfs", firstValue(port, "mfs")},
-                               {"vlans", vlans}});
+                    if (v.is_object() && v.contains("vlan-id"))
+                        vlans.push_back(v["vlan-id"]);
+            out.push_back(Json{
+                {"interface", itf.contains("name") && itf["name"].is_string() ? itf["name"] : Json(nullptr)},
+                {"via", itf.contains("via") ? itf["via"] : Json(nullptr)},
+                {"system_name", firstValue(chassis, "name")},
+                {"chassis_id", chassisId.contains("value") ? chassisId["value"] : Json(nullptr)},
+                {"chassis_id_type", chassisId.contains("type") ? chassisId["type"] : Json(nullptr)},
+                {"management_ip", firstValue(chassis, "mgmt-ip")},
+                {"port_id", portId.contains("value") ? portId["value"] : Json(nullptr)},
+                {"port_descr", firstValue(port, "descr")},
+                {"mfs", firstValue(port, "mfs")},
+                {"vlans", vlans}});
         }
     return Json{{"available", true}, {"neighbors", out}};
 }
 
 Json collectLldp(const LldpOptions& options) {
     const std::string program = findProgram(options.lldpcli);
-    if (program.empty()) return unavailable("lldpcli not found (Debian package lldpd)");
+    if (program.empty())
+        return unavailable("lldpcli not found (Debian package lldpd)");
     std::vector<std::string> argv = {program};
-    if (!options.socket.empty()) argv.insert(argv.end(), {"-u", options.socket});
+    if (!options.socket.empty())
+        argv.insert(argv.end(), {"-u", options.socket});
     argv.insert(argv.end(), {"-f", "json0", "show", "neighbors"});
     const FixedRun r = runFixed(argv, 5000, 8 << 20);
-    if (!r.failure.empty()) return unavailable("lldpcli " + r.failure);
-    if (r.exitCode != 0) return unavailable("lldpcli exited with status " + std::to_string(r.exitCode) + " (is lldpd running?)");
+    if (!r.failure.empty())
+        return unavailable("lldpcli " + r.failure);
+    if (r.exitCode != 0)
+        return unavailable("lldpcli exited with status " + std::to_string(r.exitCode) +
+                           " (is lldpd running?)");
     Json parsed = parseLldpNeighbors(r.out);
-    if (parsed.value("available", false)) parsed["source"] = "lldpcli -f json0 show neighbors";
+    if (parsed.value("available", false))
+        parsed["source"] = "lldpcli -f json0 show neighbors";
     return parsed;
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
-#include <vector>
 #include <sstream>
+#include <vector>
 
 namespace rsagent {
 namespace {
@@ -18,27 +18,33 @@ bool interesting(uint32_t cls) {
 // bytes config space is readable by root only; short reads say so.
 Json acsOf(const HostFs& fs, const std::string& dev) {
     const auto config = fs.sysBytes("bus/pci/devices/" + dev + "/config", 4096);
-    if (!config) return unavailable("config space not readable");
-    if (config->size() < 4096) return unavailable("extended config space not readable (needs root)");
+    if (!config)
+        return unavailable("config space not readable");
+    if (config->size() < 4096)
+        return unavailable("extended config space not readable (needs root)");
     auto u16 = [&](size_t at) { return uint16_t(uint8_t((*config)[at]) | uint8_t((*config)[at + 1]) << 8); };
     auto u32 = [&](size_t at) { return uint32_t(u16(at)) | uint32_t(u16(at + 2)) << 16; };
     size_t at = 0x100;
     for (int guard = 0; at >= 0x100 && at + 8 <= config->size() && guard < 64; ++guard) {
         const uint32_t header = u32(at);
-        if (header == 0 || header == 0xffffffff) break;
+        if (header == 0 || header == 0xffffffff)
+            break;
         if ((header & 0xffff) == 0x000d) {
             const uint16_t ctrl = u16(at + 6);
-            static const char* names[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
+            static const char* names[] = {"SrcValid",    "TransBlk",   "ReqRedir",   "CmpltRedir",
+                                          "UpstreamFwd", "EgressCtrl", "DirectTrans"};
             Json enabled = Json::array();
             for (int b = 0; b < 7; ++b)
-                if (ctrl & (1 << b)) enabled.push_back(names[b]);
+                if (ctrl & (1 << b))
+                    enabled.push_back(names[b]);
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%04x", ctrl);
             return Json{{"available", true}, {"ctrl", hex}, {"enabled", enabled}};
         }
         at = header >> 20;
     }
-    return Json{{"available", true}, {"ctrl", nullptr}, {"enabled", Json::array()}, {"note", "no ACS capability"}};
+    return Json{
+        {"available", true}, {"ctrl", nullptr}, {"enabled", Json::array()}, {"note", "no ACS capability"}};
 }
 
 Json linkOf(const HostFs& fs, const std::string& dev) {
@@ -53,14 +59,16 @@ Json linkOf(const HostFs& fs, const std::string& dev) {
 
 Json collectPcie(const HostFs& fs) {
     const auto devices = fs.sysList("bus/pci/devices");
-    if (devices.empty()) return unavailable("no devices in /sys/bus/pci/devices");
+    if (devices.empty())
+        return unavailable("no devices in /sys/bus/pci/devices");
     Json list = Json::array();
     std::set<std::string> bridgesDone;
     Json bridges = Json::array();
     for (const std::string& dev : devices) {
         const std::string base = "bus/pci/devices/" + dev;
         const auto cls = fs.sysInt(base + "/class");
-        if (!cls || !interesting(uint32_t(*cls))) continue;
+        if (!cls || !interesting(uint32_t(*cls)))
+            continue;
         Json upstream = Json::array();
         // The bridges between the device and its root port, from the sysfs path.
         if (auto target = fs.sysLink(base)) {
@@ -68,7 +76,8 @@ Json collectPcie(const HostFs& fs) {
             std::string part;
             std::vector<std::string> chain;
             while (std::getline(parts, part, '/'))
-                if (pciAddressIn(part) == part && part != dev) chain.push_back(part);
+                if (pciAddressIn(part) == part && part != dev)
+                    chain.push_back(part);
             for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
                 upstream.push_back(*it);
                 if (bridgesDone.insert(*it).second)
@@ -102,10 +111,12 @@ Json collectGpuDirect(const HostFs& fs) {
         std::istringstream in(*cmdline);
         std::string word;
         while (in >> word)
-            if (word.find("iommu") != std::string::npos) params.push_back(word);
+            if (word.find("iommu") != std::string::npos)
+                params.push_back(word);
     }
     iommu["kernel_parameters"] = params;
-    const bool passthrough = std::any_of(params.begin(), params.end(), [](const Json& p) { return p == "iommu=pt"; });
+    const bool passthrough =
+        std::any_of(params.begin(), params.end(), [](const Json& p) { return p == "iommu=pt"; });
     iommu["mode"] = units.empty() ? "off" : passthrough ? "passthrough" : "translated";
     Json dmabuf = Json::object();
     const auto release = fs.proc("sys/kernel/osrelease");
@@ -117,8 +128,10 @@ Json collectGpuDirect(const HostFs& fs) {
     }
     dmabuf["gpu_support"] = "unknown without CUDA (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED)";
     return Json{{"available", true},
-                {"peer_memory", Json{{"nv_mem_version_file", nvMem}, {"nvidia_peermem_loaded", peermem},
-                                     {"nv_peer_mem_loaded", legacy}, {"usable", nvMem || peermem || legacy}}},
+                {"peer_memory", Json{{"nv_mem_version_file", nvMem},
+                                     {"nvidia_peermem_loaded", peermem},
+                                     {"nv_peer_mem_loaded", legacy},
+                                     {"usable", nvMem || peermem || legacy}}},
                 {"iommu", iommu},
                 {"dmabuf", dmabuf}};
 }
@@ -133,7 +146,8 @@ Json collectRoceQos(const HostFs& fs) {
             const std::string dir = base + "/ecn/" + role + "/enable";
             Json prios = Json::object();
             for (const std::string& prio : fs.sysList(dir))
-                if (auto v = fs.sysInt(dir + "/" + prio)) prios[prio] = *v != 0;
+                if (auto v = fs.sysInt(dir + "/" + prio))
+                    prios[prio] = *v != 0;
             q[std::string("ecn_") + role] = prios.empty() ? Json("not exposed") : prios;
             any |= !prios.empty();
         }
@@ -142,14 +156,16 @@ Json collectRoceQos(const HostFs& fs) {
             q[file] = v ? Json(*v) : Json("not exposed");
             any |= v.has_value();
         }
-        if (any) list.push_back(std::move(q));
+        if (any)
+            list.push_back(std::move(q));
     }
     Json tc = Json::array();
     for (const std::string& dev : fs.sysList("class/infiniband"))
         for (const std::string& idx : fs.sysList("class/infiniband/" + dev + "/tc"))
             if (auto v = fs.sys("class/infiniband/" + dev + "/tc/" + idx + "/traffic_class"))
                 tc.push_back(Json{{"device", dev}, {"tc", idx}, {"traffic_class", *v}});
-    if (list.empty() && tc.empty()) return unavailable("not exposed: no ecn/ or qos/ files under /sys/class/net");
+    if (list.empty() && tc.empty())
+        return unavailable("not exposed: no ecn/ or qos/ files under /sys/class/net");
     return Json{{"available", true}, {"interfaces", list}, {"rdma_traffic_class", tc}};
 }
 

@@ -13,13 +13,18 @@ namespace {
 
 // "4: ACTIVE" -> {"code":4,"name":"ACTIVE"}, as the kernel writes port states.
 Json codedState(const std::optional<std::string>& text) {
-    if (!text) return nullptr;
+    if (!text)
+        return nullptr;
     const auto colon = text->find(':');
-    if (colon == std::string::npos) return Json{{"code", nullptr}, {"name", *text}};
-    return Json{{"code", orNull(parseInt(trim(text->substr(0, colon))))}, {"name", trim(text->substr(colon + 1))}};
+    if (colon == std::string::npos)
+        return Json{{"code", nullptr}, {"name", *text}};
+    return Json{{"code", orNull(parseInt(trim(text->substr(0, colon))))},
+                {"name", trim(text->substr(colon + 1))}};
 }
 
-bool zeroGid(const std::string& gid) { return gid.find_first_not_of("0:") == std::string::npos; }
+bool zeroGid(const std::string& gid) {
+    return gid.find_first_not_of("0:") == std::string::npos;
+}
 
 // Active MTU per "device/port", from libibverbs when it and a device are there.
 struct VerbsFacts {
@@ -61,18 +66,21 @@ VerbsFacts queryVerbs() {
     }
     for (int i = 0; i < n; ++i) {
         ibv_context* ctx = open(list[i]);
-        if (!ctx) continue;
+        if (!ctx)
+            continue;
         ibv_device_attr dev{};
         if (queryDevice(ctx, &dev) == 0)
             for (uint8_t p = 1; p <= dev.phys_port_cnt; ++p) {
                 ibv_port_attr attr{};
                 if (queryPort(ctx, p, &attr) == 0)
-                    out.activeMtu[std::string(name(list[i])) + "/" + std::to_string(p)] = 128 << int(attr.active_mtu);
+                    out.activeMtu[std::string(name(list[i])) + "/" + std::to_string(p)] =
+                        128 << int(attr.active_mtu);
             }
         close(ctx);
     }
     freeList(list);
-    out.status = n == 0 ? "libibverbs found no RDMA devices" : "libibverbs queried " + std::to_string(n) + " devices";
+    out.status =
+        n == 0 ? "libibverbs found no RDMA devices" : "libibverbs queried " + std::to_string(n) + " devices";
 #else
     out.status = "built without infiniband/verbs.h";
 #endif
@@ -85,7 +93,8 @@ Json collectRdma(const HostFs& fs) {
     const auto devices = fs.sysList("class/infiniband");
     if (devices.empty() && !fs.sysExists("class/infiniband"))
         return unavailable("no /sys/class/infiniband: no RDMA driver loaded");
-    const VerbsFacts verbs = fs.live() ? queryVerbs() : VerbsFacts{{}, "not queried: reading a captured tree"};
+    const VerbsFacts verbs =
+        fs.live() ? queryVerbs() : VerbsFacts{{}, "not queried: reading a captured tree"};
     Json list = Json::array();
     for (const std::string& dev : devices) {
         const std::string base = "class/infiniband/" + dev;
@@ -97,9 +106,11 @@ Json collectRdma(const HostFs& fs) {
                {"board_id", orNull(fs.sys(base + "/board_id"))},
                {"node_guid", orNull(fs.sys(base + "/node_guid"))}};
         for (const std::string& link : {base, base + "/device"})
-            if (auto target = fs.sysLink(link); target && !pciAddressIn(*target).empty()) d["pci"] = pciAddressIn(*target);
+            if (auto target = fs.sysLink(link); target && !pciAddressIn(*target).empty())
+                d["pci"] = pciAddressIn(*target);
         Json netdevs = Json::array();
-        for (const std::string& n : fs.sysList(base + "/device/net")) netdevs.push_back(n);
+        for (const std::string& n : fs.sysList(base + "/device/net"))
+            netdevs.push_back(n);
         d["netdevs"] = netdevs;
         Json ports = Json::array();
         for (const std::string& port : fs.sysList(base + "/ports")) {
@@ -115,12 +126,14 @@ Json collectRdma(const HostFs& fs) {
             Json gids = Json::array();
             for (const std::string& index : fs.sysList(pb + "/gids")) {
                 const auto gid = fs.sys(pb + "/gids/" + index);
-                if (!gid || zeroGid(*gid)) continue;
+                if (!gid || zeroGid(*gid))
+                    continue;
                 gids.push_back(Json{{"index", orNull(parseInt(index))},
                                     {"gid", *gid},
                                     {"type", orNull(fs.sys(pb + "/gid_attrs/types/" + index))},
                                     {"netdev", orNull(fs.sys(pb + "/gid_attrs/ndevs/" + index))}});
-                if (gids.size() >= 256) break;
+                if (gids.size() >= 256)
+                    break;
             }
             p["gids"] = gids;
             ports.push_back(std::move(p));
@@ -128,7 +141,8 @@ Json collectRdma(const HostFs& fs) {
         d["ports"] = ports;
         list.push_back(std::move(d));
     }
-    return Json{{"available", true}, {"source", "/sys/class/infiniband"}, {"verbs", verbs.status}, {"devices", list}};
+    return Json{
+        {"available", true}, {"source", "/sys/class/infiniband"}, {"verbs", verbs.status}, {"devices", list}};
 }
 
 } // namespace rsagent

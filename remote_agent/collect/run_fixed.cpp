@@ -13,13 +13,15 @@
 namespace rsagent {
 
 std::string findProgram(const std::string& name) {
-    if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : std::string();
+    if (name.find('/') != std::string::npos)
+        return ::access(name.c_str(), X_OK) == 0 ? name : std::string();
     std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
     path += ":/usr/sbin:/sbin:/usr/local/sbin";
     std::istringstream dirs(path);
     std::string dir;
     while (std::getline(dirs, dir, ':'))
-        if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
+        if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0)
+            return dir + "/" + name;
     return {};
 }
 
@@ -45,7 +47,8 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
             ::dup2(devnull, STDERR_FILENO);
         }
         std::vector<char*> args;
-        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        for (const std::string& a : argv)
+            args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
         ::execv(args[0], args.data());
         ::_exit(127);
@@ -54,18 +57,24 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     char buf[65536];
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                .count();
         if (left <= 0) {
             r.failure = "timed out after " + std::to_string(timeoutMs) + " ms";
             break;
         }
         pollfd p{fds[0], POLLIN, 0};
         const int ready = ::poll(&p, 1, int(left));
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) continue;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            continue;
         const ssize_t n = ::read(fds[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
         if (r.out.size() + size_t(n) > maxOutput) {
             r.failure = "output over " + std::to_string(maxOutput) + " bytes";
             break;
@@ -73,12 +82,16 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
         r.out.append(buf, size_t(n));
     }
     ::close(fds[0]);
-    if (!r.failure.empty()) ::kill(pid, SIGKILL);
+    if (!r.failure.empty())
+        ::kill(pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     if (r.failure.empty()) {
-        if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
-        else r.failure = "killed by signal " + std::to_string(WTERMSIG(status));
+        if (WIFEXITED(status))
+            r.exitCode = WEXITSTATUS(status);
+        else
+            r.failure = "killed by signal " + std::to_string(WTERMSIG(status));
     }
     return r;
 }

@@ -8,9 +8,9 @@
 namespace rsagent {
 
 struct FixedRun {
-    int exitCode = -1;        // -1 when it could not run or was killed
+    int exitCode = -1; // -1 when it could not run or was killed
     std::string out;
-    std::string failure;      // why it did not run to completion
+    std::string failure; // why it did not run to completion
 };
 
 FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t maxOutput);

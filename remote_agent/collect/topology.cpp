@@ -6,9 +6,11 @@
 namespace rsagent {
 
 Json collectTopology(const HostFs& fs) {
-    if (!fs.live()) return unavailable("not collected: reading a captured sysfs tree, not this machine");
+    if (!fs.live())
+        return unavailable("not collected: reading a captured sysfs tree, not this machine");
     hwloc_topology_t topo = nullptr;
-    if (hwloc_topology_init(&topo) != 0) return unavailable("hwloc_topology_init failed");
+    if (hwloc_topology_init(&topo) != 0)
+        return unavailable("hwloc_topology_init failed");
     hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
     Json out;
     if (hwloc_topology_load(topo) != 0) {
@@ -21,8 +23,8 @@ Json collectTopology(const HostFs& fs) {
         } else {
             const unsigned v = hwloc_get_api_version();
             out = Json{{"available", true},
-                       {"hwloc_api_version", std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) + "." +
-                                             std::to_string(v & 0xff)},
+                       {"hwloc_api_version", std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) +
+                                                 "." + std::to_string(v & 0xff)},
                        {"hwloc_xml", std::string(xml, size_t(len > 0 ? len - 1 : 0))}};
             hwloc_free_xmlbuffer(topo, xml);
         }

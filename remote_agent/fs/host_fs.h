@@ -16,15 +16,16 @@ public:
     const std::string& sysRoot() const { return sysRoot_; }
 
     // Files under sysRoot ("class/net") or procRoot ("net/route").
-    std::optional<std::string> sys(const std::string& rel) const;    // trimmed text, at most 1 MiB
+    std::optional<std::string> sys(const std::string& rel) const; // trimmed text, at most 1 MiB
     std::optional<std::string> proc(const std::string& rel) const;
     std::optional<int64_t> sysInt(const std::string& rel) const;
     std::optional<uint64_t> sysU64(const std::string& rel) const;
-    std::vector<std::string> sysList(const std::string& rel) const;  // sorted entry names
+    std::vector<std::string> sysList(const std::string& rel) const; // sorted entry names
     bool sysExists(const std::string& rel) const;
     // Target of a symlink under sysRoot, as the kernel wrote it ("../../devices/pci0000:00/...").
     std::optional<std::string> sysLink(const std::string& rel) const;
-    std::optional<std::string> sysBytes(const std::string& rel, size_t max) const; // raw, for PCI config space
+    std::optional<std::string> sysBytes(const std::string& rel,
+                                        size_t max) const; // raw, for PCI config space
 
 private:
     std::string sysRoot_, procRoot_;

@@ -5,7 +5,8 @@ namespace {
 
 template <class F> bool bind(const rsagent::DynLib& lib, const char* name, F& slot, std::string* missing) {
     slot = lib.get<F>(name);
-    if (!slot && missing->empty()) *missing = name;
+    if (!slot && missing->empty())
+        *missing = name;
     return slot != nullptr;
 }
 
@@ -19,7 +20,8 @@ Opened open() {
     Opened o;
     for (const char* soname : {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"}) {
         o.lib = std::make_unique<rsagent::DynLib>(soname);
-        if (o.lib->loaded()) break;
+        if (o.lib->loaded())
+            break;
     }
     if (!o.lib->loaded()) {
         o.error = "libcurl is not installed on this host (" + o.lib->error() + "); install libcurl4";
@@ -51,11 +53,14 @@ Opened open() {
     const curl_version_info_data* info = a.versionInfo(CURLVERSION_NOW);
     // curl_multi_socket_action and the socket callbacks are old; this is only a floor against oddities.
     if (!info || info->version_num < 0x073e00) {
-        o.error = std::string("libcurl ") + (info ? info->version : "?") + " is too old (7.62 or later is needed)";
+        o.error =
+            std::string("libcurl ") + (info ? info->version : "?") + " is too old (7.62 or later is needed)";
         return o;
     }
-    a.version = std::string("libcurl/") + info->version + (info->ssl_version ? std::string(" ") + info->ssl_version : "");
-    if (a.globalInit(CURL_GLOBAL_DEFAULT) != CURLE_OK) o.error = "curl_global_init failed";
+    a.version = std::string("libcurl/") + info->version +
+                (info->ssl_version ? std::string(" ") + info->ssl_version : "");
+    if (a.globalInit(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        o.error = "curl_global_init failed";
     return o;
 }
 
@@ -64,7 +69,8 @@ Opened open() {
 const CurlApi* openCurl(std::string* why) {
     static const Opened opened = open(); // thread-safe, once; the library stays open for the process
     if (!opened.error.empty()) {
-        if (why) *why = opened.error;
+        if (why)
+            *why = opened.error;
         return nullptr;
     }
     return &opened.api;

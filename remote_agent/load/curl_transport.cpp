@@ -26,20 +26,25 @@ Failure failureOfCurl(CURLcode c) {
     case CURLE_SSL_CACERT_BADFILE:
     case CURLE_SSL_CERTPROBLEM:
     case CURLE_SSL_CIPHER:
-    case CURLE_PEER_FAILED_VERIFICATION: return Failure::Connect;
-    case CURLE_OPERATION_TIMEDOUT: return Failure::Timeout;
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return Failure::Connect;
+    case CURLE_OPERATION_TIMEDOUT:
+        return Failure::Timeout;
     case CURLE_WEIRD_SERVER_REPLY:
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_BAD_CONTENT_ENCODING:
-    case CURLE_HTTP2: return Failure::Protocol;
-    default: return Failure::Dropped; // CURLE_GOT_NOTHING, PARTIAL_FILE, RECV_ERROR, SEND_ERROR, ...
+    case CURLE_HTTP2:
+        return Failure::Protocol;
+    default:
+        return Failure::Dropped; // CURLE_GOT_NOTHING, PARTIAL_FILE, RECV_ERROR, SEND_ERROR, ...
     }
 }
 
 // The first of the environment variables that is set, as libcurl looks them up.
 std::string firstVariable(std::initializer_list<const char*> names) {
     for (const char* n : names)
-        if (const char* v = std::getenv(n)) return v;
+        if (const char* v = std::getenv(n))
+            return v;
     return {};
 }
 
@@ -50,7 +55,8 @@ int waitEvents(int epoll, epoll_event* events, int max, Clock::duration wait) {
     static bool havePwait2 = true;
     if (havePwait2) {
         const int n = ::epoll_pwait2(epoll, events, max, &ts, nullptr);
-        if (n >= 0 || errno != ENOSYS) return n;
+        if (n >= 0 || errno != ENOSYS)
+            return n;
         havePwait2 = false;
     }
     return ::epoll_wait(epoll, events, max, int((ns + 999999) / 1000000));
@@ -63,44 +69,62 @@ public:
         wake_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     }
     ~CurlTransport() override {
-        for (auto& [events, h] : inFlight_) release(h);
+        for (auto& [events, h] : inFlight_)
+            release(h);
         idleHandles_.clear();
-        if (multi_) curl_->multiCleanup(multi_);
-        if (headers_) curl_->slistFreeAll(headers_);
-        if (epoll_ >= 0) ::close(epoll_);
-        if (wake_ >= 0) ::close(wake_);
+        if (multi_)
+            curl_->multiCleanup(multi_);
+        if (headers_)
+            curl_->slistFreeAll(headers_);
+        if (epoll_ >= 0)
+            ::close(epoll_);
+        if (wake_ >= 0)
+            ::close(wake_);
     }
 
     std::string start() {
-        if (epoll_ < 0 || wake_ < 0) return std::string("cannot make the event loop: ") + std::strerror(errno);
+        if (epoll_ < 0 || wake_ < 0)
+            return std::string("cannot make the event loop: ") + std::strerror(errno);
         epoll_event wakeEvent{};
         wakeEvent.events = EPOLLIN;
         wakeEvent.data.fd = wake_;
         ::epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &wakeEvent);
         multi_ = curl_->multiInit();
-        if (!multi_) return "libcurl could not make a multi handle";
+        if (!multi_)
+            return "libcurl could not make a multi handle";
         curl_->multiSetopt(multi_, CURLMOPT_SOCKETFUNCTION, &CurlTransport::onSocket);
         curl_->multiSetopt(multi_, CURLMOPT_SOCKETDATA, this);
         curl_->multiSetopt(multi_, CURLMOPT_TIMERFUNCTION, &CurlTransport::onTimer);
         curl_->multiSetopt(multi_, CURLMOPT_TIMERDATA, this);
-        // No cap on connections per host or in all; the cache keeps every stream's connection alive for its next request.
+        // No cap on connections per host or in all; the cache keeps every stream's connection alive for its
+        // next request.
         curl_->multiSetopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
         curl_->multiSetopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
-        curl_->multiSetopt(multi_, CURLMOPT_MAXCONNECTS, long(setup_.concurrency > 0 ? setup_.concurrency + 16 : 100000));
-        for (const auto& [name, value] : setup_.headers) headers_ = curl_->slistAppend(headers_, (name + ": " + value).c_str());
-        headers_ = curl_->slistAppend(headers_, "Expect:"); // no 100-continue round trip before a large prompt
+        curl_->multiSetopt(multi_, CURLMOPT_MAXCONNECTS,
+                           long(setup_.concurrency > 0 ? setup_.concurrency + 16 : 100000));
+        for (const auto& [name, value] : setup_.headers)
+            headers_ = curl_->slistAppend(headers_, (name + ": " + value).c_str());
+        headers_ =
+            curl_->slistAppend(headers_, "Expect:"); // no 100-continue round trip before a large prompt
         // the proxy settings libcurl would read from the environment for every request, read once: http_proxy
         // only in lower case (a CGI program's HTTP_PROXY comes from a request header), then all_proxy
         const bool https = setup_.url.rfind("https://", 0) == 0;
         proxy_ = https ? firstVariable({"https_proxy", "HTTPS_PROXY"}) : firstVariable({"http_proxy"});
-        if (proxy_.empty()) proxy_ = firstVariable({"all_proxy", "ALL_PROXY"});
+        if (proxy_.empty())
+            proxy_ = firstVariable({"all_proxy", "ALL_PROXY"});
         noProxy_ = firstVariable({"no_proxy", "NO_PROXY"});
-        if (!setup_.caPem.empty()) { // an older libcurl would not say so per request, and the check would fail for the wrong reason
-            ca_ = {const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(), CURL_BLOB_NOCOPY}; // setup_ outlives every handle
+        if (!setup_.caPem.empty()) { // an older libcurl would not say so per request, and the check would
+                                     // fail for the wrong reason
+            ca_ = {const_cast<char*>(setup_.caPem.data()), setup_.caPem.size(),
+                   CURL_BLOB_NOCOPY}; // setup_ outlives every handle
             CURL* probe = curl_->easyInit();
-            const CURLcode rc = probe ? curl_->easySetopt(probe, CURLOPT_CAINFO_BLOB, &ca_) : CURLE_OUT_OF_MEMORY;
-            if (probe) curl_->easyCleanup(probe);
-            if (rc != CURLE_OK) return curl_->version + " cannot take CA certificates from memory (libcurl 7.77 or newer can)";
+            const CURLcode rc =
+                probe ? curl_->easySetopt(probe, CURLOPT_CAINFO_BLOB, &ca_) : CURLE_OUT_OF_MEMORY;
+            if (probe)
+                curl_->easyCleanup(probe);
+            if (rc != CURLE_OK)
+                return curl_->version +
+                       " cannot take CA certificates from memory (libcurl 7.77 or newer can)";
         }
         return {};
     }
@@ -109,7 +133,8 @@ public:
 
     bool send(const std::string& body, TransferEvents* events) override {
         Handle* h = takeHandle();
-        if (!h) return false;
+        if (!h)
+            return false;
         h->events = events;
         h->status = 0;
         h->error[0] = '\0';
@@ -125,14 +150,16 @@ public:
 
     void drop(TransferEvents* events) override {
         const auto it = inFlight_.find(events);
-        if (it == inFlight_.end()) return;
+        if (it == inFlight_.end())
+            return;
         release(it->second);
         inFlight_.erase(it);
     }
 
     bool wait(Clock::time_point until, std::string* error) override {
         const Clock::time_point now = Clock::now();
-        if (deadline_) until = std::min(until, *deadline_);
+        if (deadline_)
+            until = std::min(until, *deadline_);
         const int n = waitEvents(epoll_, events_, kEvents, until - now);
         if (n < 0 && errno != EINTR) {
             *error = std::string("the event loop failed: ") + std::strerror(errno);
@@ -146,9 +173,11 @@ public:
                 [[maybe_unused]] ssize_t got = ::read(wake_, &v, sizeof v);
                 continue;
             }
-            if (unwanted(fd)) continue;
+            if (unwanted(fd))
+                continue;
             const uint32_t e = events_[i].events;
-            const int flags = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) | (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+            const int flags = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                              (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
             curl_->multiSocketAction(multi_, fd, flags, &running);
         }
         if (deadline_ && Clock::now() >= *deadline_) {
@@ -161,7 +190,8 @@ public:
 
     void wake() override {
         const uint64_t one = 1;
-        if (wake_ >= 0) [[maybe_unused]] ssize_t w = ::write(wake_, &one, sizeof one);
+        if (wake_ >= 0) [[maybe_unused]]
+            ssize_t w = ::write(wake_, &one, sizeof one);
     }
 
 private:
@@ -179,8 +209,8 @@ private:
     struct Handle {
         CURL* easy;
         CurlTransport* owner;
-        TransferEvents* events; // the request it carries now
-        int status;             // of that request's response, once known
+        TransferEvents* events;      // the request it carries now
+        int status;                  // of that request's response, once known
         char error[CURL_ERROR_SIZE]; // libcurl's own words on a failure: which certificate check, say
     };
     struct HandleCleanup {
@@ -194,8 +224,8 @@ private:
     std::unordered_map<TransferEvents*, Handle*> inFlight_;
     // What each socket is registered for in epoll, and whether libcurl still wants to hear of it. A socket
     // libcurl lets go of stays registered until it next says something or is closed: a keep-alive connection
-    // goes from one request to the next without two epoll_ctl calls, which cost as much as the request's send.
-    // Only sockets opened and closed through the callbacks below are kept so: the number of one closed
+    // goes from one request to the next without two epoll_ctl calls, which cost as much as the request's
+    // send. Only sockets opened and closed through the callbacks below are kept so: the number of one closed
     // behind our back could come back for a new connection and never be registered.
     struct Watch {
         uint32_t events = 0;
@@ -212,19 +242,22 @@ private:
                 it->second.wanted = false;
             } else {
                 ::epoll_ctl(self->epoll_, EPOLL_CTL_DEL, s, nullptr);
-                if (it != self->watched_.end()) self->watched_.erase(it);
+                if (it != self->watched_.end())
+                    self->watched_.erase(it);
             }
             return 0;
         }
         const uint32_t events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
         Watch& w = self->watched_[s];
         w.wanted = true;
-        if (w.events == events) return 0;
+        if (w.events == events)
+            return 0;
         epoll_event ev{};
         ev.events = events;
         ev.data.fd = s;
         int rc = ::epoll_ctl(self->epoll_, w.events ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, s, &ev);
-        if (rc != 0 && errno == EEXIST) rc = ::epoll_ctl(self->epoll_, EPOLL_CTL_MOD, s, &ev);
+        if (rc != 0 && errno == EEXIST)
+            rc = ::epoll_ctl(self->epoll_, EPOLL_CTL_MOD, s, &ev);
         w.events = rc == 0 ? events : 0;
         return 0;
     }
@@ -233,9 +266,11 @@ private:
     // watching the socket now; libcurl finds the connection dead when it next takes it from its cache.
     bool unwanted(int fd) {
         const auto it = watched_.find(fd);
-        if (it != watched_.end() && it->second.wanted) return false;
+        if (it != watched_.end() && it->second.wanted)
+            return false;
         ::epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
-        if (it != watched_.end()) it->second.events = 0;
+        if (it != watched_.end())
+            it->second.events = 0;
         return true;
     }
 
@@ -243,7 +278,8 @@ private:
     // connection, registered afresh.
     static curl_socket_t onOpenSocket(void* user, curlsocktype, curl_sockaddr* a) {
         const int s = ::socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
-        if (s >= 0) static_cast<CurlTransport*>(user)->watched_[s] = Watch{0, false, true};
+        if (s >= 0)
+            static_cast<CurlTransport*>(user)->watched_[s] = Watch{0, false, true};
         return s >= 0 ? s : CURL_SOCKET_BAD;
     }
     static int onCloseSocket(void* user, curl_socket_t s) {
@@ -253,13 +289,16 @@ private:
 
     static int onTimer(CURLM*, long timeoutMs, void* user) {
         auto* self = static_cast<CurlTransport*>(user);
-        if (timeoutMs < 0) self->deadline_.reset();
-        else self->deadline_ = Clock::now() + std::chrono::milliseconds(timeoutMs);
+        if (timeoutMs < 0)
+            self->deadline_.reset();
+        else
+            self->deadline_ = Clock::now() + std::chrono::milliseconds(timeoutMs);
         return 0;
     }
 
     // The request is about to go out on its connection: its clock starts here, not when it was queued
-    // in libcurl, so a burst of sends does not lengthen the later ones' TTFT (the wait shows as client delay).
+    // in libcurl, so a burst of sends does not lengthen the later ones' TTFT (the wait shows as client
+    // delay).
     static int onPrereq(void* user, char*, char*, int, int) {
         static_cast<Handle*>(user)->events->sending(Clock::now());
         return CURL_PREREQFUNC_OK;
@@ -284,7 +323,8 @@ private:
             return h;
         }
         CURL* e = curl_->easyInit();
-        if (!e) return nullptr;
+        if (!e)
+            return nullptr;
         auto* h = new Handle{e, this, nullptr, 0, {}};
         const auto set = curl_->easySetopt;
         set(e, CURLOPT_URL, setup_.url.c_str());
@@ -306,7 +346,8 @@ private:
         set(e, CURLOPT_PROXY, proxy_.c_str());
         set(e, CURLOPT_NOPROXY, noProxy_.c_str());
         set(e, CURLOPT_ERRORBUFFER, h->error);
-        if (!setup_.caPem.empty()) set(e, CURLOPT_CAINFO_BLOB, &ca_);
+        if (!setup_.caPem.empty())
+            set(e, CURLOPT_CAINFO_BLOB, &ca_);
         if (setup_.insecure) {
             set(e, CURLOPT_SSL_VERIFYPEER, 0L);
             set(e, CURLOPT_SSL_VERIFYHOST, 0L);
@@ -323,26 +364,32 @@ private:
     void drainFinished() {
         int left = 0;
         while (CURLMsg* m = curl_->multiInfoRead(multi_, &left)) {
-            if (m->msg != CURLMSG_DONE) continue;
+            if (m->msg != CURLMSG_DONE)
+                continue;
             Handle* h = nullptr;
             curl_->easyGetinfo(m->easy_handle, CURLINFO_PRIVATE, &h);
-            if (!h || !h->events) continue;
+            if (!h || !h->events)
+                continue;
             TransferEvents* events = h->events;
             TransferEnd end;
             if (m->data.result != CURLE_OK) {
                 end.failure = failureOfCurl(m->data.result);
                 end.detail = h->error[0] ? h->error : curl_->easyStrerror(m->data.result);
             }
-            if (m->data.result == CURLE_OPERATION_TIMEDOUT) end.detail.clear(); // which timeout: the engine words it
-            // Headers past libcurl's limit: "Too large response headers", or, on older versions, "Out of memory".
-            const bool headersTooLarge = m->data.result == CURLE_OUT_OF_MEMORY || end.detail.find("response headers") != std::string::npos;
+            if (m->data.result == CURLE_OPERATION_TIMEDOUT)
+                end.detail.clear(); // which timeout: the engine words it
+            // Headers past libcurl's limit: "Too large response headers", or, on older versions, "Out of
+            // memory".
+            const bool headersTooLarge = m->data.result == CURLE_OUT_OF_MEMORY ||
+                                         end.detail.find("response headers") != std::string::npos;
             if (m->data.result != CURLE_OK && headersTooLarge) {
                 end.failure = Failure::Protocol;
                 end.detail = "the response's headers are larger than libcurl takes (" + end.detail + ")";
             }
             long status = 0, connects = 0;
             curl_->easyGetinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-            if (status > 0) end.httpStatus = int(status);
+            if (status > 0)
+                end.httpStatus = int(status);
             curl_->easyGetinfo(m->easy_handle, CURLINFO_NUM_CONNECTS, &connects);
             if (connects > 0) {
                 curl_off_t connectUs = 0, appUs = 0;
@@ -361,7 +408,8 @@ private:
 
 std::unique_ptr<HttpTransport> makeCurlTransport(const HttpSetup& setup, std::string* why) {
     const CurlApi* curl = openCurl(why);
-    if (!curl) return nullptr;
+    if (!curl)
+        return nullptr;
     auto t = std::make_unique<CurlTransport>(setup, curl);
     if (std::string problem = t->start(); !problem.empty()) {
         *why = problem;

@@ -31,7 +31,8 @@ struct TransferEnd {
 class TransferEvents {
 public:
     virtual void sending(Clock::time_point at) = 0;
-    virtual bool received(int httpStatus, const char* data, size_t size, Clock::time_point at) = 0; // false: stop reading
+    virtual bool received(int httpStatus, const char* data, size_t size,
+                          Clock::time_point at) = 0; // false: stop reading
     virtual void ended(const TransferEnd& end) = 0;
 
 protected:
@@ -43,17 +44,17 @@ struct HttpSetup {
     std::vector<std::pair<std::string, std::string>> headers;
     double timeoutS = 0; // per request; 0 = none
     double connectTimeoutS = 10;
-    int concurrency = 0; // how many connections to keep when idle; 0 = as many as are open
-    std::string caPem;   // https: the certificates to trust instead of the system's
+    int concurrency = 0;   // how many connections to keep when idle; 0 = as many as are open
+    std::string caPem;     // https: the certificates to trust instead of the system's
     bool insecure = false; // https: no check of the server's certificate or name
 };
 
 class HttpTransport {
 public:
     virtual ~HttpTransport() = default;
-    virtual std::string library() const = 0;               // "libcurl/7.88.1 OpenSSL/3.0", "Boost.Beast/322"
+    virtual std::string library() const = 0; // "libcurl/7.88.1 OpenSSL/3.0", "Boost.Beast/322"
     virtual bool send(const std::string& body, TransferEvents* events) = 0; // the body outlives the request
-    virtual void drop(TransferEvents* events) = 0;         // stop one request; ended is not called for it
+    virtual void drop(TransferEvents* events) = 0; // stop one request; ended is not called for it
     // Does the I/O that is due, waiting until `until` at most; returns early after anything happened,
     // or on wake(). False, with `error`, when the event loop itself failed.
     virtual bool wait(Clock::time_point until, std::string* error) = 0;

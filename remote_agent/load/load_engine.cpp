@@ -21,7 +21,9 @@ namespace {
 constexpr size_t kMaxErrorBody = 64 * 1024;
 constexpr size_t kMaxResponseBody = 64u << 20;
 
-double secondsBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double secondsBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
 
 std::string secondsText(double s) {
     char text[32];
@@ -32,11 +34,13 @@ std::string secondsText(double s) {
 // Raise the soft open-file limit to the hard one: each stream is a socket.
 int raiseFdLimit() {
     rlimit l{};
-    if (::getrlimit(RLIMIT_NOFILE, &l) != 0) return 0;
+    if (::getrlimit(RLIMIT_NOFILE, &l) != 0)
+        return 0;
     if (l.rlim_cur < l.rlim_max) {
         rlimit want = l;
         want.rlim_cur = l.rlim_max;
-        if (::setrlimit(RLIMIT_NOFILE, &want) == 0) l = want;
+        if (::setrlimit(RLIMIT_NOFILE, &want) == 0)
+            l = want;
     }
     return l.rlim_cur > 1u << 30 ? 1 << 30 : int(l.rlim_cur);
 }
@@ -49,19 +53,20 @@ struct LoadEngine::Impl {
         RequestRecord record;
         std::string body;
         std::unique_ptr<SseParser> parser; // a stream's events
-        std::string response; // an error body, or a whole non-streaming response
+        std::string response;              // an error body, or a whole non-streaming response
         Clock::time_point sent, lastText;
         std::optional<Clock::time_point> lastChoice;
         bool statusKnown = false, streaming = false, done = false;
         int64_t usageSoFar = 0;
         std::optional<Failure> failure;
         std::string failureDetail;
-        Clock::time_point now; // the arrival time of the bytes being parsed
+        Clock::time_point now;                  // the arrival time of the bytes being parsed
         std::optional<Clock::time_point> ready; // when it could have been sent
-        bool aborted = false;  // the stream's own content stops the transfer
+        bool aborted = false;                   // the stream's own content stops the transfer
 
         void fail(Failure f, std::string detail) {
-            if (failure) return; // the first thing that went wrong is what the request failed of
+            if (failure)
+                return; // the first thing that went wrong is what the request failed of
             failure = f;
             failureDetail = std::move(detail);
         }
@@ -88,10 +93,10 @@ struct LoadEngine::Impl {
     std::optional<RequestBody> bodies; // made when the run starts
 
     // The schedule
-    Clock::time_point origin;  // t = 0 of the measured phase
+    Clock::time_point origin; // t = 0 of the measured phase
     bool inWarmup = false;
     int64_t nextIndex = 0, warmupSent = 0, measuredSent = 0;
-    double nextArrivalS = 0;   // rate mode: the next request's scheduled time
+    double nextArrivalS = 0; // rate mode: the next request's scheduled time
     bool sendingDone = false;
     std::optional<Clock::time_point> slotFreedAt;
     LoadProgress progress;
@@ -100,7 +105,8 @@ struct LoadEngine::Impl {
 
     ~Impl() {
         for (Transfer* t : inFlight) {
-            if (transport) transport->drop(t);
+            if (transport)
+                transport->drop(t);
             delete t;
         }
     }
@@ -120,7 +126,8 @@ struct LoadEngine::Impl {
         r.index = nextIndex++;
         r.client = spec.client;
         r.warmup = inWarmup;
-        const Prompt* prompt = spec.prompts.empty() ? nullptr : &spec.prompts[size_t(r.index) % spec.prompts.size()];
+        const Prompt* prompt =
+            spec.prompts.empty() ? nullptr : &spec.prompts[size_t(r.index) % spec.prompts.size()];
         const int64_t inputLen = prompt ? 0 : drawLength(spec.inputLen, rng);
         r.maxTokens = prompt && prompt->outputLen > 0 ? prompt->outputLen : drawLength(spec.outputLen, rng);
         if (!prompt) {
@@ -129,7 +136,8 @@ struct LoadEngine::Impl {
         }
         t->body = bodies->make(prompt, prompt ? std::string() : syntheticPrompt(inputLen, rng), r.maxTokens);
         Transfer* raw = t.get();
-        if (spec.stream) raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
+        if (spec.stream)
+            raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
         r.scheduledS = scheduledS;
         raw->ready = ready;
         raw->stamp(Clock::now()); // again when the transport sends it
@@ -147,16 +155,23 @@ struct LoadEngine::Impl {
     void finish(Transfer* t, const TransferEnd& how) {
         RequestRecord& r = t->record;
         const Clock::time_point end = Clock::now();
-        if (how.httpStatus) r.httpStatus = how.httpStatus;
-        if (how.failure == Failure::Timeout && how.detail.empty()) // the transport could not say which of the two
-            t->fail(Failure::Timeout, spec.timeoutS > 0 ? "no end within the request timeout of " + secondsText(spec.timeoutS)
-                                                        : "no connection within the connect timeout of " + secondsText(spec.connectTimeoutS));
-        else if (how.failure) t->fail(*how.failure, how.detail);
+        if (how.httpStatus)
+            r.httpStatus = how.httpStatus;
+        if (how.failure == Failure::Timeout &&
+            how.detail.empty()) // the transport could not say which of the two
+            t->fail(Failure::Timeout,
+                    spec.timeoutS > 0
+                        ? "no end within the request timeout of " + secondsText(spec.timeoutS)
+                        : "no connection within the connect timeout of " + secondsText(spec.connectTimeoutS));
+        else if (how.failure)
+            t->fail(*how.failure, how.detail);
         if (!t->failure && r.httpStatus && *r.httpStatus != 200) {
             t->failure = Failure::Http;
-            t->failureDetail = "HTTP " + std::to_string(*r.httpStatus) + ": " + describeErrorBody(t->response);
+            t->failureDetail =
+                "HTTP " + std::to_string(*r.httpStatus) + ": " + describeErrorBody(t->response);
         }
-        if (!t->failure && !spec.stream) t->readWholeResponse(end);
+        if (!t->failure && !spec.stream)
+            t->readWholeResponse(end);
         if (!t->failure && spec.stream && !t->done && (t->parser->pending() || !r.finishReason)) {
             t->failure = Failure::Dropped;
             t->failureDetail = "the stream ended before data: [DONE]";
@@ -167,20 +182,25 @@ struct LoadEngine::Impl {
         }
         r.failure = t->failure.value_or(Failure::Ok);
         r.error = t->failureDetail;
-        if (!r.e2elMs) r.e2elMs = secondsBetween(t->sent, t->lastChoice.value_or(end)) * 1000.0;
+        if (!r.e2elMs)
+            r.e2elMs = secondsBetween(t->sent, t->lastChoice.value_or(end)) * 1000.0;
         if (!r.outputTokens && r.chunks > 0) {
             r.outputTokens = r.chunks;
             r.outputTokensSource = "chunks";
         }
-        if (!r.chunkTokens.empty() && r.chunkTokens.size() != std::min<size_t>(size_t(r.chunks), kMaxTimedGaps + 1))
+        if (!r.chunkTokens.empty() &&
+            r.chunkTokens.size() != std::min<size_t>(size_t(r.chunks), kMaxTimedGaps + 1))
             r.chunkTokens.clear(); // not every chunk said
         r.connectMs = how.connectMs;
-        if (r.ok()) ++progress.completed;
-        else ++progress.failed;
+        if (r.ok())
+            ++progress.completed;
+        else
+            ++progress.failed;
         inFlight.erase(t);
         slotFreedAt = end;
         ++outcome.records;
-        if (cb.onRecord) cb.onRecord(r);
+        if (cb.onRecord)
+            cb.onRecord(r);
         delete t;
     }
 
@@ -192,8 +212,10 @@ struct LoadEngine::Impl {
     }
 
     bool measuredQuotaLeft(double atS) const {
-        if (spec.requests > 0 && measuredSent >= spec.requests) return false;
-        if (spec.durationS > 0 && atS >= spec.durationS) return false;
+        if (spec.requests > 0 && measuredSent >= spec.requests)
+            return false;
+        if (spec.durationS > 0 && atS >= spec.durationS)
+            return false;
         return true;
     }
 
@@ -201,7 +223,8 @@ struct LoadEngine::Impl {
     std::optional<Clock::time_point> sendDue() {
         if (inWarmup) {
             while (warmupSent < spec.warmup && inFlightCount() < limit()) {
-                if (!send(0, std::nullopt)) return std::nullopt;
+                if (!send(0, std::nullopt))
+                    return std::nullopt;
                 ++warmupSent;
             }
             if (warmupSent == spec.warmup && inFlight.empty()) { // the warm-up is over: the clock starts
@@ -215,21 +238,29 @@ struct LoadEngine::Impl {
         while (!sendingDone) {
             const double nowS = secondsBetween(origin, Clock::now());
             if (spec.rate > 0) {
-                if (!measuredQuotaLeft(nextArrivalS)) break;
-                if (nextArrivalS > nowS) return origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(nextArrivalS));
-                if (inFlightCount() >= limit()) return std::nullopt; // waits for a slot; the queue time shows it
-                const Clock::time_point due = origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(nextArrivalS));
+                if (!measuredQuotaLeft(nextArrivalS))
+                    break;
+                if (nextArrivalS > nowS)
+                    return origin + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(nextArrivalS));
+                if (inFlightCount() >= limit())
+                    return std::nullopt; // waits for a slot; the queue time shows it
+                const Clock::time_point due = origin + std::chrono::duration_cast<Clock::duration>(
+                                                           std::chrono::duration<double>(nextArrivalS));
                 const Clock::time_point ready = slotFreedAt && *slotFreedAt > due ? *slotFreedAt : due;
-                if (!send(nextArrivalS, ready)) break;
+                if (!send(nextArrivalS, ready))
+                    break;
                 nextArrivalS += nextGap();
             } else {
                 if (!measuredQuotaLeft(nowS) || inFlightCount() >= limit()) {
-                    if (!measuredQuotaLeft(nowS)) sendingDone = true;
+                    if (!measuredQuotaLeft(nowS))
+                        sendingDone = true;
                     return std::nullopt;
                 }
                 // closed loop: a request is scheduled when its slot frees
                 const Clock::time_point ready = slotFreedAt ? std::max(*slotFreedAt, origin) : origin;
-                if (!send(std::max(0.0, secondsBetween(origin, ready)), ready)) break;
+                if (!send(std::max(0.0, secondsBetween(origin, ready)), ready))
+                    break;
             }
             ++measuredSent;
         }
@@ -241,8 +272,10 @@ struct LoadEngine::Impl {
         progress.elapsedS = secondsBetween(origin, now);
         progress.warmup = inWarmup;
         progress.inFlight = inFlightCount();
-        if (cb.onProgress) cb.onProgress(progress);
-        nextProgress = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cb.progressIntervalS));
+        if (cb.onProgress)
+            cb.onProgress(progress);
+        nextProgress = now + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(cb.progressIntervalS));
     }
 
     void cancelAll() {
@@ -258,7 +291,9 @@ struct LoadEngine::Impl {
 };
 
 namespace {
-double msBetween(Clock::time_point a, Clock::time_point b) { return secondsBetween(a, b) * 1000.0; }
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return secondsBetween(a, b) * 1000.0;
+}
 } // namespace
 
 void LoadEngine::Impl::Transfer::takeUsage(const StreamChunk& c) {
@@ -271,7 +306,8 @@ void LoadEngine::Impl::Transfer::takeUsage(const StreamChunk& c) {
         record.inputTokens = *c.promptTokens;
         record.inputTokensSource = "usage";
     }
-    if (c.finishReason) record.finishReason = c.finishReason;
+    if (c.finishReason)
+        record.finishReason = c.finishReason;
 }
 
 void LoadEngine::Impl::Transfer::stamp(Clock::time_point at) {
@@ -282,7 +318,8 @@ void LoadEngine::Impl::Transfer::stamp(Clock::time_point at) {
 }
 
 void LoadEngine::Impl::Transfer::onEvent(const SseEvent& ev) {
-    if (done || aborted) return;
+    if (done || aborted)
+        return;
     const StreamChunk c = interpretChunk(ev.data, engine->spec.endpoint);
     if (c.done) {
         done = true;
@@ -297,10 +334,13 @@ void LoadEngine::Impl::Transfer::onEvent(const SseEvent& ev) {
         fail(Failure::StreamError, *c.error);
         return;
     }
-    if (c.hasChoices) lastChoice = now;
+    if (c.hasChoices)
+        lastChoice = now;
     if (!c.text.empty()) {
-        if (!record.ttftMs) record.ttftMs = msBetween(sent, now);
-        else if (record.itlMs.size() < kMaxTimedGaps) record.itlMs.push_back(msBetween(lastText, now));
+        if (!record.ttftMs)
+            record.ttftMs = msBetween(sent, now);
+        else if (record.itlMs.size() < kMaxTimedGaps)
+            record.itlMs.push_back(msBetween(lastText, now));
         else {
             ++record.itlDropped;
             record.itlDroppedMaxMs = std::max(record.itlDroppedMaxMs, msBetween(lastText, now));
@@ -308,12 +348,14 @@ void LoadEngine::Impl::Transfer::onEvent(const SseEvent& ev) {
         lastText = now;
         ++record.chunks;
         if (c.completionTokens && record.chunkTokens.size() <= kMaxTimedGaps)
-            record.chunkTokens.push_back(int(std::clamp<int64_t>(*c.completionTokens - usageSoFar, 0, std::numeric_limits<int>::max())));
+            record.chunkTokens.push_back(int(
+                std::clamp<int64_t>(*c.completionTokens - usageSoFar, 0, std::numeric_limits<int>::max())));
     }
     takeUsage(c);
 }
 
-bool LoadEngine::Impl::Transfer::received(int httpStatus, const char* data, size_t bytes, Clock::time_point at) {
+bool LoadEngine::Impl::Transfer::received(int httpStatus, const char* data, size_t bytes,
+                                          Clock::time_point at) {
     if (!statusKnown) {
         record.httpStatus = httpStatus;
         statusKnown = true;
@@ -328,7 +370,8 @@ bool LoadEngine::Impl::Transfer::received(int httpStatus, const char* data, size
         }
         return true;
     }
-    if (done) return true; // after [DONE] nothing more is expected; what comes is ignored
+    if (done)
+        return true; // after [DONE] nothing more is expected; what comes is ignored
     now = at;
     if (!parser->feed(data, bytes)) {
         fail(Failure::Protocol, "malformed event stream: " + parser->error());
@@ -339,8 +382,10 @@ bool LoadEngine::Impl::Transfer::received(int httpStatus, const char* data, size
 
 void LoadEngine::Impl::Transfer::readWholeResponse(Clock::time_point end) {
     const StreamChunk c = interpretResponse(response, engine->spec.endpoint);
-    if (c.invalid) return fail(Failure::Protocol, "the response is " + c.problem);
-    if (c.error) return fail(Failure::StreamError, *c.error);
+    if (c.invalid)
+        return fail(Failure::Protocol, "the response is " + c.problem);
+    if (c.error)
+        return fail(Failure::StreamError, *c.error);
     if (!c.text.empty()) {
         record.ttftMs = msBetween(sent, end); // without a stream, the first token comes with the last
         record.chunks = 1;
@@ -357,7 +402,8 @@ LoadOutcome LoadEngine::Impl::run() {
     HttpSetup setup;
     setup.url = spec.url + endpointPath(spec.endpoint);
     setup.headers.emplace_back("Content-Type", "application/json");
-    if (spec.stream) setup.headers.emplace_back("Accept", "text/event-stream");
+    if (spec.stream)
+        setup.headers.emplace_back("Accept", "text/event-stream");
     setup.headers.insert(setup.headers.end(), spec.headers.begin(), spec.headers.end());
     setup.timeoutS = spec.timeoutS;
     setup.connectTimeoutS = spec.connectTimeoutS;
@@ -385,9 +431,11 @@ LoadOutcome LoadEngine::Impl::run() {
             break;
         }
         const std::optional<Clock::time_point> nextSend = sendDue();
-        if (!inWarmup && sendingDone && inFlight.empty()) break;
+        if (!inWarmup && sendingDone && inFlight.empty())
+            break;
         const Clock::time_point now = Clock::now();
-        if (now >= nextProgress) reportProgress(now);
+        if (now >= nextProgress)
+            reportProgress(now);
         const Clock::time_point wakeAt = nextSend ? std::min(nextProgress, *nextSend) : nextProgress;
         if (!transport->wait(wakeAt, &why)) {
             outcome.error = why;
@@ -399,14 +447,18 @@ LoadOutcome LoadEngine::Impl::run() {
     return outcome;
 }
 
-LoadEngine::LoadEngine(LoadSpec spec, LoadCallbacks callbacks) : impl_(std::make_unique<Impl>(std::move(spec), std::move(callbacks))) {}
+LoadEngine::LoadEngine(LoadSpec spec, LoadCallbacks callbacks)
+    : impl_(std::make_unique<Impl>(std::move(spec), std::move(callbacks))) {}
 LoadEngine::~LoadEngine() = default;
 
-LoadOutcome LoadEngine::run() { return impl_->run(); }
+LoadOutcome LoadEngine::run() {
+    return impl_->run();
+}
 
 void LoadEngine::cancel() {
     impl_->cancelRequested = true;
-    if (HttpTransport* t = impl_->wakeable) t->wake();
+    if (HttpTransport* t = impl_->wakeable)
+        t->wake();
 }
 
 } // namespace rsload

@@ -2,8 +2,8 @@
 // The load generator: one thread, one event loop, any number of HTTP/1.1
 // keep-alive streams with no connection cap (http_transport.h: Boost.Beast on
 // Asio for plain http, libcurl's multi interface for https and proxies), each
-// response's server-sent events parsed as they arrive and timed on arrival. It runs inside rackscope-agent (the
-// "load" method) and in-process in tests and benchmarks.
+// response's server-sent events parsed as they arrive and timed on arrival. It runs inside rackscope-agent
+// (the "load" method) and in-process in tests and benchmarks.
 #include "request_record.h"
 
 #include <atomic>
@@ -26,7 +26,7 @@ struct LoadCallbacks {
 };
 
 struct LoadOutcome {
-    std::string error;      // the run could not start, or broke: why
+    std::string error; // the run could not start, or broke: why
     bool cancelled = false;
     int64_t records = 0;    // records handed out (warm-up included)
     std::string httpClient; // the library that carried the requests, and its version

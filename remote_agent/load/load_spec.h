@@ -4,8 +4,8 @@
 // travels to an agent as the "load" method's params (docs/protocol.md).
 #include "openai_stream.h"
 
-#include <nlohmann/json.hpp>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,8 +27,8 @@ std::string formatLengthDist(const LengthDist& d);
 
 // One prompt from a dataset file; outputLen 0 means "use the spec's output length".
 struct Prompt {
-    std::string text;                 // for /v1/completions, and a chat prompt's single user message
-    Json messages;                    // a chat conversation as given, when the file had one
+    std::string text; // for /v1/completions, and a chat prompt's single user message
+    Json messages;    // a chat conversation as given, when the file had one
     int64_t outputLen = 0;
 };
 
@@ -41,34 +41,35 @@ std::optional<HttpClient> httpClientFromName(const std::string& name);
 constexpr size_t kMaxCaPemBytes = 1u << 20;
 
 struct LoadSpec {
-    std::string url;                  // the API's base, e.g. http://node3:8000/v1
+    std::string url; // the API's base, e.g. http://node3:8000/v1
     Endpoint endpoint = Endpoint::ChatCompletions;
     std::string model;
     std::optional<double> temperature;
-    bool ignoreEos = false;           // vLLM, SGLang, TensorRT-LLM extension: generate exactly max_tokens
-    bool stream = true;               // false: plain request/response (the wrk comparison)
-    bool continuousUsage = false;     // vLLM's stream_options.continuous_usage_stats: tokens per chunk
+    bool ignoreEos = false;       // vLLM, SGLang, TensorRT-LLM extension: generate exactly max_tokens
+    bool stream = true;           // false: plain request/response (the wrk comparison)
+    bool continuousUsage = false; // vLLM's stream_options.continuous_usage_stats: tokens per chunk
     std::vector<std::pair<std::string, std::string>> headers; // custom ones, an API key's among them
 
-    int concurrency = 1;              // most requests in flight; 0 = no limit (with a rate)
-    double rate = 0;                  // requests per second; 0 = send as fast as the concurrency allows
-    double burstiness = 1.0;          // gamma shape: 1 = Poisson arrivals, < 1 burstier, > 1 steadier
-    int64_t warmup = 0;               // requests sent first and left out of the results
-    int64_t requests = 0;             // measured requests to send; 0 = until the duration
-    double durationS = 0;             // stop sending after this long; 0 = until the request count
-    double timeoutS = 0;              // per request; 0 = none
+    int concurrency = 1;     // most requests in flight; 0 = no limit (with a rate)
+    double rate = 0;         // requests per second; 0 = send as fast as the concurrency allows
+    double burstiness = 1.0; // gamma shape: 1 = Poisson arrivals, < 1 burstier, > 1 steadier
+    int64_t warmup = 0;      // requests sent first and left out of the results
+    int64_t requests = 0;    // measured requests to send; 0 = until the duration
+    double durationS = 0;    // stop sending after this long; 0 = until the request count
+    double timeoutS = 0;     // per request; 0 = none
     double connectTimeoutS = 10;
     HttpClient httpClient = HttpClient::Auto;
-    // https: the certificates to trust, in PEM, in place of the system's (read where the run is started and sent
-    // with it, as an agent's machine may not have the file); or no check of the server's certificate at all.
+    // https: the certificates to trust, in PEM, in place of the system's (read where the run is started and
+    // sent with it, as an agent's machine may not have the file); or no check of the server's certificate at
+    // all.
     std::string caPem;
     bool insecure = false;
 
     LengthDist inputLen{LengthDist::Kind::Fixed, 1024, 0};
     LengthDist outputLen{LengthDist::Kind::Fixed, 128, 0};
-    uint64_t seed = 0;                // the caller draws a fresh one per run unless told
-    std::vector<Prompt> prompts;      // from a file; empty: synthetic prompts
-    std::string client;               // this load's source, named in its records (the host)
+    uint64_t seed = 0;           // the caller draws a fresh one per run unless told
+    std::vector<Prompt> prompts; // from a file; empty: synthetic prompts
+    std::string client;          // this load's source, named in its records (the host)
 };
 
 // Every problem with the spec, as sentences; empty when it can run.

@@ -13,13 +13,17 @@ namespace {
 constexpr const char* kMetrics[] = {"ttft", "tpot", "itl", "e2el"};
 
 bool knownMetric(const std::string& m) {
-    return std::find_if(std::begin(kMetrics), std::end(kMetrics), [&](const char* k) { return m == k; }) != std::end(kMetrics);
+    return std::find_if(std::begin(kMetrics), std::end(kMetrics), [&](const char* k) { return m == k; }) !=
+           std::end(kMetrics);
 }
 
 std::optional<double> metricOf(const RequestRecord& r, const std::string& metric) {
-    if (metric == "ttft") return r.ttftMs;
-    if (metric == "tpot") return r.tpotMs();
-    if (metric == "e2el") return r.e2elMs;
+    if (metric == "ttft")
+        return r.ttftMs;
+    if (metric == "tpot")
+        return r.tpotMs();
+    if (metric == "e2el")
+        return r.e2elMs;
     return std::nullopt;
 }
 
@@ -30,16 +34,22 @@ std::string percentileKey(double p) {
 }
 
 std::string sourceOf(const std::vector<std::string>& seen) {
-    if (seen.empty()) return "";
-    return std::all_of(seen.begin(), seen.end(), [&](const std::string& s) { return s == seen.front(); }) ? seen.front() : "mixed";
+    if (seen.empty())
+        return "";
+    return std::all_of(seen.begin(), seen.end(), [&](const std::string& s) { return s == seen.front(); })
+               ? seen.front()
+               : "mixed";
 }
 
 void addMetricFields(Json& j, const std::string& name, const MetricStats& m) {
-    const auto known = [&](double v) { return m.count ? Json(v) : Json(); }; // no request measured it: unknown, not 0
+    const auto known = [&](double v) {
+        return m.count ? Json(v) : Json();
+    }; // no request measured it: unknown, not 0
     j["mean_" + name + "_ms"] = known(m.mean);
     j["median_" + name + "_ms"] = known(m.median);
     j["std_" + name + "_ms"] = known(m.stddev);
-    for (const auto& [p, v] : m.percentiles) j[percentileKey(p) + "_" + name + "_ms"] = known(v);
+    for (const auto& [p, v] : m.percentiles)
+        j[percentileKey(p) + "_" + name + "_ms"] = known(v);
 }
 
 std::string line(const std::string& label, const std::string& value) {
@@ -52,7 +62,8 @@ std::string num(double v, int decimals = 2) {
 }
 std::string banner(const std::string& title, char fill) {
     const size_t width = 50;
-    if (title.size() + 2 >= width) return title + "\n";
+    if (title.size() + 2 >= width)
+        return title + "\n";
     const size_t left = (width - title.size()) / 2, right = width - title.size() - left;
     return std::string(left, fill) + title + std::string(right, fill) + "\n";
 }
@@ -64,11 +75,13 @@ std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* 
     size_t pos = 0;
     while (pos <= text.size()) {
         size_t end = text.find(',', pos);
-        if (end == std::string::npos) end = text.size();
+        if (end == std::string::npos)
+            end = text.size();
         std::string item = text.substr(pos, end - pos);
         pos = end + 1;
         if (item.empty()) {
-            if (end == text.size()) break;
+            if (end == text.size())
+                break;
             continue;
         }
         size_t op = item.find("<=");
@@ -80,16 +93,21 @@ std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* 
         Slo slo;
         std::string value = op == std::string::npos ? "" : item.substr(op + opLen);
         slo.metric = item.substr(0, op);
-        if (value.size() > 2 && value.compare(value.size() - 2, 2, "ms") == 0) value.resize(value.size() - 2);
+        if (value.size() > 2 && value.compare(value.size() - 2, 2, "ms") == 0)
+            value.resize(value.size() - 2);
         double ms = 0;
         auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
-        if (op == std::string::npos || !knownMetric(slo.metric) || value.empty() || ec != std::errc() || p != value.data() + value.size() || !(ms > 0)) {
-            *why = "'" + item + "' is not an SLO: give METRIC<=Nms with METRIC one of ttft, tpot, itl, e2el (e.g. ttft<=200ms,tpot<=50ms)";
+        if (op == std::string::npos || !knownMetric(slo.metric) || value.empty() || ec != std::errc() ||
+            p != value.data() + value.size() || !(ms > 0)) {
+            *why = "'" + item +
+                   "' is not an SLO: give METRIC<=Nms with METRIC one of ttft, tpot, itl, e2el (e.g. "
+                   "ttft<=200ms,tpot<=50ms)";
             return std::nullopt;
         }
         slo.ms = ms;
         out.push_back(slo);
-        if (end == text.size()) break;
+        if (end == text.size())
+            break;
     }
     if (out.empty()) {
         *why = "no SLO given";
@@ -100,26 +118,34 @@ std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* 
 
 std::string formatSlos(const std::vector<Slo>& slos) {
     std::string out;
-    for (const Slo& s : slos) out += (out.empty() ? "" : ",") + s.metric + "<=" + num(s.ms, s.ms == std::floor(s.ms) ? 0 : 3) + "ms";
+    for (const Slo& s : slos)
+        out +=
+            (out.empty() ? "" : ",") + s.metric + "<=" + num(s.ms, s.ms == std::floor(s.ms) ? 0 : 3) + "ms";
     return out;
 }
 
 bool meetsSlos(const RequestRecord& r, const std::vector<Slo>& slos) {
-    if (!r.ok()) return false;
+    if (!r.ok())
+        return false;
     for (const Slo& s : slos) {
         if (s.metric == "itl") { // every gap within the bound, as vLLM's goodput treats ITL
-            if (r.itlDroppedMaxMs > s.ms || std::any_of(r.itlMs.begin(), r.itlMs.end(), [&](double v) { return v > s.ms; })) return false;
+            if (r.itlDroppedMaxMs > s.ms ||
+                std::any_of(r.itlMs.begin(), r.itlMs.end(), [&](double v) { return v > s.ms; }))
+                return false;
             continue;
         }
         const std::optional<double> v = metricOf(r, s.metric);
-        if (s.metric == "tpot" && !v) continue; // one-token outputs have no TPOT to break
-        if (!v || *v > s.ms) return false;
+        if (s.metric == "tpot" && !v)
+            continue; // one-token outputs have no TPOT to break
+        if (!v || *v > s.ms)
+            return false;
     }
     return true;
 }
 
 double percentileOf(const std::vector<double>& sorted, double p) {
-    if (sorted.empty()) return 0;
+    if (sorted.empty())
+        return 0;
     const double rank = p / 100.0 * double(sorted.size() - 1);
     const size_t lo = size_t(std::floor(rank));
     const size_t hi = std::min(lo + 1, sorted.size() - 1);
@@ -128,14 +154,17 @@ double percentileOf(const std::vector<double>& sorted, double p) {
 
 // As statsOf over a list where each value stands `weight` times, without making that list:
 // a chunk's token count is the server's word, not an allocation size.
-MetricStats weightedStatsOf(std::vector<std::pair<double, int64_t>> values, const std::vector<double>& percentiles) {
+MetricStats weightedStatsOf(std::vector<std::pair<double, int64_t>> values,
+                            const std::vector<double>& percentiles) {
     MetricStats m;
     int64_t n = 0;
     double sum = 0;
-    for (const auto& [v, w] : values) n += w, sum += v * double(w);
+    for (const auto& [v, w] : values)
+        n += w, sum += v * double(w);
     m.count = size_t(n);
     if (n == 0) {
-        for (double p : percentiles) m.percentiles.emplace_back(p, 0.0);
+        for (double p : percentiles)
+            m.percentiles.emplace_back(p, 0.0);
         return m;
     }
     std::sort(values.begin(), values.end());
@@ -143,19 +172,24 @@ MetricStats weightedStatsOf(std::vector<std::pair<double, int64_t>> values, cons
     m.max = values.back().first;
     m.mean = sum / double(n);
     double sq = 0;
-    for (const auto& [v, w] : values) sq += double(w) * (v - m.mean) * (v - m.mean);
+    for (const auto& [v, w] : values)
+        sq += double(w) * (v - m.mean) * (v - m.mean);
     m.stddev = std::sqrt(sq / double(n));
     std::vector<int64_t> ends; // the expanded list's index one past each value's run
     int64_t at = 0;
-    for (const auto& [v, w] : values) ends.push_back(at += w);
-    const auto nth = [&](int64_t i) { return values[size_t(std::upper_bound(ends.begin(), ends.end(), i) - ends.begin())].first; };
+    for (const auto& [v, w] : values)
+        ends.push_back(at += w);
+    const auto nth = [&](int64_t i) {
+        return values[size_t(std::upper_bound(ends.begin(), ends.end(), i) - ends.begin())].first;
+    };
     const auto percentile = [&](double p) {
         const double rank = p / 100.0 * double(n - 1);
         const int64_t lo = int64_t(std::floor(rank)), hi = std::min(lo + 1, n - 1);
         return nth(lo) + (nth(hi) - nth(lo)) * (rank - double(lo));
     };
     m.median = percentile(50);
-    for (double p : percentiles) m.percentiles.emplace_back(p, percentile(p));
+    for (double p : percentiles)
+        m.percentiles.emplace_back(p, percentile(p));
     return m;
 }
 
@@ -163,7 +197,8 @@ MetricStats statsOf(std::vector<double> values, const std::vector<double>& perce
     MetricStats m;
     m.count = values.size();
     if (values.empty()) { // no value: the percentiles are named, and left unknown by whoever prints them
-        for (double p : percentiles) m.percentiles.emplace_back(p, 0.0);
+        for (double p : percentiles)
+            m.percentiles.emplace_back(p, 0.0);
         return m;
     }
     std::sort(values.begin(), values.end());
@@ -171,17 +206,21 @@ MetricStats statsOf(std::vector<double> values, const std::vector<double>& perce
     m.max = values.back();
     m.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
     double sq = 0;
-    for (double v : values) sq += (v - m.mean) * (v - m.mean);
+    for (double v : values)
+        sq += (v - m.mean) * (v - m.mean);
     m.stddev = std::sqrt(sq / double(values.size())); // numpy's std: the population's
     m.median = percentileOf(values, 50);
-    for (double p : percentiles) m.percentiles.emplace_back(p, percentileOf(values, p));
+    for (double p : percentiles)
+        m.percentiles.emplace_back(p, percentileOf(values, p));
     return m;
 }
 
-LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos, const std::vector<double>& percentiles) {
+LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos,
+                      const std::vector<double>& percentiles) {
     LoadSummary s;
     std::map<std::string, std::vector<double>> values;
-    std::vector<std::pair<double, int64_t>> perToken; // (a token's share of its chunk's gap, tokens in the chunk)
+    std::vector<std::pair<double, int64_t>>
+        perToken; // (a token's share of its chunk's gap, tokens in the chunk)
     bool perTokenKnown = false;
     std::vector<std::string> inSources, outSources;
     double start = 0, end = 0;
@@ -199,13 +238,15 @@ LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vect
         start = any ? std::min(start, r.sentS) : r.sentS;
         end = any ? std::max(end, finish) : finish;
         any = true;
-        if (r.clientDelayMs > kLateThresholdMs) ++s.lateRequests;
+        if (r.clientDelayMs > kLateThresholdMs)
+            ++s.lateRequests;
         s.maxClientDelayMs = std::max(s.maxClientDelayMs, r.clientDelayMs);
         if (!r.ok()) {
             ++s.failed;
             const std::string kind = failureName(r.failure);
             ++s.failuresByKind[kind];
-            if (!s.exampleErrors.count(kind)) s.exampleErrors[kind] = r.error;
+            if (!s.exampleErrors.count(kind))
+                s.exampleErrors[kind] = r.error;
             continue;
         }
         ++s.completed;
@@ -218,7 +259,8 @@ LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vect
             outSources.push_back(r.outputTokensSource);
         }
         for (const char* m : {"ttft", "tpot", "e2el"})
-            if (auto v = metricOf(r, m)) values[m].push_back(*v);
+            if (auto v = metricOf(r, m))
+                values[m].push_back(*v);
         values["itl"].insert(values["itl"].end(), r.itlMs.begin(), r.itlMs.end());
         s.itlDropped += r.itlDropped;
         // A chunk that carried k tokens stands for k gaps of a k-th of its own.
@@ -229,24 +271,29 @@ LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vect
                 perToken.emplace_back(r.itlMs[i] / k, k);
             }
         }
-        if (!slos.empty() && meetsSlos(r, slos)) ++s.goodRequests;
+        if (!slos.empty() && meetsSlos(r, slos))
+            ++s.goodRequests;
     }
     s.durationS = any ? end - start : 0;
     s.meanQueueMs = measured ? queueSum / double(measured) : 0;
     s.inputTokensSource = sourceOf(inSources);
     s.outputTokensSource = sourceOf(outSources);
-    for (const char* m : kMetrics) s.metrics[m] = statsOf(values[m], percentiles);
-    if (perTokenKnown) s.itlPerToken = weightedStatsOf(std::move(perToken), percentiles);
+    for (const char* m : kMetrics)
+        s.metrics[m] = statsOf(values[m], percentiles);
+    if (perTokenKnown)
+        s.itlPerToken = weightedStatsOf(std::move(perToken), percentiles);
     if (s.durationS > 0) {
         s.requestThroughput = double(s.completed) / s.durationS;
         s.outputThroughput = double(s.totalOutputTokens) / s.durationS;
         s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.durationS;
-        if (!slos.empty()) s.requestGoodput = double(s.goodRequests) / s.durationS;
+        if (!slos.empty())
+            s.requestGoodput = double(s.goodRequests) / s.durationS;
     }
     return s;
 }
 
-Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos, const std::string& date) {
+Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos,
+                 const std::string& date) {
     Json j{{"date", date},
            {"backend", endpointName(spec.endpoint)},
            {"base_url", spec.url},
@@ -264,7 +311,8 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
            {"request_goodput", s.requestGoodput ? Json(*s.requestGoodput) : Json()},
            {"output_throughput", s.outputThroughput},
            {"total_token_throughput", s.totalTokenThroughput}};
-    for (const char* m : kMetrics) addMetricFields(j, m, s.metrics.at(m));
+    for (const char* m : kMetrics)
+        addMetricFields(j, m, s.metrics.at(m));
     // rackscope's additions
     j["input_tokens_source"] = s.inputTokensSource.empty() ? Json() : Json(s.inputTokensSource);
     j["output_tokens_source"] = s.outputTokensSource.empty() ? Json() : Json(s.outputTokensSource);
@@ -276,7 +324,8 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
     j["goodput_slo"] = slos.empty() ? Json() : Json(formatSlos(slos));
     j["good_requests"] = s.goodRequests;
     Json failures = Json::object();
-    for (const auto& [kind, n] : s.failuresByKind) failures[kind] = {{"count", n}, {"example", s.exampleErrors.at(kind)}};
+    for (const auto& [kind, n] : s.failuresByKind)
+        failures[kind] = {{"count", n}, {"example", s.exampleErrors.at(kind)}};
     j["failures"] = failures;
     j["warmup_requests"] = s.warmupExcluded;
     j["itl_gaps_not_kept"] = s.itlDropped; // past kMaxTimedGaps in a request: not in the ITL figures
@@ -292,11 +341,13 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
 
 std::string failureSummary(const LoadSummary& s) {
     std::vector<std::pair<std::string, size_t>> kinds(s.failuresByKind.begin(), s.failuresByKind.end());
-    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(kinds.begin(), kinds.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string out;
     for (const auto& [kind, n] : kinds) {
         const std::string& example = s.exampleErrors.at(kind);
-        out += (out.empty() ? "" : ", ") + kind + " x" + std::to_string(n) + (example.empty() ? "" : " (" + example + ")");
+        out += (out.empty() ? "" : ", ") + kind + " x" + std::to_string(n) +
+               (example.empty() ? "" : " (" + example + ")");
     }
     return out;
 }
@@ -305,33 +356,43 @@ std::string summaryText(const LoadSummary& s, const std::string& title) {
     std::string t = banner(" " + title + " ", '=');
     t += line("Successful requests:", std::to_string(s.completed));
     t += line("Failed requests:", std::to_string(s.failed));
-    for (const auto& [kind, n] : s.failuresByKind) t += line("  " + kind + ":", std::to_string(n) + "  (" + s.exampleErrors.at(kind) + ")");
+    for (const auto& [kind, n] : s.failuresByKind)
+        t += line("  " + kind + ":", std::to_string(n) + "  (" + s.exampleErrors.at(kind) + ")");
     t += line("Benchmark duration (s):", num(s.durationS));
-    const auto withSource = [](int64_t n, const std::string& src) { return std::to_string(n) + (src.empty() || src == "usage" ? "" : "  (" + src + ")"); };
+    const auto withSource = [](int64_t n, const std::string& src) {
+        return std::to_string(n) + (src.empty() || src == "usage" ? "" : "  (" + src + ")");
+    };
     t += line("Total input tokens:", withSource(s.totalInputTokens, s.inputTokensSource));
     t += line("Total generated tokens:", withSource(s.totalOutputTokens, s.outputTokensSource));
     t += line("Request throughput (req/s):", num(s.requestThroughput));
-    if (s.requestGoodput) t += line("Request goodput (req/s):", num(*s.requestGoodput));
+    if (s.requestGoodput)
+        t += line("Request goodput (req/s):", num(*s.requestGoodput));
     t += line("Output token throughput (tok/s):", num(s.outputThroughput));
     t += line("Total token throughput (tok/s):", num(s.totalTokenThroughput));
-    const std::pair<const char*, const char*> sections[] = {{"ttft", "Time to First Token"},
-                                                            {"tpot", "Time per Output Token (excl. 1st token)"},
-                                                            {"itl", "Inter-token Latency"},
-                                                            {"e2el", "End-to-end Latency"}};
+    const std::pair<const char*, const char*> sections[] = {
+        {"ttft", "Time to First Token"},
+        {"tpot", "Time per Output Token (excl. 1st token)"},
+        {"itl", "Inter-token Latency"},
+        {"e2el", "End-to-end Latency"}};
     for (const auto& [key, heading] : sections) {
         const MetricStats& m = s.metrics.at(key);
         std::string upper = key;
-        for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+        for (char& c : upper)
+            c = char(std::toupper(static_cast<unsigned char>(c)));
         t += banner(heading, '-');
         t += line("Mean " + upper + " (ms):", num(m.mean));
         t += line("Median " + upper + " (ms):", num(m.median));
         for (const auto& [p, v] : m.percentiles)
-            if (p != 50) t += line("P" + percentileKey(p).substr(1) + " " + upper + " (ms):", num(v));
+            if (p != 50)
+                t += line("P" + percentileKey(p).substr(1) + " " + upper + " (ms):", num(v));
     }
     if (s.itlDropped > 0)
-        t += line("ITL gaps not kept:", std::to_string(s.itlDropped) + "  (past " + std::to_string(kMaxTimedGaps) + " in a request; not in the ITL figures)");
+        t += line("ITL gaps not kept:", std::to_string(s.itlDropped) + "  (past " +
+                                            std::to_string(kMaxTimedGaps) +
+                                            " in a request; not in the ITL figures)");
     t += banner("Client", '-');
-    t += line("Late sends (> 1 ms past schedule):", std::to_string(s.lateRequests) + "  (max " + num(s.maxClientDelayMs, 3) + " ms)");
+    t += line("Late sends (> 1 ms past schedule):",
+              std::to_string(s.lateRequests) + "  (max " + num(s.maxClientDelayMs, 3) + " ms)");
     t += line("Mean queue time (ms):", num(s.meanQueueMs));
     t += std::string(50, '=') + "\n";
     return t;

@@ -37,20 +37,22 @@ struct LoadSummary {
     int64_t totalInputTokens = 0, totalOutputTokens = 0;
     std::string inputTokensSource, outputTokensSource; // "usage", "requested", "chunks", or "mixed"
     double requestThroughput = 0, outputThroughput = 0, totalTokenThroughput = 0;
-    std::optional<double> requestGoodput;             // with SLOs only
+    std::optional<double> requestGoodput; // with SLOs only
     size_t goodRequests = 0;
-    std::map<std::string, MetricStats> metrics;       // ttft, tpot, itl, e2el (ms)
-    int64_t itlDropped = 0;                           // gaps past kMaxTimedGaps in a request, not in the ITL figures
-    std::optional<MetricStats> itlPerToken;           // where the server told how many tokens each chunk held
+    std::map<std::string, MetricStats> metrics; // ttft, tpot, itl, e2el (ms)
+    int64_t itlDropped = 0;                 // gaps past kMaxTimedGaps in a request, not in the ITL figures
+    std::optional<MetricStats> itlPerToken; // where the server told how many tokens each chunk held
     size_t lateRequests = 0;
     double maxClientDelayMs = 0;
     double meanQueueMs = 0;
 };
 
-LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos, const std::vector<double>& percentiles);
+LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos,
+                      const std::vector<double>& percentiles);
 
 // The summary as `vllm bench serve --save-result` names it, with the run's description.
-Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos, const std::string& date);
+Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos,
+                 const std::string& date);
 // vLLM's console table layout, with rackscope's lines for failures, goodput and late sends.
 // The failures in a line, most frequent kind first, each with its count and one example:
 // "connect x20 (could not connect to 127.0.0.1:9: Connection refused)"; empty when none failed.

@@ -40,19 +40,23 @@ struct Target {
 // "http://host[:port][/path]" in its parts; nullopt for what the native client leaves to libcurl.
 std::optional<Target> parseHttpUrl(const std::string& url) {
     static const std::string scheme = "http://";
-    if (url.rfind(scheme, 0) != 0) return std::nullopt;
+    if (url.rfind(scheme, 0) != 0)
+        return std::nullopt;
     const size_t slash = url.find('/', scheme.size());
-    const std::string authority = url.substr(scheme.size(), slash == std::string::npos ? std::string::npos : slash - scheme.size());
+    const std::string authority =
+        url.substr(scheme.size(), slash == std::string::npos ? std::string::npos : slash - scheme.size());
     Target t;
     t.path = slash == std::string::npos ? "/" : url.substr(slash);
     t.path = t.path.substr(0, t.path.find('#'));
-    if (authority.empty() || authority.find_first_of("@ \r\n") != std::string::npos || t.path.find_first_of(" \r\n") != std::string::npos)
+    if (authority.empty() || authority.find_first_of("@ \r\n") != std::string::npos ||
+        t.path.find_first_of(" \r\n") != std::string::npos)
         return std::nullopt;
     t.hostHeader = authority;
     std::string rest;
     if (authority[0] == '[') { // an IPv6 address
         const size_t close = authority.find(']');
-        if (close == std::string::npos) return std::nullopt;
+        if (close == std::string::npos)
+            return std::nullopt;
         t.host = authority.substr(1, close - 1);
         rest = authority.substr(close + 1);
     } else {
@@ -62,67 +66,90 @@ std::optional<Target> parseHttpUrl(const std::string& url) {
     }
     t.port = "80";
     if (!rest.empty()) {
-        if (rest[0] != ':' || rest.size() < 2 || rest.size() > 6 || rest.find_first_not_of("0123456789", 1) != std::string::npos) return std::nullopt;
+        if (rest[0] != ':' || rest.size() < 2 || rest.size() > 6 ||
+            rest.find_first_not_of("0123456789", 1) != std::string::npos)
+            return std::nullopt;
         t.port = rest.substr(1);
     }
-    if (t.host.empty()) return std::nullopt;
+    if (t.host.empty())
+        return std::nullopt;
     return t;
 }
 
 enum class Stage { Connect, Send, Receive };
 
 Failure failureOf(const error_code& ec, Stage stage) {
-    if (ec == beast::error::timeout) return Failure::Timeout;
-    if (stage == Stage::Connect) return Failure::Connect;
-    if (ec.category() == http::make_error_code(http::error::end_of_stream).category() && ec != http::error::end_of_stream && ec != http::error::partial_message)
+    if (ec == beast::error::timeout)
+        return Failure::Timeout;
+    if (stage == Stage::Connect)
+        return Failure::Connect;
+    if (ec.category() == http::make_error_code(http::error::end_of_stream).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message)
         return Failure::Protocol; // the response is not HTTP/1.x
     return Failure::Dropped;      // closed or reset before the response ended
 }
 
 std::string describe(const error_code& ec, Stage stage, const Target& t) {
-    if (ec == beast::error::timeout) return stage == Stage::Connect ? "no connection to " + t.hostHeader + " in time" : ""; // "": the request timeout
-    if (stage == Stage::Connect) return "could not connect to " + t.hostHeader + ": " + ec.message();
-    if (ec == http::error::end_of_stream) return "the server closed the connection without a response";
-    if (ec == http::error::partial_message) return "the connection closed before the response ended";
-    if (ec == http::error::header_limit) return "the response's headers are larger than 64 KiB, the most this client reads";
-    if (failureOf(ec, stage) == Failure::Protocol) return "malformed HTTP response: " + ec.message();
+    if (ec == beast::error::timeout)
+        return stage == Stage::Connect ? "no connection to " + t.hostHeader + " in time"
+                                       : ""; // "": the request timeout
+    if (stage == Stage::Connect)
+        return "could not connect to " + t.hostHeader + ": " + ec.message();
+    if (ec == http::error::end_of_stream)
+        return "the server closed the connection without a response";
+    if (ec == http::error::partial_message)
+        return "the connection closed before the response ended";
+    if (ec == http::error::header_limit)
+        return "the response's headers are larger than 64 KiB, the most this client reads";
+    if (failureOf(ec, stage) == Failure::Protocol)
+        return "malformed HTTP response: " + ec.message();
     return ec.message();
 }
 
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 class NativeTransport final : public HttpTransport {
 public:
     NativeTransport(const HttpSetup& setup, Target target) : setup_(setup), target_(std::move(target)) {
         // A Host header of the caller's (an ingress routes by it) takes the place of the URL's.
-        const auto ownHost = std::find_if(setup_.headers.begin(), setup_.headers.end(), [](const auto& h) { return beast::iequals(h.first, "host"); });
+        const auto ownHost = std::find_if(setup_.headers.begin(), setup_.headers.end(),
+                                          [](const auto& h) { return beast::iequals(h.first, "host"); });
         head_ = "POST " + target_.path + " HTTP/1.1\r\n";
-        if (ownHost == setup_.headers.end()) head_ += "Host: " + target_.hostHeader + "\r\n";
-        for (const auto& [name, value] : setup_.headers) head_ += name + ": " + value + "\r\n";
+        if (ownHost == setup_.headers.end())
+            head_ += "Host: " + target_.hostHeader + "\r\n";
+        for (const auto& [name, value] : setup_.headers)
+            head_ += name + ": " + value + "\r\n";
         head_ += "Content-Length: ";
         // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
         tcp::resolver resolver(io_);
         error_code ec;
         endpoints_ = resolver.resolve(target_.host, target_.port, ec);
-        if (ec || endpoints_.empty()) resolveError_ = "could not resolve " + target_.host + (ec ? ": " + ec.message() : "");
+        if (ec || endpoints_.empty())
+            resolveError_ = "could not resolve " + target_.host + (ec ? ": " + ec.message() : "");
     }
 
     std::string library() const override {
-        return "Boost.Beast/" + std::to_string(BOOST_BEAST_VERSION) + " Boost/" + std::to_string(BOOST_VERSION / 100000) + "." +
-               std::to_string(BOOST_VERSION / 100 % 1000);
+        return "Boost.Beast/" + std::to_string(BOOST_BEAST_VERSION) + " Boost/" +
+               std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000);
     }
 
     bool send(const std::string& body, TransferEvents* events) override {
-        std::unique_ptr<Exchange> owned(new Exchange); // not make_unique: that would zero the 16 KiB chunk each request
+        std::unique_ptr<Exchange> owned(
+            new Exchange); // not make_unique: that would zero the 16 KiB chunk each request
         Exchange* x = owned.get();
         x->events = events;
         x->body = &body;
         x->head = head_ + std::to_string(body.size()) + "\r\n\r\n";
-        if (setup_.timeoutS > 0) x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(setup_.timeoutS));
+        if (setup_.timeoutS > 0)
+            x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(setup_.timeoutS));
         inFlight_[events] = std::move(owned);
         if (!resolveError_.empty()) { // ended after send() returns, as any other failure
             asio::post(io_, [this, x] {
-                if (!x->dropped) end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}});
+                if (!x->dropped)
+                    end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}});
             });
         } else if (!idle_.empty()) {
             x->conn = std::move(idle_.back());
@@ -137,10 +164,12 @@ public:
 
     void drop(TransferEvents* events) override {
         const auto it = inFlight_.find(events);
-        if (it == inFlight_.end()) return;
+        if (it == inFlight_.end())
+            return;
         Exchange* x = it->second.get();
         x->dropped = true;
-        if (x->conn) x->conn->stream.close(); // its pending operation ends, aborted, and is ignored
+        if (x->conn)
+            x->conn->stream.close();               // its pending operation ends, aborted, and is ignored
         dropped_.push_back(std::move(it->second)); // alive until then: the operation holds its buffers
         inFlight_.erase(it);
     }
@@ -151,13 +180,15 @@ public:
             timerArmed_ = true;
             timer_.expires_at(until);
             timer_.async_wait([this](const error_code& ec) {
-                if (!ec) timerArmed_ = false;
+                if (!ec)
+                    timerArmed_ = false;
             });
         }
         io_.run_one(); // until something happened: the timer, I/O, or wake()
         // And what else is ready, a bounded number: a server that never stops sending keeps a read
         // ready at every turn, and the engine must get back to its cancel flag and its schedule.
-        for (int i = 0; i < kHandlersPerWait && io_.poll_one(); ++i) {}
+        for (int i = 0; i < kHandlersPerWait && io_.poll_one(); ++i) {
+        }
         return true;
     }
 
@@ -205,28 +236,38 @@ private:
     std::vector<std::unique_ptr<Exchange>> dropped_;
 
     void setExpiry(Connection& c, std::optional<Clock::time_point> at) {
-        if (at) c.stream.expires_at(*at);
-        else c.stream.expires_never();
+        if (at)
+            c.stream.expires_at(*at);
+        else
+            c.stream.expires_never();
     }
 
     void connect(Exchange* x, size_t endpoint) {
-        if (endpoint == 0) x->connectStarted = Clock::now();
+        if (endpoint == 0)
+            x->connectStarted = Clock::now();
         x->conn = std::make_unique<Connection>(io_);
         const tcp::endpoint to = std::next(endpoints_.begin(), std::ptrdiff_t(endpoint))->endpoint();
         error_code opened;
         x->conn->stream.socket().open(to.protocol(), opened);
-        if (opened) return fail(x, opened, Stage::Connect);
-        ::fcntl(x->conn->stream.socket().native_handle(), F_SETFD, FD_CLOEXEC); // nothing the agent starts inherits it
+        if (opened)
+            return fail(x, opened, Stage::Connect);
+        ::fcntl(x->conn->stream.socket().native_handle(), F_SETFD,
+                FD_CLOEXEC); // nothing the agent starts inherits it
         std::optional<Clock::time_point> limit = x->deadline;
         if (setup_.connectTimeoutS > 0) {
-            const auto byConnect = x->connectStarted + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(setup_.connectTimeoutS));
+            const auto byConnect =
+                x->connectStarted + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(setup_.connectTimeoutS));
             limit = limit ? std::min(*limit, byConnect) : byConnect;
         }
         setExpiry(*x->conn, limit);
         x->conn->stream.async_connect(to, [this, x, endpoint](const error_code& ec) {
-            if (x->dropped) return;
-            if (ec && ec != beast::error::timeout && endpoint + 1 < endpoints_.size()) return connect(x, endpoint + 1); // the host's next address
-            if (ec) return fail(x, ec, Stage::Connect);
+            if (x->dropped)
+                return;
+            if (ec && ec != beast::error::timeout && endpoint + 1 < endpoints_.size())
+                return connect(x, endpoint + 1); // the host's next address
+            if (ec)
+                return fail(x, ec, Stage::Connect);
             error_code ignored;
             x->conn->stream.socket().set_option(tcp::no_delay(true), ignored);
             x->connectMs = msSince(x->connectStarted);
@@ -239,18 +280,24 @@ private:
         x->events->sending(Clock::now());
         const std::array<asio::const_buffer, 2> request{asio::buffer(x->head), asio::buffer(*x->body)};
         asio::async_write(x->conn->stream, request, [this, x](const error_code& ec, size_t) {
-            if (x->dropped) return;
-            if (ec) return fail(x, ec, Stage::Send);
+            if (x->dropped)
+                return;
+            if (ec)
+                return fail(x, ec, Stage::Send);
             x->parser.emplace();
             x->parser->header_limit(64 * 1024);
             x->parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // the engine caps what it keeps
-            http::async_read_header(x->conn->stream, x->conn->buffer, *x->parser, [this, x](const error_code& header, size_t) {
-                if (x->dropped) return;
-                if (header) return fail(x, header, Stage::Receive);
-                x->status = int(x->parser->get().result_int());
-                if (x->parser->is_done()) return complete(x);
-                read(x);
-            });
+            http::async_read_header(x->conn->stream, x->conn->buffer, *x->parser,
+                                    [this, x](const error_code& header, size_t) {
+                                        if (x->dropped)
+                                            return;
+                                        if (header)
+                                            return fail(x, header, Stage::Receive);
+                                        x->status = int(x->parser->get().result_int());
+                                        if (x->parser->is_done())
+                                            return complete(x);
+                                        read(x);
+                                    });
         });
     }
 
@@ -259,15 +306,19 @@ private:
         body.data = x->chunk.data();
         body.size = x->chunk.size();
         http::async_read_some(x->conn->stream, x->conn->buffer, *x->parser, [this, x](error_code ec, size_t) {
-            if (x->dropped) return;
-            if (ec == http::error::need_buffer) ec = {};
+            if (x->dropped)
+                return;
+            if (ec == http::error::need_buffer)
+                ec = {};
             const size_t got = x->chunk.size() - x->parser->get().body().size;
             if (got > 0 && !x->events->received(x->status, x->chunk.data(), got, Clock::now())) {
                 x->conn.reset(); // the engine stopped it, and said why
                 return end(x, TransferEnd{{}, {}, x->status, x->connectMs});
             }
-            if (ec) return fail(x, ec, Stage::Receive);
-            if (x->parser->is_done()) return complete(x);
+            if (ec)
+                return fail(x, ec, Stage::Receive);
+            if (x->parser->is_done())
+                return complete(x);
             // The stream's own timer loses every race to a read that data is already waiting for, so
             // under a flood it would never fire: the request timeout is checked here too.
             if (x->deadline && Clock::now() >= *x->deadline) {
@@ -289,7 +340,8 @@ private:
     void fail(Exchange* x, const error_code& ec, Stage stage) {
         // A kept connection the server closed while it idled: the request goes again on a new one, once,
         // as libcurl does, when nothing of a response came.
-        const bool closedWhileIdle = ec == http::error::end_of_stream || ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+        const bool closedWhileIdle = ec == http::error::end_of_stream ||
+                                     ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
         if (x->reused && !x->retried && stage != Stage::Connect && x->status == 0 && closedWhileIdle) {
             x->retried = true;
             x->reused = false;
@@ -297,13 +349,15 @@ private:
             return connect(x, 0);
         }
         x->conn.reset();
-        end(x, TransferEnd{failureOf(ec, stage), describe(ec, stage, target_), x->status ? std::optional<int>(x->status) : std::nullopt, x->connectMs});
+        end(x, TransferEnd{failureOf(ec, stage), describe(ec, stage, target_),
+                           x->status ? std::optional<int>(x->status) : std::nullopt, x->connectMs});
     }
 
     void end(Exchange* x, const TransferEnd& how) {
         TransferEvents* events = x->events;
         auto node = inFlight_.extract(events); // freed when this returns
-        if (node) events->ended(how);
+        if (node)
+            events->ended(how);
     }
 };
 
@@ -311,7 +365,8 @@ private:
 
 bool nativeCanCarry(const std::string& url) {
     for (const char* proxy : {"http_proxy", "all_proxy", "ALL_PROXY"}) // what libcurl would take for http://
-        if (const char* v = std::getenv(proxy); v && *v) return false;
+        if (const char* v = std::getenv(proxy); v && *v)
+            return false;
     return parseHttpUrl(url).has_value();
 }
 
@@ -325,7 +380,8 @@ std::unique_ptr<HttpTransport> makeNativeTransport(const HttpSetup& setup, std::
 }
 
 std::unique_ptr<HttpTransport> makeTransport(const HttpSetup& setup, HttpClient choice, std::string* why) {
-    if (choice == HttpClient::Native || (choice == HttpClient::Auto && nativeCanCarry(setup.url))) return makeNativeTransport(setup, why);
+    if (choice == HttpClient::Native || (choice == HttpClient::Auto && nativeCanCarry(setup.url)))
+        return makeNativeTransport(setup, why);
     return makeCurlTransport(setup, why);
 }
 

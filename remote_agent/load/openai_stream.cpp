@@ -13,12 +13,16 @@ using Json = nlohmann::json;
 size_t utf8Length(std::string_view s, size_t i) {
     const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
     const unsigned char c = byte(i);
-    if (c < 0x80) return 1;
+    if (c < 0x80)
+        return 1;
     const size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return 0;
+    if (n == 0 || i + n > s.size())
+        return 0;
     for (size_t k = 1; k < n; ++k)
-        if ((byte(i + k) & 0xc0) != 0x80) return 0;
-    if ((c == 0xe0 && byte(i + 1) < 0xa0) || (c == 0xed && byte(i + 1) > 0x9f) || (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) > 0x8f))
+        if ((byte(i + k) & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && byte(i + 1) < 0xa0) || (c == 0xed && byte(i + 1) > 0x9f) ||
+        (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) > 0x8f))
         return 0; // overlong, a surrogate, or past U+10FFFF
     return n;
 }
@@ -30,33 +34,44 @@ std::string quoted(std::string_view s, size_t max = 200) {
     size_t i = 0;
     while (i < s.size() && i < max) {
         const size_t n = utf8Length(s, i);
-        if (n == 0) out += "\xEF\xBF\xBD";
-        else out.append(s.substr(i, n));
+        if (n == 0)
+            out += "\xEF\xBF\xBD";
+        else
+            out.append(s.substr(i, n));
         i += n == 0 ? 1 : n;
     }
-    if (i < s.size()) out += "...";
+    if (i < s.size())
+        out += "...";
     return out;
 }
 
 std::string stringOf(const Json& v) {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_null()) return {};
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_null())
+        return {};
     return v.dump();
 }
 
 // An error object, in either shape, as "message (type, code)"; nullopt when `o` is not one.
 std::optional<std::string> errorOf(const Json& o) {
     const Json* e = nullptr;
-    if (auto it = o.find("error"); it != o.end()) e = &*it;
-    else if (auto k = o.find("object"); k != o.end() && k->is_string() && *k == "error") e = &o;
-    if (!e) return std::nullopt;
-    if (e->is_string()) return e->get<std::string>();
-    if (!e->is_object()) return stringOf(*e);
+    if (auto it = o.find("error"); it != o.end())
+        e = &*it;
+    else if (auto k = o.find("object"); k != o.end() && k->is_string() && *k == "error")
+        e = &o;
+    if (!e)
+        return std::nullopt;
+    if (e->is_string())
+        return e->get<std::string>();
+    if (!e->is_object())
+        return stringOf(*e);
     std::string message = e->contains("message") ? stringOf((*e)["message"]) : e->dump();
     std::string detail;
     for (const char* key : {"type", "code"}) {
         if (auto it = e->find(key); it != e->end() && !it->is_null()) {
-            if (!detail.empty()) detail += ", ";
+            if (!detail.empty())
+                detail += ", ";
             detail += stringOf(*it);
         }
     }
@@ -64,31 +79,36 @@ std::optional<std::string> errorOf(const Json& o) {
 }
 
 std::optional<int64_t> countOf(const Json& usage, const char* key) {
-    if (auto it = usage.find(key); it != usage.end() && it->is_number_integer() && it->get<int64_t>() >= 0) return it->get<int64_t>();
+    if (auto it = usage.find(key); it != usage.end() && it->is_number_integer() && it->get<int64_t>() >= 0)
+        return it->get<int64_t>();
     return std::nullopt;
 }
 
 void readChoice(const Json& choice, Endpoint endpoint, StreamChunk* c) {
-    if (!choice.is_object()) return;
+    if (!choice.is_object())
+        return;
     if (endpoint == Endpoint::ChatCompletions) {
         // delta (stream) or message (whole response); reasoning models stream their thinking
         // separately, and those are generated tokens too
         const char* holder = choice.contains("delta") ? "delta" : "message";
         if (auto d = choice.find(holder); d != choice.end() && d->is_object()) {
             for (const char* key : {"reasoning_content", "reasoning", "content"})
-                if (auto t = d->find(key); t != d->end() && t->is_string()) c->text += t->get<std::string>();
+                if (auto t = d->find(key); t != d->end() && t->is_string())
+                    c->text += t->get<std::string>();
         }
     } else if (auto t = choice.find("text"); t != choice.end() && t->is_string()) {
         c->text = t->get<std::string>();
     }
-    if (auto f = choice.find("finish_reason"); f != choice.end() && f->is_string()) c->finishReason = f->get<std::string>();
+    if (auto f = choice.find("finish_reason"); f != choice.end() && f->is_string())
+        c->finishReason = f->get<std::string>();
 }
 
 StreamChunk interpretObject(std::string_view data, Endpoint endpoint) {
     StreamChunk c;
     if (!rsagent::protocol::jsonNestingWithin(data)) {
         c.invalid = true;
-        c.problem = "JSON nested deeper than " + std::to_string(rsagent::protocol::kMaxJsonDepth) + " levels: " + quoted(data, 120);
+        c.problem = "JSON nested deeper than " + std::to_string(rsagent::protocol::kMaxJsonDepth) +
+                    " levels: " + quoted(data, 120);
         return c;
     }
     Json o = Json::parse(data.begin(), data.end(), nullptr, false);
@@ -120,13 +140,19 @@ StreamChunk interpretChunk(std::string_view data, Endpoint endpoint) {
     return interpretObject(data, endpoint);
 }
 
-StreamChunk interpretResponse(std::string_view body, Endpoint endpoint) { return interpretObject(body, endpoint); }
+StreamChunk interpretResponse(std::string_view body, Endpoint endpoint) {
+    return interpretObject(body, endpoint);
+}
 
 std::string describeErrorBody(std::string_view body) {
-    const Json o = rsagent::protocol::jsonNestingWithin(body) ? Json::parse(body.begin(), body.end(), nullptr, false) : Json(Json::value_t::discarded);
+    const Json o = rsagent::protocol::jsonNestingWithin(body)
+                       ? Json::parse(body.begin(), body.end(), nullptr, false)
+                       : Json(Json::value_t::discarded);
     if (!o.is_discarded() && o.is_object())
-        if (auto e = errorOf(o)) return *e;
-    if (body.empty()) return "(empty body)";
+        if (auto e = errorOf(o))
+            return *e;
+    if (body.empty())
+        return "(empty body)";
     return quoted(body);
 }
 

@@ -14,11 +14,11 @@ namespace rsload {
 enum class Endpoint { Completions, ChatCompletions };
 
 struct StreamChunk {
-    bool done = false;            // data: [DONE]
-    bool invalid = false;         // not JSON, or not an object: `problem` says what
+    bool done = false;    // data: [DONE]
+    bool invalid = false; // not JSON, or not an object: `problem` says what
     std::string problem;
     bool hasChoices = false;
-    std::string text;             // generated text in this chunk (content, reasoning content)
+    std::string text; // generated text in this chunk (content, reasoning content)
     std::optional<std::string> finishReason;
     std::optional<int64_t> promptTokens;     // from "usage"
     std::optional<int64_t> completionTokens; // from "usage": cumulative when sent on every chunk

@@ -12,15 +12,19 @@ namespace {
 
 // Common words that are single tokens, with their leading space, in the major BPE vocabularies.
 constexpr std::array<std::string_view, 96> kWords = {
-    "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on", "not",
-    "he", "this", "are", "or", "his", "from", "at", "which", "but", "have", "an", "had", "they", "you", "were",
-    "their", "one", "all", "we", "can", "her", "has", "there", "been", "if", "more", "when", "will", "would",
-    "who", "so", "no", "time", "people", "year", "way", "day", "man", "thing", "world", "life", "hand", "part",
-    "child", "eye", "place", "work", "week", "case", "point", "number", "group", "problem", "fact", "good",
-    "new", "first", "last", "long", "great", "little", "own", "other", "old", "right", "big", "high", "small",
-    "large", "next", "early", "young", "few", "public", "bad", "same", "able", "city", "water", "light"};
+    "the",    "of",     "and",     "to",    "in",    "is",     "that",  "for",   "it",   "as",    "was",
+    "with",   "be",     "by",      "on",    "not",   "he",     "this",  "are",   "or",   "his",   "from",
+    "at",     "which",  "but",     "have",  "an",    "had",    "they",  "you",   "were", "their", "one",
+    "all",    "we",     "can",     "her",   "has",   "there",  "been",  "if",    "more", "when",  "will",
+    "would",  "who",    "so",      "no",    "time",  "people", "year",  "way",   "day",  "man",   "thing",
+    "world",  "life",   "hand",    "part",  "child", "eye",    "place", "work",  "week", "case",  "point",
+    "number", "group",  "problem", "fact",  "good",  "new",    "first", "last",  "long", "great", "little",
+    "own",    "other",  "old",     "right", "big",   "high",   "small", "large", "next", "early", "young",
+    "few",    "public", "bad",     "same",  "able",  "city",   "water", "light"};
 
-int64_t clampLength(double v) { return std::max<int64_t>(1, std::llround(v)); }
+int64_t clampLength(double v) {
+    return std::max<int64_t>(1, std::llround(v));
+}
 
 std::optional<Prompt> promptFromObject(const Json& o, std::string* why) {
     Prompt p;
@@ -29,7 +33,8 @@ std::optional<Prompt> promptFromObject(const Json& o, std::string* why) {
         return std::nullopt;
     }
     for (const char* key : {"output_len", "max_tokens"})
-        if (auto it = o.find(key); it != o.end() && it->is_number_integer() && it->get<int64_t>() > 0) p.outputLen = it->get<int64_t>();
+        if (auto it = o.find(key); it != o.end() && it->is_number_integer() && it->get<int64_t>() > 0)
+            p.outputLen = it->get<int64_t>();
     if (auto m = o.find("messages"); m != o.end()) {
         if (!m->is_array() || m->empty()) {
             *why = "\"messages\" is not a non-empty array";
@@ -37,7 +42,8 @@ std::optional<Prompt> promptFromObject(const Json& o, std::string* why) {
         }
         p.messages = *m;
         for (const Json& msg : *m)
-            if (msg.is_object() && msg.value("role", Json()).is_string() && msg["role"] == "user" && msg.value("content", Json()).is_string())
+            if (msg.is_object() && msg.value("role", Json()).is_string() && msg["role"] == "user" &&
+                msg.value("content", Json()).is_string())
                 p.text = msg["content"].get<std::string>(); // the last user turn, for /v1/completions
         return p;
     }
@@ -45,7 +51,8 @@ std::optional<Prompt> promptFromObject(const Json& o, std::string* why) {
         // ShareGPT: the first human turn is the prompt; the reply's length is not known in tokens here,
         // so the spec's output length applies unless the record says otherwise
         for (const Json& turn : *c) {
-            if (turn.is_object() && turn.value("from", Json()).is_string() && (turn["from"] == "human" || turn["from"] == "user") &&
+            if (turn.is_object() && turn.value("from", Json()).is_string() &&
+                (turn["from"] == "human" || turn["from"] == "user") &&
                 turn.value("value", Json()).is_string()) {
                 p.text = turn["value"].get<std::string>();
                 break;
@@ -71,9 +78,12 @@ std::optional<Prompt> promptFromObject(const Json& o, std::string* why) {
 
 int64_t drawLength(const LengthDist& d, std::mt19937_64& rng) {
     switch (d.kind) {
-    case LengthDist::Kind::Fixed: return clampLength(d.a);
-    case LengthDist::Kind::Uniform: return std::uniform_int_distribution<int64_t>(clampLength(d.a), clampLength(d.b))(rng);
-    case LengthDist::Kind::Normal: return d.b > 0 ? clampLength(std::normal_distribution<double>(d.a, d.b)(rng)) : clampLength(d.a);
+    case LengthDist::Kind::Fixed:
+        return clampLength(d.a);
+    case LengthDist::Kind::Uniform:
+        return std::uniform_int_distribution<int64_t>(clampLength(d.a), clampLength(d.b))(rng);
+    case LengthDist::Kind::Normal:
+        return d.b > 0 ? clampLength(std::normal_distribution<double>(d.a, d.b)(rng)) : clampLength(d.a);
     }
     return 1;
 }
@@ -83,7 +93,8 @@ std::string syntheticPrompt(int64_t words, std::mt19937_64& rng) {
     out.reserve(size_t(words) * 6);
     std::uniform_int_distribution<size_t> pick(0, kWords.size() - 1);
     for (int64_t i = 0; i < words; ++i) {
-        if (i) out.push_back(' ');
+        if (i)
+            out.push_back(' ');
         out.append(kWords[pick(rng)]);
     }
     return out;
@@ -97,7 +108,8 @@ std::vector<Prompt> readPromptFile(const std::string& text, size_t limit, size_t
         if (auto p = promptFromObject(o, &reason)) {
             out.push_back(std::move(*p));
         } else {
-            if (*skipped == 0) *why = reason;
+            if (*skipped == 0)
+                *why = reason;
             ++*skipped;
         }
     };
@@ -106,12 +118,14 @@ std::vector<Prompt> readPromptFile(const std::string& text, size_t limit, size_t
         const bool shallow = rsagent::protocol::jsonNestingWithin(text);
         const Json all = shallow ? Json::parse(text, nullptr, false) : Json(Json::value_t::discarded);
         if (all.is_discarded() || !all.is_array()) {
-            *why = shallow ? "the file starts like a JSON array but is not valid JSON" : "the file's JSON is nested too deeply";
+            *why = shallow ? "the file starts like a JSON array but is not valid JSON"
+                           : "the file's JSON is nested too deeply";
             ++*skipped;
             return out;
         }
         for (const Json& o : all) {
-            if (out.size() >= limit) break;
+            if (out.size() >= limit)
+                break;
             take(o);
         }
         return out;
@@ -119,15 +133,20 @@ std::vector<Prompt> readPromptFile(const std::string& text, size_t limit, size_t
     size_t lineNo = 0, pos = 0;
     while (pos < text.size() && out.size() < limit) {
         size_t end = text.find('\n', pos);
-        if (end == std::string::npos) end = text.size();
+        if (end == std::string::npos)
+            end = text.size();
         const std::string_view line(text.data() + pos, end - pos);
         pos = end + 1;
         ++lineNo;
-        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+            continue;
         const bool shallow = rsagent::protocol::jsonNestingWithin(line);
-        const Json o = shallow ? Json::parse(line.begin(), line.end(), nullptr, false) : Json(Json::value_t::discarded);
+        const Json o =
+            shallow ? Json::parse(line.begin(), line.end(), nullptr, false) : Json(Json::value_t::discarded);
         if (o.is_discarded()) {
-            if (*skipped == 0) *why = "line " + std::to_string(lineNo) + (shallow ? " is not JSON" : " is nested too deeply");
+            if (*skipped == 0)
+                *why =
+                    "line " + std::to_string(lineNo) + (shallow ? " is not JSON" : " is nested too deeply");
             ++*skipped;
             continue;
         }

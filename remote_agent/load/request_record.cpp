@@ -19,14 +19,21 @@ constexpr std::array<std::pair<Failure, const char*>, 9> kFailureNames = {{
 }};
 
 // Milliseconds to the microsecond: what the clock and the JSON are worth.
-double rounded(double ms) { return std::round(ms * 1000.0) / 1000.0; }
+double rounded(double ms) {
+    return std::round(ms * 1000.0) / 1000.0;
+}
 
-template <class T> Json orNull(const std::optional<T>& v) { return v ? Json(*v) : Json(); }
-Json msOrNull(const std::optional<double>& v) { return v ? Json(rounded(*v)) : Json(); }
+template <class T> Json orNull(const std::optional<T>& v) {
+    return v ? Json(*v) : Json();
+}
+Json msOrNull(const std::optional<double>& v) {
+    return v ? Json(rounded(*v)) : Json();
+}
 
 template <class T> std::optional<T> optionalOf(const Json& j, const char* key) {
     auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return std::nullopt;
+    if (it == j.end() || it->is_null())
+        return std::nullopt;
     return it->get<T>();
 }
 
@@ -34,24 +41,28 @@ template <class T> std::optional<T> optionalOf(const Json& j, const char* key) {
 
 const char* failureName(Failure f) {
     for (const auto& [kind, name] : kFailureNames)
-        if (kind == f) return name;
+        if (kind == f)
+            return name;
     return "ok";
 }
 
 std::optional<Failure> failureFromName(const std::string& name) {
     for (const auto& [kind, n] : kFailureNames)
-        if (name == n) return kind;
+        if (name == n)
+            return kind;
     return std::nullopt;
 }
 
 std::optional<double> RequestRecord::tpotMs() const {
-    if (!ok() || !ttftMs || !e2elMs || !outputTokens || *outputTokens < 2) return std::nullopt;
+    if (!ok() || !ttftMs || !e2elMs || !outputTokens || *outputTokens < 2)
+        return std::nullopt;
     return (*e2elMs - *ttftMs) / double(*outputTokens - 1);
 }
 
 Json toJson(const RequestRecord& r) {
     Json itl = Json::array();
-    for (double v : r.itlMs) itl.push_back(rounded(v));
+    for (double v : r.itlMs)
+        itl.push_back(rounded(v));
     Json j{{"index", r.index},
            {"client", r.client},
            {"warmup", r.warmup},
@@ -74,7 +85,8 @@ Json toJson(const RequestRecord& r) {
            {"max_tokens", r.maxTokens},
            {"connect_ms", msOrNull(r.connectMs)},
            {"finish_reason", orNull(r.finishReason)}};
-    if (!r.chunkTokens.empty()) j["chunk_tokens"] = r.chunkTokens;
+    if (!r.chunkTokens.empty())
+        j["chunk_tokens"] = r.chunkTokens;
     if (r.itlDropped > 0) {
         j["itl_dropped"] = r.itlDropped;
         j["itl_dropped_max_ms"] = rounded(r.itlDroppedMaxMs);

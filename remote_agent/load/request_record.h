@@ -22,29 +22,29 @@ std::optional<Failure> failureFromName(const std::string& name);
 constexpr size_t kMaxTimedGaps = 65536;
 
 struct RequestRecord {
-    int64_t index = 0;                 // order of sending, warm-up requests first
-    std::string client;                // which load generator sent it
+    int64_t index = 0;  // order of sending, warm-up requests first
+    std::string client; // which load generator sent it
     bool warmup = false;
-    double scheduledS = 0;             // when the arrival process wanted it sent
-    double sentS = 0;                  // when it was handed to the connection
-    double queueMs = 0;                // sent - scheduled: waiting for a concurrency slot, and any client delay
-    double clientDelayMs = 0;          // how late the client itself was past the moment it could have sent
+    double scheduledS = 0;    // when the arrival process wanted it sent
+    double sentS = 0;         // when it was handed to the connection
+    double queueMs = 0;       // sent - scheduled: waiting for a concurrency slot, and any client delay
+    double clientDelayMs = 0; // how late the client itself was past the moment it could have sent
     Failure failure = Failure::Ok;
-    std::string error;                 // the failure's detail, as the server or the HTTP client said it
+    std::string error; // the failure's detail, as the server or the HTTP client said it
     std::optional<int> httpStatus;
-    std::optional<double> ttftMs;      // first chunk with generated text
-    std::optional<double> e2elMs;      // to the stream's end ([DONE], or the last byte)
-    std::vector<double> itlMs;         // gaps between chunks with text, after the first (at most kMaxTimedGaps)
-    int64_t itlDropped = 0;            // gaps past kMaxTimedGaps, not kept
-    double itlDroppedMaxMs = 0;        // the longest of those
-    std::vector<int> chunkTokens;      // tokens in each kept text chunk, where the server said (continuous usage)
-    int64_t chunks = 0;                // chunks with text
+    std::optional<double> ttftMs; // first chunk with generated text
+    std::optional<double> e2elMs; // to the stream's end ([DONE], or the last byte)
+    std::vector<double> itlMs;    // gaps between chunks with text, after the first (at most kMaxTimedGaps)
+    int64_t itlDropped = 0;       // gaps past kMaxTimedGaps, not kept
+    double itlDroppedMaxMs = 0;   // the longest of those
+    std::vector<int> chunkTokens; // tokens in each kept text chunk, where the server said (continuous usage)
+    int64_t chunks = 0;           // chunks with text
     std::optional<int64_t> inputTokens;
-    std::string inputTokensSource;     // "usage" (the server's count) or "requested" (the synthetic length)
+    std::string inputTokensSource; // "usage" (the server's count) or "requested" (the synthetic length)
     std::optional<int64_t> outputTokens;
-    std::string outputTokensSource;    // "usage", or "chunks" (one token a chunk, when the server gave no usage)
+    std::string outputTokensSource; // "usage", or "chunks" (one token a chunk, when the server gave no usage)
     int64_t maxTokens = 0;
-    std::optional<double> connectMs;   // a new connection's TCP (and TLS) set-up; absent when one was reused
+    std::optional<double> connectMs; // a new connection's TCP (and TLS) set-up; absent when one was reused
     std::optional<std::string> finishReason;
 
     bool ok() const { return failure == Failure::Ok; }

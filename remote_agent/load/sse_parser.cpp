@@ -9,12 +9,14 @@ SseParser::SseParser(std::function<void(const SseEvent&)> onEvent, size_t maxEve
     : onEvent_(std::move(onEvent)), maxEvent_(maxEvent) {}
 
 bool SseParser::feed(const char* bytes, size_t size) {
-    if (!error_.empty()) return false;
+    if (!error_.empty())
+        return false;
     size_t i = 0;
     if (atStart_ && size > 0) {
         // The BOM may itself be split across reads: hold its first bytes in line_ until decided.
         static constexpr std::string_view kBom = "\xEF\xBB\xBF";
-        while (i < size && line_.size() < kBom.size() && bytes[i] == kBom[line_.size()]) line_.push_back(bytes[i++]);
+        while (i < size && line_.size() < kBom.size() && bytes[i] == kBom[line_.size()])
+            line_.push_back(bytes[i++]);
         if (line_.size() == kBom.size()) {
             line_.clear();
             atStart_ = false;
@@ -35,8 +37,10 @@ bool SseParser::feed(const char* bytes, size_t size) {
         const void* nl = std::memchr(start, '\n', size - i);
         const void* cr = std::memchr(start, '\r', size - i);
         const char* end = bytes + size;
-        if (nl) end = static_cast<const char*>(nl);
-        if (cr && static_cast<const char*>(cr) < end) end = static_cast<const char*>(cr);
+        if (nl)
+            end = static_cast<const char*>(nl);
+        if (cr && static_cast<const char*>(cr) < end)
+            end = static_cast<const char*>(cr);
         const size_t run = size_t(end - start);
         if (line_.size() + run + current_.data.size() > maxEvent_) {
             error_ = "an event is larger than " + std::to_string(maxEvent_) + " bytes";
@@ -44,11 +48,13 @@ bool SseParser::feed(const char* bytes, size_t size) {
         }
         line_.append(start, run);
         i += run;
-        if (i == size) break; // the line continues in the next read
+        if (i == size)
+            break; // the line continues in the next read
         lastWasCr_ = bytes[i] == '\r';
         ++i;
         takeLine();
-        if (!error_.empty()) return false;
+        if (!error_.empty())
+            return false;
     }
     return true;
 }
@@ -72,14 +78,17 @@ void SseParser::takeLine() {
     const size_t colon = l.find(':');
     std::string_view field = l.substr(0, colon);
     std::string_view value = colon == std::string_view::npos ? std::string_view() : l.substr(colon + 1);
-    if (!value.empty() && value[0] == ' ') value.remove_prefix(1);
+    if (!value.empty() && value[0] == ' ')
+        value.remove_prefix(1);
     if (field == "data") {
-        if (hasData_) current_.data.push_back('\n');
+        if (hasData_)
+            current_.data.push_back('\n');
         current_.data.append(value);
         hasData_ = true;
     } else if (field == "event") {
         current_.event.assign(value);
-    } // "id" and "retry" mean nothing to a single request's stream; other fields are ignored, as the format says
+    } // "id" and "retry" mean nothing to a single request's stream; other fields are ignored, as the format
+      // says
     line_.clear();
 }
 

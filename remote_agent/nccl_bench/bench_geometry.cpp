@@ -12,7 +12,9 @@ Geometry geometry(Op op, std::size_t count, int ranks) {
     case Op::AllReduce:
     case Op::Broadcast:
     case Op::Reduce:
-    case Op::SendRecv: g.sendCount = g.recvCount = g.paramCount = count; break;
+    case Op::SendRecv:
+        g.sendCount = g.recvCount = g.paramCount = count;
+        break;
     case Op::AllGather:
         g.sendCount = g.paramCount = perRank;
         g.recvCount = perRank * n;
@@ -36,33 +38,45 @@ std::size_t reportedBytes(const Geometry& g, std::size_t elementSize) {
 }
 
 double busFactor(Op op, int ranks) {
-    if (ranks <= 0) return 0;
+    if (ranks <= 0)
+        return 0;
     const double n = ranks;
     switch (op) {
-    case Op::AllReduce: return 2 * (n - 1) / n;
+    case Op::AllReduce:
+        return 2 * (n - 1) / n;
     case Op::AllGather:
     case Op::ReduceScatter:
-    case Op::AllToAll: return (n - 1) / n;
+    case Op::AllToAll:
+        return (n - 1) / n;
     case Op::Broadcast:
     case Op::Reduce:
-    case Op::SendRecv: return 1;
+    case Op::SendRecv:
+        return 1;
     }
     return 0;
 }
 
 Bandwidth bandwidth(Op op, std::size_t paramCount, std::size_t elementSize, double seconds, int ranks) {
-    if (seconds <= 0) return {};
+    if (seconds <= 0)
+        return {};
     double bytes = static_cast<double>(paramCount) * static_cast<double>(elementSize);
     // The gather-like collectives pass the per-rank count; their bandwidth counts every rank's part.
-    if (op == Op::AllGather || op == Op::ReduceScatter || op == Op::AllToAll) bytes *= ranks;
+    if (op == Op::AllGather || op == Op::ReduceScatter || op == Op::AllToAll)
+        bytes *= ranks;
     Bandwidth b;
     b.algbw = bytes / 1.0e9 / seconds;
     b.busbw = b.algbw * busFactor(op, ranks);
     return b;
 }
 
-bool usesRedOp(Op op) { return op == Op::AllReduce || op == Op::ReduceScatter || op == Op::Reduce || op == Op::SendRecv; }
-bool usesRoot(Op op) { return op == Op::Broadcast || op == Op::Reduce; }
-bool checksInPlace(Op op) { return op != Op::AllToAll && op != Op::SendRecv; }
+bool usesRedOp(Op op) {
+    return op == Op::AllReduce || op == Op::ReduceScatter || op == Op::Reduce || op == Op::SendRecv;
+}
+bool usesRoot(Op op) {
+    return op == Op::Broadcast || op == Op::Reduce;
+}
+bool checksInPlace(Op op) {
+    return op != Op::AllToAll && op != Op::SendRecv;
+}
 
 } // namespace rackscope::bench

@@ -9,11 +9,12 @@
 
 namespace rackscope::bench {
 
-struct Geometry {          // in elements, for one rank
+struct Geometry { // in elements, for one rank
     std::size_t sendCount = 0;
     std::size_t recvCount = 0;
-    std::size_t paramCount = 0;        // the count passed to NCCL
-    std::size_t sendInPlaceOffset = 0; // in place, the send data starts this many elements per rank into the receive buffer
+    std::size_t paramCount = 0; // the count passed to NCCL
+    std::size_t sendInPlaceOffset =
+        0; // in place, the send data starts this many elements per rank into the receive buffer
     std::size_t recvInPlaceOffset = 0; // ...and the result this many
 };
 
@@ -29,8 +30,8 @@ struct Bandwidth {
 Bandwidth bandwidth(Op op, std::size_t paramCount, std::size_t elementSize, double seconds, int ranks);
 double busFactor(Op op, int ranks);
 
-bool usesRedOp(Op op);    // the redop column names -o, and -o all runs each (else "none", once)
-bool usesRoot(Op op);     // broadcast and reduce take -r
+bool usesRedOp(Op op);     // the redop column names -o, and -o all runs each (else "none", once)
+bool usesRoot(Op op);      // broadcast and reduce take -r
 bool checksInPlace(Op op); // nccl-tests does not validate in-place alltoall and sendrecv ("N/A")
 
 } // namespace rackscope::bench

@@ -18,27 +18,42 @@ constexpr std::size_t kChunkElements = std::size_t(1) << 22; // host staging for
 
 ncclDataType_t ncclType(DataType t) {
     switch (t) {
-    case DataType::Int8: return ncclInt8;
-    case DataType::Uint8: return ncclUint8;
-    case DataType::Int32: return ncclInt32;
-    case DataType::Uint32: return ncclUint32;
-    case DataType::Int64: return ncclInt64;
-    case DataType::Uint64: return ncclUint64;
-    case DataType::Half: return ncclFloat16;
-    case DataType::Float: return ncclFloat32;
-    case DataType::Double: return ncclFloat64;
-    case DataType::Bfloat16: return ncclBfloat16;
+    case DataType::Int8:
+        return ncclInt8;
+    case DataType::Uint8:
+        return ncclUint8;
+    case DataType::Int32:
+        return ncclInt32;
+    case DataType::Uint32:
+        return ncclUint32;
+    case DataType::Int64:
+        return ncclInt64;
+    case DataType::Uint64:
+        return ncclUint64;
+    case DataType::Half:
+        return ncclFloat16;
+    case DataType::Float:
+        return ncclFloat32;
+    case DataType::Double:
+        return ncclFloat64;
+    case DataType::Bfloat16:
+        return ncclBfloat16;
     }
     return ncclFloat32;
 }
 
 ncclRedOp_t ncclOp(RedOp r) {
     switch (r) {
-    case RedOp::Sum: return ncclSum;
-    case RedOp::Prod: return ncclProd;
-    case RedOp::Max: return ncclMax;
-    case RedOp::Min: return ncclMin;
-    case RedOp::Avg: return ncclAvg;
+    case RedOp::Sum:
+        return ncclSum;
+    case RedOp::Prod:
+        return ncclProd;
+    case RedOp::Max:
+        return ncclMax;
+    case RedOp::Min:
+        return ncclMin;
+    case RedOp::Avg:
+        return ncclAvg;
     }
     return ncclSum;
 }
@@ -63,15 +78,18 @@ void fail(const std::string& what) {
 }
 
 void cudaCheck(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return;
+    if (e == cudaSuccess)
+        return;
     const bool noGpu = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
-    fail(std::string("CUDA failure in ") + what + ": " + cudaGetErrorString(e) + (noGpu ? " (no usable NVIDIA GPU or driver on this host)" : ""));
+    fail(std::string("CUDA failure in ") + what + ": " + cudaGetErrorString(e) +
+         (noGpu ? " (no usable NVIDIA GPU or driver on this host)" : ""));
 }
 
 void ncclCheck(ncclResult_t r, const char* what) {
     if (r != ncclSuccess) {
         const std::string last = ncclGetLastError(nullptr);
-        fail(std::string("NCCL failure in ") + what + ": " + ncclGetErrorString(r) + (last.empty() ? "" : " (" + last + ")"));
+        fail(std::string("NCCL failure in ") + what + ": " + ncclGetErrorString(r) +
+             (last.empty() ? "" : " (" + last + ")"));
     }
 }
 
@@ -79,7 +97,8 @@ GpuBench::GpuBench(Op op, const Options& options, const World& world, std::vecto
     : op_(op), o_(options), world_(world), gpus_(gpus), ranks_(ranks) {}
 
 void GpuBench::print(const std::string& text) const {
-    if (world_.rank != 0) return;
+    if (world_.rank != 0)
+        return;
     std::fputs(text.c_str(), stdout);
     std::fflush(stdout);
 }
@@ -88,39 +107,58 @@ void GpuBench::launch(const Case& c, std::size_t count, bool inPlace) {
     const Geometry g = geometry(op_, count, ranks_);
     const std::size_t ws = dataTypeSize(c.type);
     const ncclDataType_t type = ncclType(c.type);
-    if (gpus_.size() > 1) ncclCheck(ncclGroupStart(), "ncclGroupStart");
+    if (gpus_.size() > 1)
+        ncclCheck(ncclGroupStart(), "ncclGroupStart");
     for (Gpu& gpu : gpus_) {
         const std::size_t rank = static_cast<std::size_t>(gpu.rank);
         void* send = inPlace ? offset(gpu.recv, g.sendInPlaceOffset * rank, ws) : gpu.send;
         void* recv = inPlace ? offset(gpu.recv, g.recvInPlaceOffset * rank, ws) : gpu.recv;
         switch (op_) {
-        case Op::AllReduce: ncclCheck(ncclAllReduce(send, recv, g.paramCount, type, ncclOp(c.redOp), gpu.comm, gpu.stream), "ncclAllReduce"); break;
-        case Op::AllGather: ncclCheck(ncclAllGather(send, recv, g.paramCount, type, gpu.comm, gpu.stream), "ncclAllGather"); break;
-        case Op::ReduceScatter:
-            ncclCheck(ncclReduceScatter(send, recv, g.paramCount, type, ncclOp(c.redOp), gpu.comm, gpu.stream), "ncclReduceScatter");
+        case Op::AllReduce:
+            ncclCheck(ncclAllReduce(send, recv, g.paramCount, type, ncclOp(c.redOp), gpu.comm, gpu.stream),
+                      "ncclAllReduce");
             break;
-        case Op::Broadcast: ncclCheck(ncclBroadcast(send, recv, g.paramCount, type, c.root, gpu.comm, gpu.stream), "ncclBroadcast"); break;
+        case Op::AllGather:
+            ncclCheck(ncclAllGather(send, recv, g.paramCount, type, gpu.comm, gpu.stream), "ncclAllGather");
+            break;
+        case Op::ReduceScatter:
+            ncclCheck(
+                ncclReduceScatter(send, recv, g.paramCount, type, ncclOp(c.redOp), gpu.comm, gpu.stream),
+                "ncclReduceScatter");
+            break;
+        case Op::Broadcast:
+            ncclCheck(ncclBroadcast(send, recv, g.paramCount, type, c.root, gpu.comm, gpu.stream),
+                      "ncclBroadcast");
+            break;
         case Op::Reduce:
-            ncclCheck(ncclReduce(send, recv, g.paramCount, type, ncclOp(c.redOp), c.root, gpu.comm, gpu.stream), "ncclReduce");
+            ncclCheck(
+                ncclReduce(send, recv, g.paramCount, type, ncclOp(c.redOp), c.root, gpu.comm, gpu.stream),
+                "ncclReduce");
             break;
         case Op::AllToAll:
             ncclCheck(ncclGroupStart(), "ncclGroupStart");
             for (int peer = 0; peer < ranks_; ++peer) {
                 const std::size_t at = g.paramCount * static_cast<std::size_t>(peer);
-                ncclCheck(ncclSend(offset(send, at, ws), g.paramCount, type, peer, gpu.comm, gpu.stream), "ncclSend");
-                ncclCheck(ncclRecv(offset(recv, at, ws), g.paramCount, type, peer, gpu.comm, gpu.stream), "ncclRecv");
+                ncclCheck(ncclSend(offset(send, at, ws), g.paramCount, type, peer, gpu.comm, gpu.stream),
+                          "ncclSend");
+                ncclCheck(ncclRecv(offset(recv, at, ws), g.paramCount, type, peer, gpu.comm, gpu.stream),
+                          "ncclRecv");
             }
             ncclCheck(ncclGroupEnd(), "ncclGroupEnd");
             break;
         case Op::SendRecv:
             ncclCheck(ncclGroupStart(), "ncclGroupStart");
-            ncclCheck(ncclSend(send, g.paramCount, type, (gpu.rank + 1) % ranks_, gpu.comm, gpu.stream), "ncclSend");
-            ncclCheck(ncclRecv(recv, g.paramCount, type, (gpu.rank - 1 + ranks_) % ranks_, gpu.comm, gpu.stream), "ncclRecv");
+            ncclCheck(ncclSend(send, g.paramCount, type, (gpu.rank + 1) % ranks_, gpu.comm, gpu.stream),
+                      "ncclSend");
+            ncclCheck(
+                ncclRecv(recv, g.paramCount, type, (gpu.rank - 1 + ranks_) % ranks_, gpu.comm, gpu.stream),
+                "ncclRecv");
             ncclCheck(ncclGroupEnd(), "ncclGroupEnd");
             break;
         }
     }
-    if (gpus_.size() > 1) ncclCheck(ncclGroupEnd(), "ncclGroupEnd");
+    if (gpus_.size() > 1)
+        ncclCheck(ncclGroupEnd(), "ncclGroupEnd");
     if (o_.blocking) {
         complete();
         barrier();
@@ -136,7 +174,8 @@ void GpuBench::complete() {
     while (remaining > 0) {
         bool progressed = false;
         for (std::size_t i = 0; i < gpus_.size(); ++i) {
-            if (done[i]) continue;
+            if (done[i])
+                continue;
             const cudaError_t e = cudaStreamQuery(gpus_[i].stream);
             if (e == cudaSuccess) {
                 done[i] = true;
@@ -144,19 +183,22 @@ void GpuBench::complete() {
                 progressed = true;
                 continue;
             }
-            if (e != cudaErrorNotReady) cudaCheck(e, "cudaStreamQuery");
+            if (e != cudaErrorNotReady)
+                cudaCheck(e, "cudaStreamQuery");
             ncclResult_t async = ncclSuccess;
             ncclCheck(ncclCommGetAsyncError(gpus_[i].comm, &async), "ncclCommGetAsyncError");
             const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
             if (async != ncclSuccess || (o_.timeoutSec > 0 && elapsed > o_.timeoutSec)) {
-                for (Gpu& g : gpus_) ncclCommAbort(g.comm);
+                for (Gpu& g : gpus_)
+                    ncclCommAbort(g.comm);
                 if (async != ncclSuccess)
-                    fail("NCCL reported an asynchronous error on rank " + std::to_string(gpus_[i].rank) + ": " +
-                         ncclGetErrorString(async));
+                    fail("NCCL reported an asynchronous error on rank " + std::to_string(gpus_[i].rank) +
+                         ": " + ncclGetErrorString(async));
                 fail("an operation took longer than -T " + std::to_string(o_.timeoutSec) + " s; aborted");
             }
         }
-        if (!progressed) sched_yield();
+        if (!progressed)
+            sched_yield();
     }
 }
 
@@ -173,7 +215,8 @@ void GpuBench::initData(const Case& c, std::size_t count, bool inPlace, std::uin
         for (std::size_t first = 0; first < g.sendCount; first += kChunkElements) {
             const std::size_t n = std::min(kChunkElements, g.sendCount - first);
             fillInput(host.data(), first, n, gpu.rank, spec);
-            cudaCheck(cudaMemcpy(send + first * ws, host.data(), n * ws, cudaMemcpyHostToDevice), "cudaMemcpy to the GPU");
+            cudaCheck(cudaMemcpy(send + first * ws, host.data(), n * ws, cudaMemcpyHostToDevice),
+                      "cudaMemcpy to the GPU");
         }
     }
     cudaCheck(cudaSetDevice(gpus_.front().device), "cudaSetDevice");
@@ -187,12 +230,15 @@ long long GpuBench::checkData(const Case& c, std::size_t count, bool inPlace, st
     std::vector<unsigned char> got(chunk * ws), expected(chunk * ws);
     long long wrong = 0;
     for (Gpu& gpu : gpus_) {
-        if (!hasResult(op_, gpu.rank, c.root)) continue;
-        const char* recv = inPlace ? offset(gpu.recv, g.recvInPlaceOffset * static_cast<std::size_t>(gpu.rank), ws)
-                                   : static_cast<const char*>(gpu.recv);
+        if (!hasResult(op_, gpu.rank, c.root))
+            continue;
+        const char* recv =
+            inPlace ? offset(gpu.recv, g.recvInPlaceOffset * static_cast<std::size_t>(gpu.rank), ws)
+                    : static_cast<const char*>(gpu.recv);
         for (std::size_t first = 0; first < g.recvCount; first += kChunkElements) {
             const std::size_t n = std::min(kChunkElements, g.recvCount - first);
-            cudaCheck(cudaMemcpy(got.data(), recv + first * ws, n * ws, cudaMemcpyDeviceToHost), "cudaMemcpy from the GPU");
+            cudaCheck(cudaMemcpy(got.data(), recv + first * ws, n * ws, cudaMemcpyDeviceToHost),
+                      "cudaMemcpy from the GPU");
             fillExpected(op_, g, gpu.rank, c.root, expected.data(), first, n, spec);
             wrong += static_cast<long long>(countWrong(got.data(), expected.data(), n, spec));
         }
@@ -201,7 +247,8 @@ long long GpuBench::checkData(const Case& c, std::size_t count, bool inPlace, st
 }
 
 void GpuBench::timeOne(const Case& c, std::size_t count, bool inPlace, Totals& totals) {
-    if (o_.check) initData(c, count, inPlace, ++pass_);
+    if (o_.check)
+        initData(c, count, inPlace, ++pass_);
     launch(c, count, inPlace); // one untimed operation, as nccl-tests runs first
     complete();
     barrier();
@@ -209,12 +256,17 @@ void GpuBench::timeOne(const Case& c, std::size_t count, bool inPlace, Totals& t
     const int timed = o_.iters * o_.aggIters;
     std::vector<cudaGraphExec_t> graphs;
     if (o_.cudaGraphLaunches > 0)
-        for (Gpu& gpu : gpus_) cudaCheck(cudaStreamBeginCapture(gpu.stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+        for (Gpu& gpu : gpus_)
+            cudaCheck(cudaStreamBeginCapture(gpu.stream, cudaStreamCaptureModeThreadLocal),
+                      "cudaStreamBeginCapture");
     auto start = Clock::now();
     for (int iter = 0; iter < o_.iters; ++iter) {
-        if (o_.aggIters > 1) ncclCheck(ncclGroupStart(), "ncclGroupStart");
-        for (int a = 0; a < o_.aggIters; ++a) launch(c, count, inPlace);
-        if (o_.aggIters > 1) ncclCheck(ncclGroupEnd(), "ncclGroupEnd");
+        if (o_.aggIters > 1)
+            ncclCheck(ncclGroupStart(), "ncclGroupStart");
+        for (int a = 0; a < o_.aggIters; ++a)
+            launch(c, count, inPlace);
+        if (o_.aggIters > 1)
+            ncclCheck(ncclGroupEnd(), "ncclGroupEnd");
     }
     if (o_.cudaGraphLaunches > 0) {
         for (Gpu& gpu : gpus_) {
@@ -228,25 +280,29 @@ void GpuBench::timeOne(const Case& c, std::size_t count, bool inPlace, Totals& t
         barrier();
         start = Clock::now();
         for (int l = 0; l < o_.cudaGraphLaunches; ++l)
-            for (std::size_t i = 0; i < gpus_.size(); ++i) cudaCheck(cudaGraphLaunch(graphs[i], gpus_[i].stream), "cudaGraphLaunch");
+            for (std::size_t i = 0; i < gpus_.size(); ++i)
+                cudaCheck(cudaGraphLaunch(graphs[i], gpus_[i].stream), "cudaGraphLaunch");
     }
     const double launchSeconds = std::chrono::duration<double>(Clock::now() - start).count() / timed;
     complete();
     double seconds = std::chrono::duration<double>(Clock::now() - start).count() / timed;
     if (o_.cudaGraphLaunches > 0) {
         seconds /= o_.cudaGraphLaunches;
-        for (cudaGraphExec_t exec : graphs) cudaCheck(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+        for (cudaGraphExec_t exec : graphs)
+            cudaCheck(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
     }
     seconds = combineTime(seconds, o_.average);
 
     long long wrong = 0;
-    for (int pass = 0; pass < o_.check; ++pass) { // validation runs apart from the timed iterations, as in nccl-tests
+    for (int pass = 0; pass < o_.check;
+         ++pass) { // validation runs apart from the timed iterations, as in nccl-tests
         const std::uint64_t seed = ++pass_;
         initData(c, count, inPlace, seed);
         launch(c, count, inPlace);
         complete();
         wrong = checkData(c, count, inPlace, seed);
-        if (wrong) break;
+        if (wrong)
+            break;
     }
     const Geometry g = geometry(op_, count, ranks_);
     const Bandwidth bw = bandwidth(op_, g.paramCount, dataTypeSize(c.type), seconds, ranks_);
@@ -262,7 +318,8 @@ Totals GpuBench::run() {
     std::vector<int> roots{usesRoot(op_) ? o_.root : -1};
     if (usesRoot(op_) && o_.root == -1) {
         roots.clear();
-        for (int r = 0; r < ranks_; ++r) roots.push_back(r);
+        for (int r = 0; r < ranks_; ++r)
+            roots.push_back(r);
     }
     const std::vector<RedOp> redOps = usesRedOp(op_) ? o_.redOps : std::vector<RedOp>{RedOp::Sum};
     const std::vector<std::size_t> sizes = sweepSizes(o_);
@@ -273,13 +330,15 @@ Totals GpuBench::run() {
                 const Case c{type, redOp, root};
                 barrier();
                 for (std::size_t warmSize : {o_.maxBytes, o_.minBytes}) { // nccl-tests warms up at both ends
-                    for (int i = 0; i < o_.warmupIters; ++i) launch(c, warmSize / ws, false);
+                    for (int i = 0; i < o_.warmupIters; ++i)
+                        launch(c, warmSize / ws, false);
                     complete();
                 }
                 for (std::size_t size : sizes) {
                     const std::size_t count = size / ws;
                     const Geometry g = geometry(op_, count, ranks_);
-                    print(rowStart(reportedBytes(g, ws), g.paramCount, dataTypeName(type), usesRedOp(op_) ? redOpName(redOp) : "none", root));
+                    print(rowStart(reportedBytes(g, ws), g.paramCount, dataTypeName(type),
+                                   usesRedOp(op_) ? redOpName(redOp) : "none", root));
                     timeOne(c, count, false, totals);
                     timeOne(c, count, true, totals);
                     print("\n");

@@ -23,8 +23,8 @@ std::vector<Gpu> openGpus(const Options& o, const World& world, std::string& dev
     const int first = world.localRank * o.gpus;
     if (first + o.gpus > available)
         fail("process " + std::to_string(world.rank) + " needs GPUs " + std::to_string(first) + " to " +
-             std::to_string(first + o.gpus - 1) + " (local rank " + std::to_string(world.localRank) + ", -g " +
-             std::to_string(o.gpus) + "); this host has " + std::to_string(available));
+             std::to_string(first + o.gpus - 1) + " (local rank " + std::to_string(world.localRank) +
+             ", -g " + std::to_string(o.gpus) + "); this host has " + std::to_string(available));
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     const std::string shortHost = std::string(host).substr(0, std::string(host).find('.'));
@@ -35,8 +35,8 @@ std::vector<Gpu> openGpus(const Options& o, const World& world, std::string& dev
         gpu.rank = world.rank * o.gpus + i;
         cudaDeviceProp prop{};
         cudaCheck(cudaGetDeviceProperties(&prop, gpu.device), "cudaGetDeviceProperties");
-        deviceLines += deviceLine({gpu.rank, 0, static_cast<long>(getpid()), shortHost, gpu.device, prop.pciDomainID,
-                                   prop.pciBusID, prop.pciDeviceID, prop.name});
+        deviceLines += deviceLine({gpu.rank, 0, static_cast<long>(getpid()), shortHost, gpu.device,
+                                   prop.pciDomainID, prop.pciBusID, prop.pciDeviceID, prop.name});
         gpus.push_back(gpu);
     }
     return gpus;
@@ -46,7 +46,8 @@ void allocate(std::vector<Gpu>& gpus, const Options& o) {
     const std::size_t bytes = std::max<std::size_t>(o.maxBytes, 64);
     for (Gpu& gpu : gpus) {
         cudaCheck(cudaSetDevice(gpu.device), "cudaSetDevice");
-        if (!o.streamNull) cudaCheck(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        if (!o.streamNull)
+            cudaCheck(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking), "cudaStreamCreate");
         cudaCheck(cudaMalloc(&gpu.send, bytes), "cudaMalloc (send buffer)");
         cudaCheck(cudaMalloc(&gpu.recv, bytes), "cudaMalloc (receive buffer)");
     }
@@ -58,7 +59,8 @@ void release(std::vector<Gpu>& gpus) {
         ncclCommDestroy(gpu.comm);
         cudaFree(gpu.send);
         cudaFree(gpu.recv);
-        if (gpu.stream) cudaStreamDestroy(gpu.stream);
+        if (gpu.stream)
+            cudaStreamDestroy(gpu.stream);
     }
 }
 
@@ -68,10 +70,13 @@ int main(int argc, char** argv) {
     setvbuf(stdout, nullptr, _IOLBF, 0); // every row as soon as it is measured
     std::vector<std::string> args(argv + 1, argv + argc);
     auto op = opFromName(argv[0]);
-    if (!op && !args.empty() && (op = opFromName(args.front()))) args.erase(args.begin());
+    if (!op && !args.empty() && (op = opFromName(args.front())))
+        args.erase(args.begin());
     if (!op) {
-        std::fprintf(stderr, "rackscope-nccl-bench: name the operation first, or run it as one of nccl-tests' names\n%s",
-                     usage("rackscope-nccl-bench").c_str());
+        std::fprintf(
+            stderr,
+            "rackscope-nccl-bench: name the operation first, or run it as one of nccl-tests' names\n%s",
+            usage("rackscope-nccl-bench").c_str());
         return 2;
     }
     const ParsedOptions parsed = parseOptions(args);
@@ -80,27 +85,32 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::string conflict;
-    if (parsed.error.empty() && parsed.options.cudaGraphLaunches > 0 && (parsed.options.blocking || parsed.options.streamNull))
+    if (parsed.error.empty() && parsed.options.cudaGraphLaunches > 0 &&
+        (parsed.options.blocking || parsed.options.streamNull))
         conflict = "-G (CUDA graph) cannot be combined with -z 1 or -y 1";
     if (!parsed.error.empty() || !conflict.empty()) {
-        std::fprintf(stderr, "rackscope-nccl-bench: %s\n", (parsed.error.empty() ? conflict : parsed.error).c_str());
+        std::fprintf(stderr, "rackscope-nccl-bench: %s\n",
+                     (parsed.error.empty() ? conflict : parsed.error).c_str());
         return 2;
     }
     const Options& o = parsed.options;
 
     const World world = startWorld(&argc, &argv);
     const int ranks = world.size * o.gpus;
-    if (usesRoot(*op) && o.root >= ranks) fail("-r " + std::to_string(o.root) + ": there are only " + std::to_string(ranks) + " ranks");
+    if (usesRoot(*op) && o.root >= ranks)
+        fail("-r " + std::to_string(o.root) + ": there are only " + std::to_string(ranks) + " ranks");
     std::string deviceLines;
     std::vector<Gpu> gpus = openGpus(o, world, deviceLines);
     deviceLines = gatherText(deviceLines);
     if (world.rank == 0) {
-        std::printf("# Collective test starting: %s (rackscope-nccl-bench %s)\n", opBinary(*op), RACKSCOPE_VERSION);
+        std::printf("# Collective test starting: %s (rackscope-nccl-bench %s)\n", opBinary(*op),
+                    RACKSCOPE_VERSION);
         std::printf("%s%s", parameterLine(o).c_str(), devicesBlock(deviceLines).c_str());
     }
 
     ncclUniqueId id{};
-    if (world.rank == 0) ncclCheck(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    if (world.rank == 0)
+        ncclCheck(ncclGetUniqueId(&id), "ncclGetUniqueId");
     broadcastBytes(&id, sizeof id);
     allocate(gpus, o);
     ncclCheck(ncclGroupStart(), "ncclGroupStart");
@@ -114,7 +124,8 @@ int main(int argc, char** argv) {
     GpuBench bench(*op, o, world, gpus, ranks);
     const Totals totals = bench.run();
     release(gpus);
-    if (world.rank == 0) std::printf("%s", footer(totals).c_str());
+    if (world.rank == 0)
+        std::printf("%s", footer(totals).c_str());
     stopWorld();
     return totals.failedResults ? 1 : 0;
 }

@@ -12,26 +12,26 @@
 namespace rackscope::bench {
 
 struct Options {
-    int threads = 1;                          // -t: one thread per process is all this benchmark drives
-    int gpus = 1;                             // -g: GPUs per process
-    std::size_t minBytes = 32u << 20;         // -b
-    std::size_t maxBytes = 32u << 20;         // -e
-    std::size_t stepBytes = 1u << 20;         // -i
-    std::size_t stepFactor = 1;               // -f: when above 1, sizes grow by this factor rather than by -i
-    int iters = 20;                           // -n
-    int aggIters = 1;                         // -m: operations grouped into one NCCL group per iteration
-    int warmupIters = 5;                      // -w
-    int parallelInit = 0;                     // -p: accepted; one thread per process makes it moot
-    int check = 1;                            // -c: validation passes per size (0: none)
-    std::vector<RedOp> redOps{RedOp::Sum};    // -o: "all" for every one
+    int threads = 1;                       // -t: one thread per process is all this benchmark drives
+    int gpus = 1;                          // -g: GPUs per process
+    std::size_t minBytes = 32u << 20;      // -b
+    std::size_t maxBytes = 32u << 20;      // -e
+    std::size_t stepBytes = 1u << 20;      // -i
+    std::size_t stepFactor = 1;            // -f: when above 1, sizes grow by this factor rather than by -i
+    int iters = 20;                        // -n
+    int aggIters = 1;                      // -m: operations grouped into one NCCL group per iteration
+    int warmupIters = 5;                   // -w
+    int parallelInit = 0;                  // -p: accepted; one thread per process makes it moot
+    int check = 1;                         // -c: validation passes per size (0: none)
+    std::vector<RedOp> redOps{RedOp::Sum}; // -o: "all" for every one
     std::vector<DataType> types{DataType::Float}; // -d: "all" for every one
-    int root = 0;                             // -r: -1 for every root in turn
-    int blocking = 0;                         // -z: wait for each operation before starting the next
-    int streamNull = 0;                       // -y: use the default stream
-    int timeoutSec = 0;                       // -T: abort an operation that takes longer (0: never)
-    int cudaGraphLaunches = 0;                // -G: capture the iterations in a CUDA graph, launch it this often
-    int reportCpuTime = 0;                    // -C: report the host-side launch time instead
-    int average = 1;                          // -a: time reported across processes: 0 rank 0, 1 mean, 2 min, 3 max
+    int root = 0;                                 // -r: -1 for every root in turn
+    int blocking = 0;                             // -z: wait for each operation before starting the next
+    int streamNull = 0;                           // -y: use the default stream
+    int timeoutSec = 0;                           // -T: abort an operation that takes longer (0: never)
+    int cudaGraphLaunches = 0; // -G: capture the iterations in a CUDA graph, launch it this often
+    int reportCpuTime = 0;     // -C: report the host-side launch time instead
+    int average = 1;           // -a: time reported across processes: 0 rank 0, 1 mean, 2 min, 3 max
 };
 
 struct ParsedOptions {

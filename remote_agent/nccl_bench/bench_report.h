@@ -21,9 +21,10 @@ struct DeviceLine {
     std::string name;
 };
 
-std::string parameterLine(const Options& o);                 // "# nThread 1 nGpus 1 minBytes ..."
-std::string deviceLine(const DeviceLine& d);                   // "#  Rank  0 Group  0 Pid ... device  0 [0000:18:00] NVIDIA H100"
-std::string devicesBlock(const std::string& deviceLines);     // "#\n# Using devices\n" + the lines + "#\n"
+std::string parameterLine(const Options& o); // "# nThread 1 nGpus 1 minBytes ..."
+std::string
+deviceLine(const DeviceLine& d); // "#  Rank  0 Group  0 Pid ... device  0 [0000:18:00] NVIDIA H100"
+std::string devicesBlock(const std::string& deviceLines); // "#\n# Using devices\n" + the lines + "#\n"
 std::string tableHeader();
 std::string rowStart(std::size_t bytes, std::size_t count, const char* type, const char* redop, int root);
 // One half of a row (out-of-place or in-place); wrong < 0 prints "N/A" (not validated).
@@ -38,7 +39,8 @@ struct Totals {
     void add(double busbw, long long wrong) {
         busbwSum += busbw;
         ++results;
-        if (wrong > 0) ++failedResults;
+        if (wrong > 0)
+            ++failedResults;
     }
 };
 std::string footer(const Totals& t);

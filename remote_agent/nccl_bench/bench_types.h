@@ -16,8 +16,8 @@ enum class RedOp { Sum, Prod, Max, Min, Avg };
 
 // "all_reduce", "all_reduce_perf" or a path ending in one: the collective.
 std::optional<Op> opFromName(std::string_view name);
-const char* opName(Op op);     // "all_reduce"
-const char* opBinary(Op op);   // "all_reduce_perf"
+const char* opName(Op op);   // "all_reduce"
+const char* opBinary(Op op); // "all_reduce_perf"
 const std::vector<Op>& allOps();
 
 // nccl-tests' -d names ("float", "half", "bfloat16"...; "all" is handled by the options).

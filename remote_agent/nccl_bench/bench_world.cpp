@@ -24,13 +24,20 @@ World startWorld(int* argc, char*** argv) {
     MPI_Comm_free(&local);
     return w;
 }
-void stopWorld() { MPI_Finalize(); }
+void stopWorld() {
+    MPI_Finalize();
+}
 void abortWorld(int code) {
-    if (worldSize > 1) MPI_Abort(MPI_COMM_WORLD, code); // the other ranks would wait for this one forever
+    if (worldSize > 1)
+        MPI_Abort(MPI_COMM_WORLD, code); // the other ranks would wait for this one forever
     std::exit(code);
 }
-void barrier() { MPI_Barrier(MPI_COMM_WORLD); }
-void broadcastBytes(void* data, std::size_t bytes) { MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD); }
+void barrier() {
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+void broadcastBytes(void* data, std::size_t bytes) {
+    MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
 
 double combineTime(double seconds, int average) {
     if (average == 0) {
@@ -38,7 +45,11 @@ double combineTime(double seconds, int average) {
         return seconds;
     }
     double out = 0;
-    MPI_Allreduce(&seconds, &out, 1, MPI_DOUBLE, average == 2 ? MPI_MIN : average == 3 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&seconds, &out, 1, MPI_DOUBLE,
+                  average == 2   ? MPI_MIN
+                  : average == 3 ? MPI_MAX
+                                 : MPI_SUM,
+                  MPI_COMM_WORLD);
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return average == 1 ? out / size : out;
@@ -63,20 +74,31 @@ std::string gatherText(const std::string& mine) {
         total += lengths[i];
     }
     std::string all(rank == 0 ? static_cast<std::size_t>(total) : 0, '\0');
-    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+                MPI_COMM_WORLD);
     return all;
 }
 
 #else
 
-World startWorld(int*, char***) { return {}; }
+World startWorld(int*, char***) {
+    return {};
+}
 void stopWorld() {}
-void abortWorld(int code) { std::exit(code); }
+void abortWorld(int code) {
+    std::exit(code);
+}
 void barrier() {}
 void broadcastBytes(void*, std::size_t) {}
-double combineTime(double seconds, int) { return seconds; }
-long long sumAll(long long value) { return value; }
-std::string gatherText(const std::string& mine) { return mine; }
+double combineTime(double seconds, int) {
+    return seconds;
+}
+long long sumAll(long long value) {
+    return value;
+}
+std::string gatherText(const std::string& mine) {
+    return mine;
+}
 
 #endif
 

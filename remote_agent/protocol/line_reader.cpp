@@ -8,14 +8,16 @@ std::vector<LineReader::Item> LineReader::feed(const char* data, size_t size) {
         const char c = data[i];
         if (c == '\n') {
             if (!discarding_) {
-                if (!buffer_.empty() && buffer_.back() == '\r') buffer_.pop_back();
+                if (!buffer_.empty() && buffer_.back() == '\r')
+                    buffer_.pop_back();
                 out.push_back({std::move(buffer_), false});
             }
             buffer_.clear();
             discarding_ = false;
             continue;
         }
-        if (discarding_) continue;
+        if (discarding_)
+            continue;
         if (buffer_.size() >= max_) {
             buffer_.clear();
             discarding_ = true;

@@ -7,21 +7,22 @@ namespace rsagent {
 
 LoadJob::LoadJob(int64_t id, rsload::LoadSpec spec)
     : id_(id), notify_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
-      engine_(std::move(spec), rsload::LoadCallbacks{
-                                   [this](const rsload::RequestRecord& r) {
-                                       push(Json{{"id", id_}, {"event", "request"}, {"data", rsload::toJson(r)}});
-                                   },
-                                   [this](const rsload::LoadProgress& p) {
-                                       push(Json{{"id", id_},
-                                                 {"event", "progress"},
-                                                 {"data", Json{{"elapsed_s", p.elapsedS},
-                                                               {"sent", p.sent},
-                                                               {"completed", p.completed},
-                                                               {"failed", p.failed},
-                                                               {"in_flight", p.inFlight},
-                                                               {"warmup", p.warmup}}}});
-                                   },
-                                   0.25}) {
+      engine_(std::move(spec),
+              rsload::LoadCallbacks{
+                  [this](const rsload::RequestRecord& r) {
+                      push(Json{{"id", id_}, {"event", "request"}, {"data", rsload::toJson(r)}});
+                  },
+                  [this](const rsload::LoadProgress& p) {
+                      push(Json{{"id", id_},
+                                {"event", "progress"},
+                                {"data", Json{{"elapsed_s", p.elapsedS},
+                                              {"sent", p.sent},
+                                              {"completed", p.completed},
+                                              {"failed", p.failed},
+                                              {"in_flight", p.inFlight},
+                                              {"warmup", p.warmup}}}});
+                  },
+                  0.25}) {
     thread_ = std::thread([this] {
         const rsload::LoadOutcome o = engine_.run();
         if (!o.error.empty() && o.records == 0) {
@@ -40,17 +41,22 @@ LoadJob::LoadJob(int64_t id, rsload::LoadSpec spec)
 
 LoadJob::~LoadJob() {
     engine_.cancel();
-    if (thread_.joinable()) thread_.join();
-    if (notify_ >= 0) ::close(notify_);
+    if (thread_.joinable())
+        thread_.join();
+    if (notify_ >= 0)
+        ::close(notify_);
 }
 
-void LoadJob::cancel() { engine_.cancel(); }
+void LoadJob::cancel() {
+    engine_.cancel();
+}
 
 void LoadJob::push(Json message, bool last) {
     {
         std::lock_guard lock(mutex_);
         queue_.push_back(std::move(message));
-        if (last) finished_ = true;
+        if (last)
+            finished_ = true;
     }
     const uint64_t one = 1;
     [[maybe_unused]] ssize_t n = ::write(notify_, &one, sizeof one);

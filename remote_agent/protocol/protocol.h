@@ -7,9 +7,9 @@
 namespace rsagent::protocol {
 
 constexpr int kVersion = 1;
-constexpr size_t kMaxRequestLine = 16u << 20;  // bytes, agent side: a load run's prompts travel inline
+constexpr size_t kMaxRequestLine = 16u << 20;   // bytes, agent side: a load run's prompts travel inline
 constexpr size_t kMaxResponseLine = 128u << 20; // bytes, console side: a snapshot carries hwloc XML
-constexpr int kMaxConcurrentSamples = 64;      // "sample" streams open at once per client
+constexpr int kMaxConcurrentSamples = 64;       // "sample" streams open at once per client
 constexpr int kMinIntervalMs = 50;
 constexpr int kMaxIntervalMs = 3600 * 1000;
 constexpr int kMaxSampleCount = 1000000;

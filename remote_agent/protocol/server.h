@@ -8,8 +8,8 @@
 #include "load_job.h"
 
 #include <chrono>
-#include <unistd.h>
 #include <map>
+#include <unistd.h>
 
 namespace rsagent {
 

@@ -28,7 +28,8 @@ public:
     }
     // A PCI function under devices/pci0000:00/<chain...>/<addr> with bus/pci/devices/<addr> linking to it.
     QString pciDevice(const QStringList& chain, const QString& addr, const QByteArray& cls) {
-        const QString rel = QStringLiteral("devices/pci0000:00/") + (chain + QStringList{addr}).join(QLatin1Char('/'));
+        const QString rel =
+            QStringLiteral("devices/pci0000:00/") + (chain + QStringList{addr}).join(QLatin1Char('/'));
         write(rel + QStringLiteral("/class"), cls + "\n");
         link(QStringLiteral("bus/pci/devices/") + addr, QStringLiteral("../../../") + rel);
         return rel;

@@ -77,17 +77,21 @@ private slots:
         QCOMPARE(int(r["devices"].size()), int(devices.size()));
         for (const Json& d : r["devices"]) {
             const QString name = QString::fromStdString(d["name"].get<std::string>());
-            QCOMPARE(QString::fromStdString(d["fw_ver"].get<std::string>()), readFixtureText(name + QStringLiteral("/fw_ver")));
+            QCOMPARE(QString::fromStdString(d["fw_ver"].get<std::string>()),
+                     readFixtureText(name + QStringLiteral("/fw_ver")));
             const Json& port = d["ports"][0];
-            QCOMPARE(QString::fromStdString(port["rate"].get<std::string>()), readFixtureText(name + QStringLiteral("/ports/1/rate")));
+            QCOMPARE(QString::fromStdString(port["rate"].get<std::string>()),
+                     readFixtureText(name + QStringLiteral("/ports/1/rate")));
             QCOMPARE(QString::fromStdString(port["link_layer"].get<std::string>()),
                      readFixtureText(name + QStringLiteral("/ports/1/link_layer")));
             const QString state = readFixtureText(name + QStringLiteral("/ports/1/state")); // "4: ACTIVE"
             QCOMPARE(port["state"]["code"].get<int>(), state.section(QLatin1Char(':'), 0, 0).toInt());
-            QCOMPARE(QString::fromStdString(port["state"]["name"].get<std::string>()), state.section(QLatin1Char(':'), 1).trimmed());
+            QCOMPARE(QString::fromStdString(port["state"]["name"].get<std::string>()),
+                     state.section(QLatin1Char(':'), 1).trimmed());
             QVERIFY(port["active_mtu"].is_null()); // verbs are not asked about a captured tree
         }
-        QCOMPARE(r["devices"].back()["ports"][0]["link_layer"].get<std::string>(), std::string("Ethernet")); // mlx5_bond_0
+        QCOMPARE(r["devices"].back()["ports"][0]["link_layer"].get<std::string>(),
+                 std::string("Ethernet")); // mlx5_bond_0
     }
 
     void capturedCountersAreAllRead() {
@@ -96,10 +100,12 @@ private slots:
         int files = 0;
         for (QDirIterator it(fixture(kIbCapture), QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
             const QString path = it.next();
-            if (path.contains(QStringLiteral("/counters/")) || path.contains(QStringLiteral("/hw_counters/"))) ++files;
+            if (path.contains(QStringLiteral("/counters/")) || path.contains(QStringLiteral("/hw_counters/")))
+                ++files;
         }
         int ib = 0;
-        for (const auto& [key, value] : reading) ib += key.rfind("ib/", 0) == 0;
+        for (const auto& [key, value] : reading)
+            ib += key.rfind("ib/", 0) == 0;
         QCOMPARE(ib, files);
         QCOMPARE(reading.at("ib/mlx5_1/1/link_downed"), uint64_t(255));
         // Two readings of an unchanged capture: zero deltas, and the 8-bit counter stuck at 255 says so.
@@ -117,7 +123,8 @@ private slots:
         }
         t.write(QStringLiteral("class/net/eth4/qos/trust"), "dscp\n");
         t.write(QStringLiteral("class/net/eth0/mtu"), "1500\n"); // no QoS files: left out
-        t.write(QStringLiteral("class/infiniband/mlx5_2/tc/1/traffic_class"), "106\n"); // as mlnx_qos' guide sets it
+        t.write(QStringLiteral("class/infiniband/mlx5_2/tc/1/traffic_class"),
+                "106\n"); // as mlnx_qos' guide sets it
         const Json q = rsagent::collectRoceQos(HostFs(t.root().toStdString(), "/nonexistent"));
         QVERIFY(q["available"].get<bool>());
         QCOMPARE(int(q["interfaces"].size()), 1);
@@ -127,7 +134,8 @@ private slots:
         QCOMPARE(eth4["trust"].get<std::string>(), std::string("dscp"));
         QCOMPARE(eth4["pfc"].get<std::string>(), std::string("not exposed"));
         QCOMPARE(q["rdma_traffic_class"][0]["traffic_class"].get<std::string>(), std::string("106"));
-        const Json none = rsagent::collectRoceQos(HostFs(t.root().toStdString() + "/nothing", "/nonexistent"));
+        const Json none =
+            rsagent::collectRoceQos(HostFs(t.root().toStdString() + "/nothing", "/nonexistent"));
         QVERIFY(!none["available"].get<bool>());
     }
 
@@ -141,8 +149,10 @@ private slots:
         t.write(gpu + QStringLiteral("/current_link_width"), "8\n");
         t.write(gpu + QStringLiteral("/max_link_speed"), "32.0 GT/s PCIe\n");
         t.write(gpu + QStringLiteral("/max_link_width"), "16\n");
-        t.write(QStringLiteral("devices/pci0000:00/0000:00:01.0/0000:16:00.0/config"), SysfsBuilder::configWithAcs(0x001d));
-        t.write(QStringLiteral("devices/pci0000:00/0000:00:01.0/config"), QByteArray(256, '\0')); // not root: short read
+        t.write(QStringLiteral("devices/pci0000:00/0000:00:01.0/0000:16:00.0/config"),
+                SysfsBuilder::configWithAcs(0x001d));
+        t.write(QStringLiteral("devices/pci0000:00/0000:00:01.0/config"),
+                QByteArray(256, '\0')); // not root: short read
         const Json p = rsagent::collectPcie(HostFs(t.root().toStdString(), "/nonexistent"));
         QVERIFY(p["available"].get<bool>());
         QCOMPARE(int(p["devices"].size()), 1); // bridges are reported above their devices, not as devices
@@ -163,7 +173,8 @@ private slots:
         t.write(QStringLiteral("sys/class/iommu/dmar0/x"), "");
         t.write(QStringLiteral("proc/cmdline"), "BOOT_IMAGE=/vmlinuz intel_iommu=on iommu=pt quiet\n");
         t.write(QStringLiteral("proc/sys/kernel/osrelease"), "5.15.0-91-generic\n");
-        const Json g = rsagent::collectGpuDirect(HostFs(t.root().toStdString() + "/sys", t.root().toStdString() + "/proc"));
+        const Json g = rsagent::collectGpuDirect(
+            HostFs(t.root().toStdString() + "/sys", t.root().toStdString() + "/proc"));
         QVERIFY(g["peer_memory"]["usable"].get<bool>());
         QCOMPARE(g["iommu"]["mode"].get<std::string>(), std::string("passthrough"));
         QVERIFY(g["iommu"]["kernel_parameters"] == Json::array({"intel_iommu=on", "iommu=pt"}));
@@ -171,24 +182,30 @@ private slots:
     }
 
     void ethtoolStatisticsMatchEthtool() {
-        const QString ethtool = QStandardPaths::findExecutable(QStringLiteral("ethtool"), {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
+        const QString ethtool = QStandardPaths::findExecutable(
+            QStringLiteral("ethtool"), {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
         QVERIFY2(!ethtool.isEmpty(), "ethtool (Debian package ethtool) is needed as the reference");
         int compared = 0;
-        for (const QString& ifname : QDir(QStringLiteral("/sys/class/net")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        for (const QString& ifname :
+             QDir(QStringLiteral("/sys/class/net")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
             QProcess p;
             p.start(ethtool, {QStringLiteral("-S"), ifname});
             p.waitForFinished(10000);
-            if (p.exitCode() != 0) continue; // no driver statistics on this interface
+            if (p.exitCode() != 0)
+                continue; // no driver statistics on this interface
             std::set<std::string> theirs;
             static const QRegularExpression row(QStringLiteral("^\\s+(\\S.*?):\\s+\\d+$"));
             for (const QString& line : QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n')))
-                if (const auto m = row.match(line); m.hasMatch()) theirs.insert(m.captured(1).toStdString());
+                if (const auto m = row.match(line); m.hasMatch())
+                    theirs.insert(m.captured(1).toStdString());
             std::set<std::string> ours;
-            for (const auto& [name, value] : rsagent::ethtoolStats(ifname.toStdString())) ours.insert(name);
+            for (const auto& [name, value] : rsagent::ethtoolStats(ifname.toStdString()))
+                ours.insert(name);
             QVERIFY2(ours == theirs, qPrintable(ifname));
             ++compared;
         }
-        if (compared == 0) QSKIP("no interface here has driver statistics (ethtool -S)");
+        if (compared == 0)
+            QSKIP("no interface here has driver statistics (ethtool -S)");
     }
 
     void routesFromProc() {
@@ -198,10 +215,13 @@ private slots:
                 "eth0\t00000000\t0100D50A\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
                 "eth0\t0000D50A\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n");
         t.write(QStringLiteral("proc/net/ipv6_route"),
-                "00000000000000000000000000000000 00 00000000000000000000000000000000 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003 eth0\n"
-                "fd000000000000000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001 eth0\n");
+                "00000000000000000000000000000000 00 00000000000000000000000000000000 00 "
+                "fe800000000000000000000000000001 00000400 00000001 00000000 00000003 eth0\n"
+                "fd000000000000000000000000000000 40 00000000000000000000000000000000 00 "
+                "00000000000000000000000000000000 00000100 00000001 00000000 00000001 eth0\n");
         t.write(QStringLiteral("sys/class/net/eth0/mtu"), "9000\n");
-        const Json n = rsagent::collectNet(HostFs(t.root().toStdString() + "/sys", t.root().toStdString() + "/proc"));
+        const Json n =
+            rsagent::collectNet(HostFs(t.root().toStdString() + "/sys", t.root().toStdString() + "/proc"));
         QCOMPARE(n["ipv4_routes"][0]["gateway"].get<std::string>(), std::string("10.213.0.1"));
         QVERIFY(n["ipv4_routes"][0]["default"].get<bool>());
         QCOMPARE(n["ipv4_routes"][1]["destination"].get<std::string>(), std::string("10.213.0.0"));
@@ -216,7 +236,8 @@ private slots:
 
     void lldpJson0() {
         // lldpcli -f json0 show neighbors, as lldpd 1.0 prints it.
-        const std::string sample = R"({"lldp":[{"interface":[{"name":"veth1","via":"LLDP","rid":"1","age":"0 day, 00:00:05",
+        const std::string sample =
+            R"({"lldp":[{"interface":[{"name":"veth1","via":"LLDP","rid":"1","age":"0 day, 00:00:05",
             "chassis":[{"id":[{"type":"mac","value":"aa:bb:cc:00:00:01"}],"name":[{"value":"leaf01"}],
                         "mgmt-ip":[{"value":"10.213.0.1"}]}],
             "port":[{"id":[{"type":"ifname","value":"swp7"}],"descr":[{"value":"swp7"}],"mfs":[{"value":"9216"}]}],

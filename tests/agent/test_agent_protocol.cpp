@@ -18,9 +18,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <csignal>
-#include <unistd.h>
 #include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace rackscope;
 
@@ -35,7 +35,8 @@ public:
     }
     ~AgentProcess() {
         process_.closeWriteChannel();
-        if (!process_.waitForFinished(5000)) process_.kill();
+        if (!process_.waitForFinished(5000))
+            process_.kill();
     }
     QProcess& process() { return process_; }
     void send(const QByteArray& line) { process_.write(line + '\n'); }
@@ -43,14 +44,17 @@ public:
     QJsonObject next(int timeoutMs = 10000) {
         QElapsedTimer t;
         t.start();
-        while (!process_.canReadLine() && t.elapsed() < timeoutMs) process_.waitForReadyRead(100);
-        if (!process_.canReadLine()) return {};
+        while (!process_.canReadLine() && t.elapsed() < timeoutMs)
+            process_.waitForReadyRead(100);
+        if (!process_.canReadLine())
+            return {};
         return QJsonDocument::fromJson(process_.readLine()).object();
     }
     // The next message about id (skipping other ids' events).
     QJsonObject nextFor(qint64 id, int timeoutMs = 10000) {
         for (QJsonObject m = next(timeoutMs); !m.isEmpty(); m = next(timeoutMs))
-            if (m.value("id").toInteger(-2) == id) return m;
+            if (m.value("id").toInteger(-2) == id)
+                return m;
         return {};
     }
 
@@ -58,7 +62,9 @@ private:
     QProcess process_;
 };
 
-QString errorCode(const QJsonObject& m) { return m.value("error").toObject().value("code").toString(); }
+QString errorCode(const QJsonObject& m) {
+    return m.value("error").toObject().value("code").toString();
+}
 
 } // namespace
 
@@ -71,7 +77,8 @@ private slots:
         int fds[2];
         QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
         int serverStatus = -1;
-        std::thread server([&] { serverStatus = rsagent::Server(fds[0], fds[0], rsagent::CollectOptions{}).run(); });
+        std::thread server(
+            [&] { serverStatus = rsagent::Server(fds[0], fds[0], rsagent::CollectOptions{}).run(); });
         {
             QLocalSocket socket;
             QVERIFY(socket.setSocketDescriptor(fds[1]));
@@ -82,9 +89,11 @@ private slots:
             QSignalSpy failures(&client, &AgentClient::failed);
             QVERIFY(ready.wait(10000));
             QCOMPARE(client.hello().value("protocol").toInt(), 1);
-            QCOMPARE(client.hello().value("capabilities").toArray().first().toString(), QStringLiteral("collect"));
+            QCOMPARE(client.hello().value("capabilities").toArray().first().toString(),
+                     QStringLiteral("collect"));
 
-            const qint64 collect = client.request(QStringLiteral("collect"), {{"sections", QJsonArray{"versions"}}});
+            const qint64 collect =
+                client.request(QStringLiteral("collect"), {{"sections", QJsonArray{"versions"}}});
             QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 10000);
             QCOMPARE(results[0][0].toLongLong(), collect);
             const QJsonObject snapshot = results[0][1].toJsonValue().toObject();
@@ -92,7 +101,8 @@ private slots:
             QVERIFY(!snapshot.value("versions").toObject().value("kernel").toString().isEmpty());
             QVERIFY(!snapshot.contains("topology")); // only what was asked for
 
-            const qint64 sample = client.request(QStringLiteral("sample"), {{"interval_ms", 50}, {"count", 3}});
+            const qint64 sample =
+                client.request(QStringLiteral("sample"), {{"interval_ms", 50}, {"count", 3}});
             QTRY_COMPARE_WITH_TIMEOUT(results.size(), 2, 10000);
             QCOMPARE(events.size(), 3);
             for (int i = 0; i < 3; ++i) {
@@ -120,7 +130,8 @@ private slots:
         agent.send("{\"id\":1,\"method\":\"collect\"}");
         const QJsonObject r = agent.nextFor(1, 60000);
         const QJsonObject snap = r.value("result").toObject();
-        for (const char* section : {"topology", "gpus", "rdma", "net", "pcie", "gpudirect", "roce_qos", "lldp", "versions"})
+        for (const char* section :
+             {"topology", "gpus", "rdma", "net", "pcie", "gpudirect", "roce_qos", "lldp", "versions"})
             QVERIFY2(snap.contains(QLatin1String(section)), section);
         QVERIFY(snap.value("topology").toObject().value("available").toBool());
     }
@@ -152,8 +163,9 @@ private slots:
         for (const auto& [line, code] : cases) {
             agent.send(line);
             const QJsonObject m = agent.next();
-            QVERIFY2(errorCode(m) == code, qPrintable(QString::fromUtf8(line.left(60)) + QStringLiteral(" -> ") +
-                                                      QString::fromUtf8(QJsonDocument(m).toJson(QJsonDocument::Compact))));
+            QVERIFY2(errorCode(m) == code,
+                     qPrintable(QString::fromUtf8(line.left(60)) + QStringLiteral(" -> ") +
+                                QString::fromUtf8(QJsonDocument(m).toJson(QJsonDocument::Compact))));
             QVERIFY(!m.value("error").toObject().value("message").toString().isEmpty());
         }
         agent.send("{\"id\":9,\"method\":\"hello\"}");
@@ -167,10 +179,13 @@ private slots:
         agent.send("{\"id\":2,\"method\":\"collect\",\"params\":{\"sections\":" + deep + "}}");
         const QJsonObject m = agent.next();
         QCOMPARE(errorCode(m), QStringLiteral("bad-request"));
-        QVERIFY(m.value("error").toObject().value("message").toString().contains(QStringLiteral("nested deeper")));
+        QVERIFY(m.value("error").toObject().value("message").toString().contains(
+            QStringLiteral("nested deeper")));
         // Brackets inside a string are text, not nesting.
-        agent.send("{\"id\":3,\"method\":\"hello\",\"params\":{\"note\":\"" + QByteArray(100000, '[') + "\"}}");
-        QCOMPARE(agent.nextFor(3).value("result").toObject().value("type").toString(), QStringLiteral("hello"));
+        agent.send("{\"id\":3,\"method\":\"hello\",\"params\":{\"note\":\"" + QByteArray(100000, '[') +
+                   "\"}}");
+        QCOMPARE(agent.nextFor(3).value("result").toObject().value("type").toString(),
+                 QStringLiteral("hello"));
         QCOMPARE(agent.process().state(), QProcess::Running);
     }
 
@@ -179,14 +194,25 @@ private slots:
         QVERIFY(!agent.next().isEmpty());
         const int cap = int(rsagent::protocol::kMaxConcurrentSamples);
         for (int id = 100; id < 100 + cap; ++id)
-            agent.send(QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":3600000,\"count\":2}}").arg(id).toUtf8());
-        agent.send(QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":3600000,\"count\":2}}").arg(100 + cap).toUtf8());
+            agent.send(
+                QStringLiteral(
+                    "{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":3600000,\"count\":2}}")
+                    .arg(id)
+                    .toUtf8());
+        agent.send(QStringLiteral(
+                       "{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":3600000,\"count\":2}}")
+                       .arg(100 + cap)
+                       .toUtf8());
         const QJsonObject refused = agent.nextFor(100 + cap);
         QCOMPARE(errorCode(refused), QStringLiteral("busy"));
         agent.send("{\"id\":100,\"method\":\"cancel\"}");
         QVERIFY(agent.nextFor(100).value("result").toObject().value("cancelled").toBool());
-        agent.send(QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":50,\"count\":1}}").arg(100 + cap).toUtf8());
-        QCOMPARE(agent.nextFor(100 + cap).value("event").toString(), QStringLiteral("sample")); // a place was free again
+        agent.send(
+            QStringLiteral("{\"id\":%1,\"method\":\"sample\",\"params\":{\"interval_ms\":50,\"count\":1}}")
+                .arg(100 + cap)
+                .toUtf8());
+        QCOMPARE(agent.nextFor(100 + cap).value("event").toString(),
+                 QStringLiteral("sample")); // a place was free again
     }
 
     void closedStdinMidRequestEndsCleanly() {
@@ -207,14 +233,16 @@ private slots:
         QTemporaryDir dir;
         const QString said = dir.filePath(QStringLiteral("out"));
         QProcess console;
-        console.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("\"$0\" --stdio <&$1 >\"$2\" & echo $!; wait"),
-                                             QStringLiteral(RACKSCOPE_AGENT), QString::number(fds[0]), said});
+        console.start(QStringLiteral("sh"),
+                      {QStringLiteral("-c"), QStringLiteral("\"$0\" --stdio <&$1 >\"$2\" & echo $!; wait"),
+                       QStringLiteral(RACKSCOPE_AGENT), QString::number(fds[0]), said});
         QVERIFY(console.waitForReadyRead(10000));
         const pid_t agent = pid_t(console.readLine().trimmed().toInt());
         QVERIFY(agent > 0 && ::kill(agent, 0) == 0);
         QElapsedTimer greeted;
         greeted.start();
-        while (QFileInfo(said).size() == 0 && greeted.elapsed() < 10000) QTest::qWait(20); // serving: its hello is out
+        while (QFileInfo(said).size() == 0 && greeted.elapsed() < 10000)
+            QTest::qWait(20); // serving: its hello is out
         QVERIFY(QFileInfo(said).size() > 0);
         ::kill(pid_t(console.processId()), SIGKILL);
         QVERIFY(console.waitForFinished(5000));
@@ -223,29 +251,38 @@ private slots:
         // Gone, or a zombie its new parent has not reaped yet.
         const auto alive = [&] {
             QFile stat(QStringLiteral("/proc/%1/stat").arg(agent));
-            return stat.open(QIODevice::ReadOnly) && !QString::fromLatin1(stat.readAll()).section(QLatin1Char(')'), -1).trimmed().startsWith(QLatin1Char('Z'));
+            return stat.open(QIODevice::ReadOnly) && !QString::fromLatin1(stat.readAll())
+                                                          .section(QLatin1Char(')'), -1)
+                                                          .trimmed()
+                                                          .startsWith(QLatin1Char('Z'));
         };
-        while (alive() && clock.elapsed() < 15000) QTest::qWait(50);
+        while (alive() && clock.elapsed() < 15000)
+            QTest::qWait(50);
         const bool ended = !alive();
-        if (!ended) ::kill(agent, SIGKILL);
+        if (!ended)
+            ::kill(agent, SIGKILL);
         ::close(fds[0]);
         ::close(fds[1]);
         QVERIFY2(ended, "the agent outlived its console");
     }
 
     void aDeadAgentIsDescribed() {
-        // An agent that greets, says why on stderr and dies of a signal: its signal and its words, not "Process crashed".
+        // An agent that greets, says why on stderr and dies of a signal: its signal and its words, not
+        // "Process crashed".
         QTemporaryDir dir;
         const QString dying = dir.filePath(QStringLiteral("dying-agent"));
         QFile f(dying);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"agent\":\"0.1.0\",\"host\":\"t\"}'\nread line\n"
+        f.write("#!/bin/sh\necho "
+                "'{\"type\":\"hello\",\"protocol\":1,\"agent\":\"0.1.0\",\"host\":\"t\"}'\nread line\n"
                 "echo 'rackscope-agent: hwloc: cannot read /sys/devices' >&2\nkill -SEGV $$\n");
         f.close();
         QFile::setPermissions(dying, QFile::ReadOwner | QFile::ExeOwner);
         const AgentCollect c = collectWithLocalAgent(dying);
         QVERIFY(!c.snapshot);
-        QVERIFY2(c.error.contains(QStringLiteral("signal 11")) && c.error.contains(QStringLiteral("cannot read /sys/devices")), qPrintable(c.error));
+        QVERIFY2(c.error.contains(QStringLiteral("signal 11")) &&
+                     c.error.contains(QStringLiteral("cannot read /sys/devices")),
+                 qPrintable(c.error));
     }
 
     void sampleStreamsAndCancels() {
@@ -256,13 +293,16 @@ private slots:
         QCOMPARE(first.value("event").toString(), QStringLiteral("sample"));
         const QJsonObject counters = first.value("data").toObject().value("counters").toObject();
         QVERIFY(counters.contains(QStringLiteral("net/lo/rx_bytes")));
-        QVERIFY(counters.value(QStringLiteral("net/lo/rx_bytes")).toObject().contains(QStringLiteral("rate_per_s")));
+        QVERIFY(counters.value(QStringLiteral("net/lo/rx_bytes"))
+                    .toObject()
+                    .contains(QStringLiteral("rate_per_s")));
         QCOMPARE(agent.nextFor(5).value("data").toObject().value("seq").toInt(), 1);
         agent.send("{\"id\":5,\"method\":\"sample\"}");
         QCOMPARE(errorCode(agent.nextFor(5)), QStringLiteral("duplicate-id"));
         agent.send("{\"id\":5,\"method\":\"cancel\"}");
         QJsonObject end;
-        while (!(end = agent.nextFor(5)).isEmpty() && end.contains("event")) {}
+        while (!(end = agent.nextFor(5)).isEmpty() && end.contains("event")) {
+        }
         QVERIFY(end.value("result").toObject().value("cancelled").toBool());
         QVERIFY(end.value("result").toObject().value("samples").toInt() >= 2);
         QVERIFY(agent.next(400).isEmpty()); // nothing more after the cancel
@@ -271,37 +311,54 @@ private slots:
     void mutatedRequestsNeverStopTheAgent() {
         AgentProcess agent;
         QVERIFY(!agent.next().isEmpty());
-        const QList<QByteArray> valid = {"{\"id\":1,\"method\":\"hello\"}",
-                                         "{\"id\":2,\"method\":\"collect\",\"params\":{\"sections\":[\"versions\",\"gpudirect\"]}}",
-                                         "{\"id\":3,\"method\":\"sample\",\"params\":{\"interval_ms\":500,\"count\":2}}",
-                                         "{\"id\":3,\"method\":\"cancel\"}"};
+        const QList<QByteArray> valid = {
+            "{\"id\":1,\"method\":\"hello\"}",
+            "{\"id\":2,\"method\":\"collect\",\"params\":{\"sections\":[\"versions\",\"gpudirect\"]}}",
+            "{\"id\":3,\"method\":\"sample\",\"params\":{\"interval_ms\":500,\"count\":2}}",
+            "{\"id\":3,\"method\":\"cancel\"}"};
         QRandomGenerator rng(2026);
         for (int i = 0; i < 300; ++i) {
             QByteArray line = valid[qsizetype(rng.bounded(quint32(valid.size())))];
             for (int e = 0; e < 1 + int(rng.bounded(3)); ++e) {
                 const qsizetype at = qsizetype(rng.bounded(quint32(line.size())));
                 switch (rng.bounded(5)) {
-                case 0: line[at] = char(rng.bounded(256)); break;
-                case 1: line.remove(at, 1 + qsizetype(rng.bounded(5))); break;
-                case 2: line.insert(at, "9999999999999999999"); break;
-                case 3: line.insert(at, QByteArray(1 + qsizetype(rng.bounded(200000)), rng.bounded(2) ? '[' : '{')); break; // nesting
-                default: line.insert(at, QByteArray(qsizetype(rng.bounded(1u << 20)), 'x')); break;                   // size
+                case 0:
+                    line[at] = char(rng.bounded(256));
+                    break;
+                case 1:
+                    line.remove(at, 1 + qsizetype(rng.bounded(5)));
+                    break;
+                case 2:
+                    line.insert(at, "9999999999999999999");
+                    break;
+                case 3:
+                    line.insert(at,
+                                QByteArray(1 + qsizetype(rng.bounded(200000)), rng.bounded(2) ? '[' : '{'));
+                    break; // nesting
+                default:
+                    line.insert(at, QByteArray(qsizetype(rng.bounded(1u << 20)), 'x'));
+                    break; // size
                 }
             }
             line.replace('\n', ' ');
             agent.send(line);
         }
         agent.send("{\"id\":777,\"method\":\"hello\"}");
-        QCOMPARE(agent.nextFor(777, 30000).value("result").toObject().value("type").toString(), QStringLiteral("hello"));
+        QCOMPARE(agent.nextFor(777, 30000).value("result").toObject().value("type").toString(),
+                 QStringLiteral("hello"));
         QCOMPARE(agent.process().state(), QProcess::Running);
     }
 
     void clientRefusesAMismatchReadably_data() {
         QTest::addColumn<QByteArray>("stream");
         QTest::addColumn<QString>("expect");
-        QTest::newRow("newer agent") << QByteArray("{\"type\":\"hello\",\"protocol\":2,\"agent\":\"0.9.0\",\"host\":\"node17\"}" "\n")
-                                     << "agent 0.9.0 on node17 speaks protocol 2";
-        QTest::newRow("no hello") << QByteArray("{\"id\":1,\"result\":{}}" "\n") << "did not greet first";
+        QTest::newRow("newer agent")
+            << QByteArray("{\"type\":\"hello\",\"protocol\":2,\"agent\":\"0.9.0\",\"host\":\"node17\"}"
+                          "\n")
+            << "agent 0.9.0 on node17 speaks protocol 2";
+        QTest::newRow("no hello") << QByteArray("{\"id\":1,\"result\":{}}"
+                                                "\n")
+                                  << "did not greet first";
         QTest::newRow("garbage") << QByteArray("Welcome to node17!\n") << "not a JSON object";
         QTest::newRow("over-long") << QByteArray(4096, 'x') << "longer than 1024 bytes";
     }

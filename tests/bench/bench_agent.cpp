@@ -30,7 +30,8 @@ Run runOnce(const std::vector<std::string>& argv) {
         dup2(devnull, STDOUT_FILENO);
         dup2(devnull, STDERR_FILENO);
         std::vector<char*> args;
-        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        for (const auto& a : argv)
+            args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
         execvp(args[0], args.data());
         _exit(127);
@@ -50,11 +51,13 @@ Run median(const std::vector<std::string>& argv, int runs) {
     std::vector<Run> all;
     for (int i = 0; i < runs; ++i) {
         all.push_back(runOnce(argv));
-        if (all.back().ms < 0) return {};
+        if (all.back().ms < 0)
+            return {};
     }
     std::sort(all.begin(), all.end(), [](const Run& a, const Run& b) { return a.ms < b.ms; });
     Run m = all[all.size() / 2];
-    for (const Run& r : all) m.maxRssKb = std::max(m.maxRssKb, r.maxRssKb);
+    for (const Run& r : all)
+        m.maxRssKb = std::max(m.maxRssKb, r.maxRssKb);
     return m;
 }
 
@@ -62,21 +65,24 @@ double cpuSecondsOf(pid_t pid) {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
     FILE* f = std::fopen(path, "r");
-    if (!f) return -1;
+    if (!f)
+        return -1;
     char buf[4096] = {};
     const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
     std::fclose(f);
     buf[n] = 0;
     const char* p = std::strrchr(buf, ')'); // fields after the command name
     unsigned long utime = 0, stime = 0;
-    if (!p || std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2) return -1;
+    if (!p || std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1;
     return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
 }
 
 // The agent serving --stdio, asked to sample once a second; CPU over `seconds`.
 double idleSamplingCpuPercent(const std::string& agent, int seconds) {
     int in[2];
-    if (pipe(in) != 0) return -1;
+    if (pipe(in) != 0)
+        return -1;
     const pid_t pid = fork();
     if (pid == 0) {
         dup2(in[0], STDIN_FILENO);
@@ -87,8 +93,10 @@ double idleSamplingCpuPercent(const std::string& agent, int seconds) {
         _exit(127);
     }
     close(in[0]);
-    const char request[] = "{\"id\":1,\"method\":\"sample\",\"params\":{\"interval_ms\":1000,\"count\":100000}}\n";
-    if (write(in[1], request, sizeof request - 1) < 0) return -1;
+    const char request[] =
+        "{\"id\":1,\"method\":\"sample\",\"params\":{\"interval_ms\":1000,\"count\":100000}}\n";
+    if (write(in[1], request, sizeof request - 1) < 0)
+        return -1;
     std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // past start-up and the first reading
     const double before = cpuSecondsOf(pid);
     std::this_thread::sleep_for(std::chrono::seconds(seconds));
@@ -107,13 +115,16 @@ int main() {
     const Run ours = median({agent, "collect"}, runs);
     const Run theirs = median({"lstopo-no-graphics", "--of", "xml"}, runs);
     if (ours.ms < 0 || theirs.ms < 0) {
-        std::fprintf(stderr, "bench_agent: a run failed (agent %.1f ms, lstopo %.1f ms)\n", ours.ms, theirs.ms);
+        std::fprintf(stderr, "bench_agent: a run failed (agent %.1f ms, lstopo %.1f ms)\n", ours.ms,
+                     theirs.ms);
         return 1;
     }
     const double cpu = idleSamplingCpuPercent(agent, 10);
     std::printf("bench_agent: one full collection on this machine, median of %d runs\n", runs);
-    std::printf("  lstopo-no-graphics --of xml   %8.2f ms  %6.1f MB peak RSS   (reference)\n", theirs.ms, double(theirs.maxRssKb) / 1024.0);
-    std::printf("  rackscope-agent collect       %8.2f ms  %6.1f MB peak RSS   ratio %.2f (goal <= 1.5); RSS goal < 20 MB\n",
+    std::printf("  lstopo-no-graphics --of xml   %8.2f ms  %6.1f MB peak RSS   (reference)\n", theirs.ms,
+                double(theirs.maxRssKb) / 1024.0);
+    std::printf("  rackscope-agent collect       %8.2f ms  %6.1f MB peak RSS   ratio %.2f (goal <= 1.5); RSS "
+                "goal < 20 MB\n",
                 ours.ms, double(ours.maxRssKb) / 1024.0, ours.ms / theirs.ms);
     std::printf("  sampling once a second        %8.3f %% of one core over 10 s   (goal < 0.5 %%)\n", cpu);
     return cpu < 0 ? 1 : 0;

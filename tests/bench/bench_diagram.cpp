@@ -8,10 +8,10 @@
 //    `lstopo-no-graphics --of svg` on the same file (goal: ratio at most 1.0);
 //  - `rackscope-cli export` of the 64-server cluster to SVG beside Graphviz
 //    `dot -Tsvg` on rackscope's own DOT export of it (goal: at most 1.0).
-#include "workspace/sources.h"
 #include "bench_support.h"
 #include "render/diagram_export.h"
 #include "render/diagram_raster.h"
+#include "workspace/sources.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,8 +20,8 @@
 #include <QPainter>
 #include <QProcess>
 #include <QStandardPaths>
-#include <QThread>
 #include <QTemporaryDir>
+#include <QThread>
 #include <algorithm>
 #include <cstdio>
 
@@ -35,23 +35,37 @@ namespace {
 QString writeCluster(const QDir& dir) {
     QString cluster = QStringLiteral("rackscope-cluster 1\n");
     QString fabric = QStringLiteral("rackscope-fabric 1\nexpect width=4x speed=NDR\n");
-    for (int s = 1; s <= 8; ++s) fabric += QStringLiteral("switch spine-%1 tier=spine ports=64\n").arg(s);
+    for (int s = 1; s <= 8; ++s)
+        fabric += QStringLiteral("switch spine-%1 tier=spine ports=64\n").arg(s);
     for (int r = 0; r < 8; ++r)
         for (int half = 0; half < 2; ++half) {
             fabric += QStringLiteral("switch leaf-r%1-%2 tier=leaf ports=64\n").arg(r).arg(half);
             for (int s = 1; s <= 8; ++s)
                 for (int k = 0; k < 4; ++k)
-                    fabric += QStringLiteral("link leaf-r%1-%2:%3 spine-%4:%5\n").arg(r).arg(half).arg(33 + (s - 1) * 4 + k).arg(s).arg(1 + (r * 2 + half) * 4 + k);
+                    fabric += QStringLiteral("link leaf-r%1-%2:%3 spine-%4:%5\n")
+                                  .arg(r)
+                                  .arg(half)
+                                  .arg(33 + (s - 1) * 4 + k)
+                                  .arg(s)
+                                  .arg(1 + (r * 2 + half) * 4 + k);
         }
     for (int n = 1; n <= 64; ++n) {
-        cluster += QStringLiteral("host node%1 %2/h100-8gpu-node.xml\n").arg(n, 2, 10, QLatin1Char('0')).arg(QStringLiteral(RACKSCOPE_DEMO_DIR));
+        cluster += QStringLiteral("host node%1 %2/h100-8gpu-node.xml\n")
+                       .arg(n, 2, 10, QLatin1Char('0'))
+                       .arg(QStringLiteral(RACKSCOPE_DEMO_DIR));
         for (int r = 0; r < 8; ++r)
-            fabric += QStringLiteral("link node%1/mlx5_%2:1 leaf-r%2-%3:%4\n").arg(n, 2, 10, QLatin1Char('0')).arg(r).arg((n - 1) / 32).arg((n - 1) % 32 + 1);
+            fabric += QStringLiteral("link node%1/mlx5_%2:1 leaf-r%2-%3:%4\n")
+                          .arg(n, 2, 10, QLatin1Char('0'))
+                          .arg(r)
+                          .arg((n - 1) / 32)
+                          .arg((n - 1) % 32 + 1);
     }
     cluster += QStringLiteral("fabric rack64.fabric\n");
-    for (const auto& [name, text] : {std::pair{QStringLiteral("rack64.cluster"), cluster}, std::pair{QStringLiteral("rack64.fabric"), fabric}}) {
+    for (const auto& [name, text] : {std::pair{QStringLiteral("rack64.cluster"), cluster},
+                                     std::pair{QStringLiteral("rack64.fabric"), fabric}}) {
         QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::WriteOnly)) return {};
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
         f.write(text.toUtf8());
     }
     return dir.filePath(QStringLiteral("rack64.cluster"));
@@ -67,7 +81,8 @@ double canvasPaintMs(const Diagram& d, double zoom, QPointF centre, int runs, in
         t.start();
         PaintOptions o;
         o.exposed = QRectF(centre - QPointF(960, 540) / zoom, QSizeF(1920, 1080) / zoom);
-        const QTransform sceneToFrame = QTransform::fromTranslate(960 - centre.x() * zoom, 540 - centre.y() * zoom).scale(zoom, zoom);
+        const QTransform sceneToFrame =
+            QTransform::fromTranslate(960 - centre.x() * zoom, 540 - centre.y() * zoom).scale(zoom, zoom);
         paintDiagramInBands(frame, frame.rect(), sceneToFrame, d, o, Qt::white, bands);
         QPainter p(&window);
         p.drawImage(0, 0, frame);
@@ -92,19 +107,29 @@ int main(int argc, char** argv) {
     }
     const Diagram d = buildDiagram(s.input);
     std::size_t devices = 0;
-    for (const DiagramItem& it : d.items) devices += it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic;
+    for (const DiagramItem& it : d.items)
+        devices += it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic;
     const double fitZoom = std::min(1920 / d.bounds.width(), 1080 / d.bounds.height());
     const QPointF gpu = d.items[std::size_t(d.find(QStringLiteral("node33/GPU0")))].rect.center();
-    const double whole = canvasPaintMs(d, fitZoom, d.bounds.center(), 31, 0), detail = canvasPaintMs(d, 1.0, gpu, 31, 0);
-    const double wholeOne = canvasPaintMs(d, fitZoom, d.bounds.center(), 31, 1), detailOne = canvasPaintMs(d, 1.0, gpu, 31, 1);
-    printf("bench_diagram: 64 servers in full detail: %zu items (%zu GPUs and NICs), %zu links; median of 31 repaints into 1920x1080\n",
+    const double whole = canvasPaintMs(d, fitZoom, d.bounds.center(), 31, 0),
+                 detail = canvasPaintMs(d, 1.0, gpu, 31, 0);
+    const double wholeOne = canvasPaintMs(d, fitZoom, d.bounds.center(), 31, 1),
+                 detailOne = canvasPaintMs(d, 1.0, gpu, 31, 1);
+    printf("bench_diagram: 64 servers in full detail: %zu items (%zu GPUs and NICs), %zu links; median of 31 "
+           "repaints into 1920x1080\n",
            d.items.size(), devices, d.links.size());
     printf("  as the canvas paints: in bands on %d cores, then shown\n", QThread::idealThreadCount());
-    printf("    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n", whole, whole / 16.0);
-    printf("    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n", detail, detail / 16.0);
+    printf(
+        "    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
+        whole, whole / 16.0);
+    printf(
+        "    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
+        detail, detail / 16.0);
     printf("  the same in one band, on one thread\n");
-    printf("    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame\n", wholeOne, wholeOne / 16.0);
-    printf("    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame\n", detailOne, detailOne / 16.0);
+    printf("    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame\n", wholeOne,
+           wholeOne / 16.0);
+    printf("    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame\n", detailOne,
+           detailOne / 16.0);
 
     const QString cli = QStringLiteral(RACKSCOPE_CLI);
     const QString lstopo = QStandardPaths::findExecutable(QStringLiteral("lstopo-no-graphics"));
@@ -114,24 +139,41 @@ int main(int argc, char** argv) {
         return 1;
     }
     const QString host = QStringLiteral(RACKSCOPE_FIXTURES_DIR "/hwloc-96em64t-4n4d3ca2co-pci.xml");
-    const double ours = timeProcess(cli, {QStringLiteral("export"), host, QStringLiteral("-o"), dir.filePath(QStringLiteral("host.svg"))}, 11);
-    const double theirs = timeProcess(lstopo, {QStringLiteral("-f"), QStringLiteral("--input"), host, QStringLiteral("--of"), QStringLiteral("svg"), dir.filePath(QStringLiteral("lstopo.svg"))}, 11);
+    const double ours = timeProcess(
+        cli, {QStringLiteral("export"), host, QStringLiteral("-o"), dir.filePath(QStringLiteral("host.svg"))},
+        11);
+    const double theirs =
+        timeProcess(lstopo,
+                    {QStringLiteral("-f"), QStringLiteral("--input"), host, QStringLiteral("--of"),
+                     QStringLiteral("svg"), dir.filePath(QStringLiteral("lstopo.svg"))},
+                    11);
     const QString dotFile = dir.filePath(QStringLiteral("rack64.dot"));
-    const double ours64 = timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dir.filePath(QStringLiteral("rack64.svg"))}, 5);
-    if (timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dotFile}, 1) < 0) return 1;
-    const double dot64 = timeProcess(dot, {QStringLiteral("-Tsvg"), dotFile, QStringLiteral("-o"), dir.filePath(QStringLiteral("dot.svg"))}, 1);
+    const double ours64 = timeProcess(
+        cli,
+        {QStringLiteral("export"), cluster, QStringLiteral("-o"), dir.filePath(QStringLiteral("rack64.svg"))},
+        5);
+    if (timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dotFile}, 1) < 0)
+        return 1;
+    const double dot64 = timeProcess(
+        dot,
+        {QStringLiteral("-Tsvg"), dotFile, QStringLiteral("-o"), dir.filePath(QStringLiteral("dot.svg"))}, 1);
     if (ours < 0 || theirs < 0 || ours64 < 0 || dot64 < 0) {
-        fprintf(stderr, "bench_diagram: a run failed (export %.1f, lstopo %.1f, export64 %.1f, dot %.1f)\n", ours, theirs, ours64, dot64);
+        fprintf(stderr, "bench_diagram: a run failed (export %.1f, lstopo %.1f, export64 %.1f, dot %.1f)\n",
+                ours, theirs, ours64, dot64);
         return 1;
     }
     printf("  export one server to SVG (hwloc-96em64t-4n4d3ca2co-pci.xml), whole processes, median of 11:\n");
     printf("    lstopo-no-graphics --of svg        %8.2f ms   (reference)\n", theirs);
-    printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0)\n", ours, ours / theirs);
+    printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0)\n", ours,
+           ours / theirs);
     // what a process of ours costs before it reads anything: the floor under the ratio above
     const double started = timeProcess(cli, {QStringLiteral("--version")}, 11);
-    printf("    of which rackscope-cli --version   %8.2f ms   (loading Qt; the drawing adds its font database)\n", started);
+    printf("    of which rackscope-cli --version   %8.2f ms   (loading Qt; the drawing adds its font "
+           "database)\n",
+           started);
     printf("  export the 64-server cluster to SVG, whole processes:\n");
     printf("    dot -Tsvg on rackscope's DOT       %8.2f ms   (reference, one run)\n", dot64);
-    printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0), median of 5\n", ours64, ours64 / dot64);
+    printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0), median of 5\n",
+           ours64, ours64 / dot64);
     return 0;
 }

@@ -19,20 +19,23 @@ double medianSeconds(const std::function<bool()>& run, int times) {
     for (int i = 0; i < times; ++i) {
         QElapsedTimer t;
         t.start();
-        if (!run()) return -1;
+        if (!run())
+            return -1;
         s.push_back(double(t.nsecsElapsed()) / 1e9);
     }
     std::sort(s.begin(), s.end());
     return s[s.size() / 2];
 }
 
-bool runQuiet(const QString& program, const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+bool runQuiet(const QString& program, const QStringList& args,
+              const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.setStandardOutputFile(QProcess::nullDevice());
     p.start(program, args);
     if (!p.waitForFinished(300000) || p.exitCode() != 0) {
-        std::fprintf(stderr, "bench_fleet: %s failed (%d): %s\n", qPrintable(program), p.exitCode(), p.readAllStandardError().left(400).constData());
+        std::fprintf(stderr, "bench_fleet: %s failed (%d): %s\n", qPrintable(program), p.exitCode(),
+                     p.readAllStandardError().left(400).constData());
         return false;
     }
     return true;
@@ -52,7 +55,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     SshTestHosts hosts;
-    if (!hosts.ok()) return 1;
+    if (!hosts.ok())
+        return 1;
     QStringList names;
     for (int i = 1; i <= 64; ++i) {
         names << QStringLiteral("h%1").arg(i);
@@ -64,27 +68,48 @@ int main(int argc, char** argv) {
     const QString config = hosts.sshConfig();
     const QString known = hosts.knownHosts(names);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PDSH_SSH_ARGS"), QStringLiteral("-F %1 -o UserKnownHostsFile=%2 -o BatchMode=yes -x -l%u %h").arg(config, known));
-    std::printf("bench_fleet: %s, median of 3 runs, agent already deployed, 32 in flight\n", "network-namespace hosts running sshd");
+    env.insert(
+        QStringLiteral("PDSH_SSH_ARGS"),
+        QStringLiteral("-F %1 -o UserKnownHostsFile=%2 -o BatchMode=yes -x -l%u %h").arg(config, known));
+    std::printf("bench_fleet: %s, median of 3 runs, agent already deployed, 32 in flight\n",
+                "network-namespace hosts running sshd");
     for (int n : {8, 32, 64}) {
         const QString list = QStringLiteral("h[1-%1]").arg(n);
-        const QStringList ours{QStringLiteral("inspect"), QStringLiteral("--hosts"), list, QStringLiteral("--ssh-config"), config,
-                               QStringLiteral("--known-hosts"), known, QStringLiteral("--json")};
-        if (!runQuiet(QStringLiteral(RACKSCOPE_CLI), ours)) return 1; // deploys where missing
+        const QStringList ours{QStringLiteral("inspect"),
+                               QStringLiteral("--hosts"),
+                               list,
+                               QStringLiteral("--ssh-config"),
+                               config,
+                               QStringLiteral("--known-hosts"),
+                               known,
+                               QStringLiteral("--json")};
+        if (!runQuiet(QStringLiteral(RACKSCOPE_CLI), ours))
+            return 1;                                          // deploys where missing
         if (qEnvironmentVariableIsSet("BENCH_FLEET_STAGES")) { // where one host's time goes
             QProcess p;
-            p.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("h1"), QStringLiteral("--ssh-config"), config,
-                                                    QStringLiteral("--known-hosts"), known, QStringLiteral("--json"), QStringLiteral("--verbose")});
+            p.start(QStringLiteral(RACKSCOPE_CLI),
+                    {QStringLiteral("inspect"), QStringLiteral("--hosts"), QStringLiteral("h1"),
+                     QStringLiteral("--ssh-config"), config, QStringLiteral("--known-hosts"), known,
+                     QStringLiteral("--json"), QStringLiteral("--verbose")});
             p.waitForFinished(60000);
             std::printf("%s\n", p.readAllStandardError().constData());
         }
         const double r = medianSeconds([&] { return runQuiet(QStringLiteral(RACKSCOPE_CLI), ours); }, 3);
-        const double p = medianSeconds([&] {
-            return runQuiet(pdsh, {QStringLiteral("-R"), QStringLiteral("ssh"), QStringLiteral("-f"), QStringLiteral("32"), QStringLiteral("-w"), list,
-                                   QStringLiteral("lstopo-no-graphics"), QStringLiteral("--of"), QStringLiteral("xml")}, env);
-        }, 3);
-        if (r < 0 || p < 0) return 1;
-        std::printf("  N=%-3d rackscope-cli inspect --hosts %7.3f s   pdsh lstopo-no-graphics %7.3f s   ratio %.2f (goal <= 1.0)\n", n, r, p, r / p);
+        const double p = medianSeconds(
+            [&] {
+                return runQuiet(pdsh,
+                                {QStringLiteral("-R"), QStringLiteral("ssh"), QStringLiteral("-f"),
+                                 QStringLiteral("32"), QStringLiteral("-w"), list,
+                                 QStringLiteral("lstopo-no-graphics"), QStringLiteral("--of"),
+                                 QStringLiteral("xml")},
+                                env);
+            },
+            3);
+        if (r < 0 || p < 0)
+            return 1;
+        std::printf("  N=%-3d rackscope-cli inspect --hosts %7.3f s   pdsh lstopo-no-graphics %7.3f s   "
+                    "ratio %.2f (goal <= 1.0)\n",
+                    n, r, p, r / p);
     }
     return 0;
 }

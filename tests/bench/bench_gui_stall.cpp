@@ -14,9 +14,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QLineEdit>
 #include <QTimer>
 #include <cstdio>
 #include <ctime>
@@ -49,8 +49,8 @@ public:
     }
     void stop() { timer_.stop(); }
     double worstMs() const { return double(worst_) / 1e6; }
-    // The window's own work in that longest gap (CPU time of its thread): the rest is the thread waiting for a
-    // core, here taken by the test servers that share this machine.
+    // The window's own work in that longest gap (CPU time of its thread): the rest is the thread waiting for
+    // a core, here taken by the test servers that share this machine.
     double worstCpuMs() const { return double(worstCpu_) / 1e6; }
 
 private:
@@ -68,8 +68,9 @@ private:
 void print(const char* what, StallProbe& probe, const QString& detail) {
     probe.stop();
     const double ms = probe.worstMs();
-    std::printf("bench_gui_stall: %-40s longest stall %7.1f ms (the window's own work in it %6.1f ms)   goal 50 ms   ratio %.2f   (%s)\n", what, ms,
-                probe.worstCpuMs(), ms / 50.0, qPrintable(detail));
+    std::printf("bench_gui_stall: %-40s longest stall %7.1f ms (the window's own work in it %6.1f ms)   goal "
+                "50 ms   ratio %.2f   (%s)\n",
+                what, ms, probe.worstCpuMs(), ms / 50.0, qPrintable(detail));
     std::fflush(stdout);
 }
 
@@ -82,12 +83,14 @@ int main(int argc, char** argv) {
     const QString language = gui::chosenLanguage();
     gui::MainWindow w;
     w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) return 1;
+    if (!QTest::qWaitForWindowExposed(&w))
+        return 1;
     StallProbe probe;
 
     probe.start();
     w.openDemo();
-    if (!test::settled(w)) return 1;
+    if (!test::settled(w))
+        return 1;
     QTest::qWait(200); // and painted
     print("(a) opening the demo cluster", probe, QStringLiteral("%1 servers").arg(w.hosts().size()));
 
@@ -97,42 +100,50 @@ int main(int argc, char** argv) {
         test::SshTestHosts hosts;
         QStringList names;
         for (int i = 1; i <= 32 && hosts.ok(); ++i)
-            if (hosts.add(QStringLiteral("s%1").arg(i))) names << QStringLiteral("s%1").arg(i);
+            if (hosts.add(QStringLiteral("s%1").arg(i)))
+                names << QStringLiteral("s%1").arg(i);
         if (names.size() != 32) {
             std::fprintf(stderr, "bench_gui_stall: cannot start 32 test hosts\n");
             return 1;
         }
-        const gui::ConnectRequest request{QStringLiteral("s[1-32]"), hosts.sshConfig(), hosts.knownHosts(names), QString(), 32, 120};
+        const gui::ConnectRequest request{
+            QStringLiteral("s[1-32]"), hosts.sshConfig(), hosts.knownHosts(names), QString(), 32, 120};
         QSignalSpy done(&w, &gui::MainWindow::serversDone);
         probe.start();
         if (!w.connectToHosts(request) || !done.wait(600000))
             return 1;
-        print("(b) connecting to 32 servers over sshd", probe, QStringLiteral("%1 servers shown").arg(w.hosts().size()));
+        print("(b) connecting to 32 servers over sshd", probe,
+              QStringLiteral("%1 servers shown").arg(w.hosts().size()));
     }
 
     test::LoadTestServer server({QStringLiteral("--script"), QStringLiteral("ttft=20;tpot=5")});
-    if (!server.ok()) return 1;
+    if (!server.ok())
+        return 1;
     gui::LoadRunDialog d;
     d.urlEdit()->setText(QString::fromStdString(server.url()));
     d.modelEdit()->setText(QStringLiteral("m"));
     d.requestsBox()->setValue(5000);
     QString why;
     auto request = d.request(&why);
-    if (!request) return 1;
+    if (!request)
+        return 1;
     request->spec.concurrency = 256;
     request->spec.inputLen = {rsload::LengthDist::Kind::Fixed, 16, 0};
     request->spec.outputLen = {rsload::LengthDist::Kind::Fixed, 64, 0};
     QSignalSpy finished(w.loadRunner(), &LoadRunner::finished);
     probe.start();
     w.startLoadRun(*request);
-    if (!finished.wait(300000)) return 1;
+    if (!finished.wait(300000))
+        return 1;
     print("(c) an inference load run at 256 streams", probe, w.loadChart()->status().left(60));
 
     probe.start();
     w.switchLanguage(QStringLiteral("zh_CN"));
-    if (!test::settled(w)) return 1;
+    if (!test::settled(w))
+        return 1;
     w.switchLanguage(QStringLiteral("en"));
-    if (!test::settled(w)) return 1;
+    if (!test::settled(w))
+        return 1;
     QTest::qWait(200);
     print("(d) switching language and back", probe, QStringLiteral("%1 servers kept").arg(w.hosts().size()));
     gui::applyLanguage(language);

@@ -47,8 +47,10 @@ std::vector<RequestRecord> run(const LoadSpec& spec, LoadOutcome* outcome = null
     std::vector<RequestRecord> records;
     LoadEngine engine(spec, {[&](const RequestRecord& r) { records.push_back(r); }, {}, 1.0});
     const LoadOutcome o = engine.run();
-    if (outcome) *outcome = o;
-    if (!o.error.empty()) std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());
+    if (outcome)
+        *outcome = o;
+    if (!o.error.empty())
+        std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());
     return records;
 }
 
@@ -89,15 +91,18 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
     server.get("/test/lateness"); // starts the server's count afresh
     LoadEngine engine(s, {[&](const RequestRecord& r) { records.push_back(r); },
                           [&](const LoadProgress& p) {
-                              if (!p.warmup && p.elapsedS >= measuredFromS && p.sent < s.warmup + s.requests) inFlight.push_back(double(p.inFlight));
+                              if (!p.warmup && p.elapsedS >= measuredFromS && p.sent < s.warmup + s.requests)
+                                  inFlight.push_back(double(p.inFlight));
                           },
                           0.05});
     const LoadOutcome o = engine.run();
-    if (!o.error.empty()) std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());
+    if (!o.error.empty())
+        std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());
     TimingError e;
     e.serverLateness = server.get("/test/lateness");
     for (const RequestRecord& r : records) {
-        if (r.warmup || r.sentS < measuredFromS) continue;
+        if (r.warmup || r.sentS < measuredFromS)
+            continue;
         if (!r.ok()) {
             ++e.failed;
             continue;
@@ -128,18 +133,23 @@ void printTiming(const char* label, int streams, const TimingError& e) {
 
 double wrkRate(const LoadTestServer& server, int connections, int seconds, const std::string& body) {
     const QString wrk = QStandardPaths::findExecutable(QStringLiteral("wrk"));
-    if (wrk.isEmpty()) return -1;
+    if (wrk.isEmpty())
+        return -1;
     QTemporaryDir dir;
     QFile script(dir.filePath(QStringLiteral("post.lua")));
-    if (!script.open(QIODevice::WriteOnly)) return -1;
-    std::string lua = "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = [[" + body + "]]\n";
+    if (!script.open(QIODevice::WriteOnly))
+        return -1;
+    std::string lua =
+        "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = [[" + body +
+        "]]\n";
     script.write(lua.data(), qint64(lua.size()));
     script.close();
     QProcess p;
     p.start(wrk, {QStringLiteral("-t1"), QStringLiteral("-c%1").arg(connections),
                   QStringLiteral("-d%1s").arg(seconds), QStringLiteral("-s"), script.fileName(),
                   QString::fromStdString(server.url() + "/completions")});
-    if (!p.waitForFinished(120000)) return -1;
+    if (!p.waitForFinished(120000))
+        return -1;
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     const auto m = QRegularExpression(QStringLiteral("Requests/sec:\\s+([0-9.]+)")).match(out);
     if (!m.hasMatch() || out.contains(QLatin1String("Non-2xx"))) {
@@ -158,7 +168,8 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     const std::string part = argc > 1 ? argv[1] : "all"; // plain, timing or all
-    if (argc > 2) timingClient = httpClientFromName(argv[2]).value_or(HttpClient::Auto); // auto, native or curl
+    if (argc > 2)
+        timingClient = httpClientFromName(argv[2]).value_or(HttpClient::Auto); // auto, native or curl
     LoadTestServer server({QStringLiteral("--script"), QStringLiteral("ttft=0;tpot=0")});
     if (!server.ok()) {
         std::fprintf(stderr, "bench_load: the test server did not start\n");
@@ -177,7 +188,8 @@ int main(int argc, char** argv) {
         plain.warmup = connections;
         plain.inputLen = {LengthDist::Kind::Fixed, 8, 0};
         plain.outputLen = {LengthDist::Kind::Fixed, 1, 0};
-        const std::string body = R"({"model":"bench","prompt":"the of and to in is that for","max_tokens":1,"ignore_eos":true,"stream":false})";
+        const std::string body =
+            R"({"model":"bench","prompt":"the of and to in is that for","max_tokens":1,"ignore_eos":true,"stream":false})";
         // Each client of the engine's (the native one, which a plain http run takes, and libcurl, which https
         // and proxies take) and wrk in turn, round after round.
         std::vector<double> native, curl, theirs;
@@ -194,44 +206,62 @@ int main(int argc, char** argv) {
         for (int round = 0; round < rounds; ++round) {
             native.push_back(rate(HttpClient::Native, &names[0]));
             curl.push_back(rate(HttpClient::Curl, &names[1]));
-            if (const double w = wrkRate(server, connections, seconds, body); w > 0) theirs.push_back(w);
-            std::printf("  round %d: native %.0f req/s, libcurl %.0f req/s, wrk %s\n", round + 1, native.back(), curl.back(),
-                        theirs.size() == size_t(round + 1) ? std::to_string(int(theirs.back())).c_str() : "-");
+            if (const double w = wrkRate(server, connections, seconds, body); w > 0)
+                theirs.push_back(w);
+            std::printf("  round %d: native %.0f req/s, libcurl %.0f req/s, wrk %s\n", round + 1,
+                        native.back(), curl.back(),
+                        theirs.size() == size_t(round + 1) ? std::to_string(int(theirs.back())).c_str()
+                                                           : "-");
         }
         engineRate = median(native);
-        std::printf("plain request rate, %d connections, median of %d rounds of %d s (%zu failed):\n", connections, rounds, seconds, failed);
+        std::printf("plain request rate, %d connections, median of %d rounds of %d s (%zu failed):\n",
+                    connections, rounds, seconds, failed);
         const double reference = median(theirs);
-        for (const auto& [label, rates, name] : {std::tuple{"native client", &native, names[0]}, std::tuple{"libcurl client", &curl, names[1]}}) {
+        for (const auto& [label, rates, name] : {std::tuple{"native client", &native, names[0]},
+                                                 std::tuple{"libcurl client", &curl, names[1]}}) {
             std::printf("  %-15s %7.0f req/s", label, median(*rates));
-            if (!theirs.empty()) std::printf("   wrk %7.0f req/s   ratio %.2f (goal >= 0.8)", reference, median(*rates) / reference);
+            if (!theirs.empty())
+                std::printf("   wrk %7.0f req/s   ratio %.2f (goal >= 0.8)", reference,
+                            median(*rates) / reference);
             std::printf("   [%s]\n", name.c_str());
         }
-        if (theirs.empty()) std::printf("  wrk not available: no ratio\n");
-        if (part == "plain") return engineRate > 0 ? 0 : 1;
+        if (theirs.empty())
+            std::printf("  wrk not available: no ratio\n");
+        if (part == "plain")
+            return engineRate > 0 ? 0 : 1;
     }
 
     // 2. Timing error at 1000 concurrent streams, then 3. the most streams with it in bound.
     LoadTestServer streaming;
-    if (!streaming.ok()) return 1;
+    if (!streaming.ok())
+        return 1;
     const double ttftMs = 100, tpotMs = 20;
     const int tokens = 64;
-    std::printf("timing error against the script (TTFT %.0f ms, TPOT %.0f ms, %d tokens; goal: median under 1 ms, p99 under 2 ms):\n", ttftMs, tpotMs, tokens);
+    std::printf("timing error against the script (TTFT %.0f ms, TPOT %.0f ms, %d tokens; goal: median under "
+                "1 ms, p99 under 2 ms):\n",
+                ttftMs, tpotMs, tokens);
     const TimingError e = timingAt(streaming, Shape::Arrivals, 1000, ttftMs, tpotMs, tokens);
     printTiming("Poisson arrivals", 1000, e);
-    printTiming("lockstep (every stream's token in the same instant)", 1000, timingAt(streaming, Shape::Lockstep, 1000, ttftMs, tpotMs, tokens));
+    printTiming("lockstep (every stream's token in the same instant)", 1000,
+                timingAt(streaming, Shape::Lockstep, 1000, ttftMs, tpotMs, tokens));
     int best = e.inBound() ? 1000 : 0;
     for (int streams : {2000, 4000, 8000}) {
-        if (best < streams / 2) break;
+        if (best < streams / 2)
+            break;
         const TimingError t = timingAt(streaming, Shape::Arrivals, streams, ttftMs, tpotMs, tokens);
         printTiming("Poisson arrivals", streams, t);
-        if (!t.inBound()) break;
+        if (!t.inBound())
+            break;
         best = streams;
     }
     if (best == 0) {
         const TimingError t = timingAt(streaming, Shape::Arrivals, 500, ttftMs, tpotMs, tokens);
         printTiming("Poisson arrivals", 500, t);
-        if (t.inBound()) best = 500;
+        if (t.inBound())
+            best = 500;
     }
-    std::printf("most concurrent streams with the timing error in bound on this machine (Poisson arrivals): %d\n", best);
+    std::printf(
+        "most concurrent streams with the timing error in bound on this machine (Poisson arrivals): %d\n",
+        best);
     return (part == "timing" || engineRate > 0) && e.ok > 0 ? 0 : 1;
 }

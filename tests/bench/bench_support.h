@@ -24,7 +24,8 @@ inline double timeProcess(const QString& program, const QStringList& args, int r
         QElapsedTimer t;
         t.start();
         p.start(program, args);
-        if (!p.waitForFinished(600000) || p.exitCode() != 0) return -1;
+        if (!p.waitForFinished(600000) || p.exitCode() != 0)
+            return -1;
         times.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     return median(times);

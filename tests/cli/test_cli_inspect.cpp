@@ -37,11 +37,13 @@ private slots:
         QProcess agent;
         agent.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--version")});
         QVERIFY(agent.waitForFinished(10000));
-        QCOMPARE(agent.readAllStandardOutput().mid(int(strlen("rackscope-agent "))), r.out.mid(int(strlen("rackscope-cli "))));
+        QCOMPARE(agent.readAllStandardOutput().mid(int(strlen("rackscope-agent "))),
+                 r.out.mid(int(strlen("rackscope-cli "))));
     }
 
     void jsonDocumentShape() {
-        const Run r = cli({QStringLiteral("inspect"), QStringLiteral("--json"), fixture(QStringLiteral("topo-m-8xH200-12nic-dgx.txt")),
+        const Run r = cli({QStringLiteral("inspect"), QStringLiteral("--json"),
+                           fixture(QStringLiteral("topo-m-8xH200-12nic-dgx.txt")),
                            fixture(QStringLiteral("nccl-topo-dump-oci-bm-gpu-h100-8.xml"))});
         QCOMPARE(r.exitCode, 0);
         QJsonParseError pe;
@@ -51,7 +53,8 @@ private slots:
         QCOMPARE(hosts.size(), 2);
         QVERIFY(!doc.contains(QStringLiteral("errors")));
         const QJsonObject h = hosts[0].toObject();
-        for (const char* key : {"name", "source", "gpus", "nics", "gpu_gpu", "gpu_nic", "nccl_nic", "findings"})
+        for (const char* key :
+             {"name", "source", "gpus", "nics", "gpu_gpu", "gpu_nic", "nccl_nic", "findings"})
             QVERIFY2(h.contains(QLatin1String(key)), key);
         const QJsonObject g0 = h[QStringLiteral("gpus")].toArray()[0].toObject();
         QCOMPARE(g0[QStringLiteral("id")].toString(), QStringLiteral("GPU0"));
@@ -67,10 +70,13 @@ private slots:
         QCOMPARE(pair[QStringLiteral("path")].toString(), QStringLiteral("PXB"));
         QCOMPARE(pair[QStringLiteral("gpudirect")].toBool(), true);
         QCOMPARE(pair[QStringLiteral("cross_socket")].toBool(), false);
-        QCOMPARE(h[QStringLiteral("nccl_nic")].toObject()[QStringLiteral("GPU1")].toString(), QStringLiteral("NIC3"));
+        QCOMPARE(h[QStringLiteral("nccl_nic")].toObject()[QStringLiteral("GPU1")].toString(),
+                 QStringLiteral("NIC3"));
         const QJsonObject h2 = hosts[1].toObject();
-        QCOMPARE(h2[QStringLiteral("gpus")].toArray()[0].toObject()[QStringLiteral("pci")].toString(), QStringLiteral("0000:0f:00.0"));
-        QCOMPARE(h2[QStringLiteral("source")].toObject()[QStringLiteral("format")].toString(), QStringLiteral("nccl-topo-xml"));
+        QCOMPARE(h2[QStringLiteral("gpus")].toArray()[0].toObject()[QStringLiteral("pci")].toString(),
+                 QStringLiteral("0000:0f:00.0"));
+        QCOMPARE(h2[QStringLiteral("source")].toObject()[QStringLiteral("format")].toString(),
+                 QStringLiteral("nccl-topo-xml"));
     }
 
     void badInputsAreReportedAndTheRestStillPrinted() {
@@ -87,7 +93,8 @@ private slots:
         }
         const QString good = fixture(QStringLiteral("hwloc-nvidiaDGX2.xml"));
         const QString other = fixture(QStringLiteral("PROVENANCE.md"));
-        const Run r = cli({QStringLiteral("inspect"), QStringLiteral("--json"), empty, good, truncated, other});
+        const Run r =
+            cli({QStringLiteral("inspect"), QStringLiteral("--json"), empty, good, truncated, other});
         QCOMPARE(r.exitCode, 2);
         const QList<QByteArray> lines = r.err.trimmed().split('\n');
         QCOMPARE(lines.size(), 3); // one line per bad file
@@ -104,7 +111,8 @@ private slots:
     }
 
     void textReportHasMatrixAndVerdicts() {
-        const Run r = cli({QStringLiteral("inspect"), fixture(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt"))});
+        const Run r = cli({QStringLiteral("inspect"),
+                           fixture(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt"))});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("NIC0"));
         QVERIFY(r.out.contains("gpu-nearest-nic-cross-socket"));
@@ -114,8 +122,10 @@ private slots:
     void localMachine() {
         const Run r = cli({QStringLiteral("inspect"), QStringLiteral("--local"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
-        const QJsonObject h = QJsonDocument::fromJson(r.out).object()[QStringLiteral("hosts")].toArray()[0].toObject();
-        QCOMPARE(h[QStringLiteral("source")].toObject()[QStringLiteral("format")].toString(), QStringLiteral("agent-snapshot"));
+        const QJsonObject h =
+            QJsonDocument::fromJson(r.out).object()[QStringLiteral("hosts")].toArray()[0].toObject();
+        QCOMPARE(h[QStringLiteral("source")].toObject()[QStringLiteral("format")].toString(),
+                 QStringLiteral("agent-snapshot"));
     }
 
     void usageErrors() {

@@ -33,15 +33,16 @@ Device nic(int i, int node, std::optional<bool> rdma, std::optional<int> socket 
 // Machine > package 0 > host bridge > root port > switch, plus package 1 > host bridge > root port.
 HostTopology twoSocketHost() {
     HostTopology h;
-    h.nodes = {{NodeKind::Machine, -1, {}, {}, {}},    // 0
-               {NodeKind::Package, 0, 0u, {}, {}},     // 1
-               {NodeKind::HostBridge, 1, {}, {}, {}},  // 2
-               {NodeKind::RootPort, 2, {}, {}, {}},    // 3
-               {NodeKind::PciSwitch, 3, {}, {}, {}},   // 4
-               {NodeKind::Package, 0, 1u, {}, {}},     // 5
-               {NodeKind::HostBridge, 5, {}, {}, {}},  // 6
-               {NodeKind::RootPort, 6, {}, {}, {}}};   // 7
-    for (int i = 0; i < 6; ++i) h.nodes.push_back({NodeKind::PciDevice, i < 4 ? 4 : 7, {}, {}, {}}); // 8..13
+    h.nodes = {{NodeKind::Machine, -1, {}, {}, {}},   // 0
+               {NodeKind::Package, 0, 0u, {}, {}},    // 1
+               {NodeKind::HostBridge, 1, {}, {}, {}}, // 2
+               {NodeKind::RootPort, 2, {}, {}, {}},   // 3
+               {NodeKind::PciSwitch, 3, {}, {}, {}},  // 4
+               {NodeKind::Package, 0, 1u, {}, {}},    // 5
+               {NodeKind::HostBridge, 5, {}, {}, {}}, // 6
+               {NodeKind::RootPort, 6, {}, {}, {}}};  // 7
+    for (int i = 0; i < 6; ++i)
+        h.nodes.push_back({NodeKind::PciDevice, i < 4 ? 4 : 7, {}, {}, {}}); // 8..13
     return h;
 }
 
@@ -73,28 +74,33 @@ private slots:
 
     void pathsAndSocketsFromTheTree() {
         HostTopology h = twoSocketHost();
-        for (int i = 0; i < 3; ++i) h.gpus.push_back(gpu(i, 8 + i, 0));
+        for (int i = 0; i < 3; ++i)
+            h.gpus.push_back(gpu(i, 8 + i, 0));
         h.nics.push_back(nic(0, 11, true, 0)); // under the switch with GPU0-2: PIX for all three
         h.gpus.push_back(gpu(3, 12, 1));
         h.nics.push_back(nic(1, 13, true, 1)); // beside GPU3 under root port 7: PIX
         const HostAnalysis a = analyzeHost(h);
         QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->path, std::optional(PathType::PIX));
         QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC1"))->path, std::optional(PathType::SYS));
-        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC1"))->crossSocket, std::optional<bool>(true));
+        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC1"))->crossSocket,
+                 std::optional<bool>(true));
         QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC1"))->crossSocketEvidence,
                  QStringLiteral("GPU0 on package 0, NIC1 on package 1"));
-        const auto f = std::find_if(a.findings.begin(), a.findings.end(),
-                                    [](const Finding& x) { return x.code == QLatin1String(codes::kNicSharedUnevenly); });
+        const auto f = std::find_if(a.findings.begin(), a.findings.end(), [](const Finding& x) {
+            return x.code == QLatin1String(codes::kNicSharedUnevenly);
+        });
         QVERIFY(f != a.findings.end()); // 3 GPUs on NIC0, 1 on NIC1
     }
 
     void unevenSharingIsReported() {
         HostTopology h = twoSocketHost();
-        for (int i = 0; i < 4; ++i) h.gpus.push_back(gpu(i, 8 + i, 0));
+        for (int i = 0; i < 4; ++i)
+            h.gpus.push_back(gpu(i, 8 + i, 0));
         h.nics.push_back(nic(0, 4, true, 0));  // on the switch itself: PIX to all four GPUs
         h.nics.push_back(nic(1, 13, true, 1)); // other socket
         const HostAnalysis a = analyzeHost(h);
-        for (int g = 0; g < 4; ++g) QCOMPARE(a.ncclNic[g].second, QStringLiteral("NIC0"));
+        for (int g = 0; g < 4; ++g)
+            QCOMPARE(a.ncclNic[g].second, QStringLiteral("NIC0"));
         bool found = false;
         for (const Finding& f : a.findings)
             if (f.code == QLatin1String(codes::kNicSharedUnevenly)) {
@@ -117,14 +123,21 @@ private slots:
         h.nics.push_back(gdrOff);
         const HostAnalysis a = analyzeHost(h);
         QVERIFY(!a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect);
-        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC1"))->gpudirect, std::optional<bool>(false));
-        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->gpudirect, std::optional<bool>(true));
-        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))->gpudirect, std::optional<bool>(false));
-        QVERIFY(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))->gpudirectReason.contains(QStringLiteral("SYS")));
-        QVERIFY(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC4"))->gpudirectReason.contains(QStringLiteral("gdr=0")));
+        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC1"))->gpudirect,
+                 std::optional<bool>(false));
+        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->gpudirect,
+                 std::optional<bool>(true));
+        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))->gpudirect,
+                 std::optional<bool>(false));
+        QVERIFY(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))
+                    ->gpudirectReason.contains(QStringLiteral("SYS")));
+        QVERIFY(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC4"))
+                    ->gpudirectReason.contains(QStringLiteral("gdr=0")));
         // Sockets unknown: the SYS path stands in, and says so.
-        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))->crossSocket, std::optional<bool>(true));
-        QVERIFY(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))->crossSocketEvidence.contains(QStringLiteral("unknown")));
+        QCOMPARE(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))->crossSocket,
+                 std::optional<bool>(true));
+        QVERIFY(a.pair(QStringLiteral("GPU0"), QStringLiteral("NIC3"))
+                    ->crossSocketEvidence.contains(QStringLiteral("unknown")));
         QCOMPARE(a.ncclNic.front().second, QStringLiteral("NIC2")); // the only RDMA NIC at PIX
     }
 

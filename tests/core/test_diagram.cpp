@@ -2,11 +2,11 @@
 // and which highlights it carries, checked against what the fixtures say.
 #include "analysis/host_analysis.h"
 #include "diagram/diagram.h"
-#include "workspace/sources.h"
-#include "workspace/session_file.h"
 #include "import/cluster_file.h"
 #include "render/diagram_painter.h"
 #include "test_support.h"
+#include "workspace/session_file.h"
+#include "workspace/sources.h"
 
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -22,7 +22,8 @@ namespace {
 
 DiagramInput inputOf(const QStringList& files) {
     LoadedSources s = loadFixtureSources(files);
-    for (const FailedInput& f : s.failed) qWarning("%s: %s", qPrintable(f.input), qPrintable(f.message));
+    for (const FailedInput& f : s.failed)
+        qWarning("%s: %s", qPrintable(f.input), qPrintable(f.message));
     return s.input;
 }
 
@@ -33,8 +34,10 @@ std::map<QString, std::map<QString, QString>> matrix(const QString& name) {
     std::map<QString, std::map<QString, QString>> m;
     for (const QString& line : lines.mid(1)) {
         const QStringList cells = line.split(QLatin1Char('\t'));
-        if (cells.size() < 2 || cells[0].trimmed().isEmpty() || line.startsWith(QLatin1Char(' '))) continue;
-        for (int c = 1; c < cells.size() && c - 1 < header.size(); ++c) m[cells[0].trimmed()][header[c - 1].trimmed()] = cells[c].trimmed();
+        if (cells.size() < 2 || cells[0].trimmed().isEmpty() || line.startsWith(QLatin1Char(' ')))
+            continue;
+        for (int c = 1; c < cells.size() && c - 1 < header.size(); ++c)
+            m[cells[0].trimmed()][header[c - 1].trimmed()] = cells[c].trimmed();
     }
     return m;
 }
@@ -44,7 +47,8 @@ std::set<QString> highlighted(const Diagram& d, HighlightKind kind) {
     for (const Highlight& h : d.highlights)
         if (h.kind == kind) {
             QStringList ends;
-            for (int i : h.items) ends << d.items[i].label;
+            for (int i : h.items)
+                ends << d.items[i].label;
             out.insert(ends.join(QLatin1Char('>')));
         }
     return out;
@@ -56,13 +60,18 @@ void checkLayout(const Diagram& d, const QString& what) {
     for (std::size_t i = 0; i < d.items.size(); ++i) {
         const DiagramItem& it = d.items[i];
         QVERIFY2(ids.insert(it.id).second, qPrintable(what + QStringLiteral(": id twice: ") + it.id));
-        QVERIFY2(it.rect.width() > 0 && it.rect.height() > 0, qPrintable(what + QStringLiteral(": empty box ") + it.id));
-        QVERIFY2(d.bounds.contains(it.rect), qPrintable(what + QStringLiteral(": outside the bounds ") + it.id));
+        QVERIFY2(it.rect.width() > 0 && it.rect.height() > 0,
+                 qPrintable(what + QStringLiteral(": empty box ") + it.id));
+        QVERIFY2(d.bounds.contains(it.rect),
+                 qPrintable(what + QStringLiteral(": outside the bounds ") + it.id));
         if (it.parent >= 0)
-            QVERIFY2(d.items[it.parent].rect.contains(it.rect), qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" leaves its parent")));
+            QVERIFY2(d.items[it.parent].rect.contains(it.rect),
+                     qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" leaves its parent")));
         for (std::size_t j = i + 1; j < d.items.size(); ++j)
             if (d.items[j].parent == it.parent)
-                QVERIFY2(!d.items[j].rect.intersects(it.rect), qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" overlaps ") + d.items[j].id));
+                QVERIFY2(!d.items[j].rect.intersects(it.rect),
+                         qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" overlaps ") +
+                                    d.items[j].id));
     }
 }
 
@@ -79,26 +88,35 @@ private slots:
         const Diagram d = buildDiagram(inputOf({name}));
         std::set<QString> cross, noGdr;
         for (const auto& [row, cols] : matrix(name)) {
-            if (!row.startsWith(QLatin1String("GPU"))) continue;
+            if (!row.startsWith(QLatin1String("GPU")))
+                continue;
             const QString path = cols.at(QStringLiteral("mlx4_0"));
-            if (path == QLatin1String("SOC") || path == QLatin1String("SYS")) cross.insert(row + QStringLiteral(">NIC0"));
-            if (path != QLatin1String("PIX") && path != QLatin1String("PXB")) noGdr.insert(row + QStringLiteral(">NIC0"));
+            if (path == QLatin1String("SOC") || path == QLatin1String("SYS"))
+                cross.insert(row + QStringLiteral(">NIC0"));
+            if (path != QLatin1String("PIX") && path != QLatin1String("PXB"))
+                noGdr.insert(row + QStringLiteral(">NIC0"));
         }
         QCOMPARE(cross, (std::set<QString>{QStringLiteral("GPU0>NIC0"), QStringLiteral("GPU1>NIC0")}));
         QCOMPARE(highlighted(d, HighlightKind::CrossSocket), cross);
         QCOMPARE(highlighted(d, HighlightKind::NoGpuDirect), noGdr);
         for (const Highlight& h : d.highlights) {
             QVERIFY2(!h.why.isEmpty(), "every highlight says why");
-            if (h.kind == HighlightKind::CrossSocket) QCOMPARE(h.path, QStringLiteral("SYS"));
+            if (h.kind == HighlightKind::CrossSocket)
+                QCOMPARE(h.path, QStringLiteral("SYS"));
         }
         // Hover text: the highlights of an item.
-        QCOMPARE(d.highlightsOf(d.find(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC/GPU0"))).size(), std::size_t(2));
+        QCOMPARE(d.highlightsOf(d.find(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC/GPU0"))).size(),
+                 std::size_t(2));
         checkLayout(d, name);
     }
 
     void everyDeviceOfEveryRealTopologyOnceAndWithoutOverlap() {
-        QStringList names = fixtures(QStringLiteral("hwloc-*.xml")) + fixtures(QStringLiteral("nccl-topo-*.xml")) + fixtures(QStringLiteral("topo-m-*.txt"));
-        names.removeIf([](const QString& n) { return n.contains(QLatin1String(".v3.")); }); // hwloc 3 XML, refused by design
+        QStringList names = fixtures(QStringLiteral("hwloc-*.xml")) +
+                            fixtures(QStringLiteral("nccl-topo-*.xml")) +
+                            fixtures(QStringLiteral("topo-m-*.txt"));
+        names.removeIf([](const QString& n) {
+            return n.contains(QLatin1String(".v3."));
+        }); // hwloc 3 XML, refused by design
         QVERIFY(names.size() >= 20);
         for (const QString& name : names) {
             const DiagramInput in = inputOf({name});
@@ -107,14 +125,18 @@ private slots:
             const HostTopology& h = in.hosts.front().host;
             for (const auto* list : {&h.gpus, &h.nics, &h.others})
                 for (const Device& dev : *list)
-                    QVERIFY2(d.find(h.name + QLatin1Char('/') + dev.id) >= 0, qPrintable(name + QStringLiteral(": no ") + dev.id));
+                    QVERIFY2(d.find(h.name + QLatin1Char('/') + dev.id) >= 0,
+                             qPrintable(name + QStringLiteral(": no ") + dev.id));
             checkLayout(d, name);
             // Where the source gives a tree, a GPU sits in the same package as in the tree.
             for (const Device& g : h.gpus) {
-                if (!g.socket) continue;
+                if (!g.socket)
+                    continue;
                 int at = d.items[d.find(h.name + QLatin1Char('/') + g.id)].parent;
-                while (at >= 0 && d.items[at].kind != ItemKind::Package) at = d.items[at].parent;
-                if (at >= 0) QCOMPARE(d.items[at].label, QStringLiteral("Package %1").arg(*g.socket));
+                while (at >= 0 && d.items[at].kind != ItemKind::Package)
+                    at = d.items[at].parent;
+                if (at >= 0)
+                    QCOMPARE(d.items[at].label, QStringLiteral("Package %1").arg(*g.socket));
             }
         }
     }
@@ -127,14 +149,17 @@ private slots:
         only.onlyGpusAndNics = true;
         const Diagram some = buildDiagram(in, only);
         QVERIFY(some.items.size() < all.items.size());
-        for (const DiagramItem& it : some.items) QVERIFY(it.kind != ItemKind::Other);
         for (const DiagramItem& it : some.items)
-            if (it.kind == ItemKind::PciSwitch) QVERIFY2(!some.children(some.find(it.id)).empty(), "no empty switch left");
+            QVERIFY(it.kind != ItemKind::Other);
+        for (const DiagramItem& it : some.items)
+            if (it.kind == ItemKind::PciSwitch)
+                QVERIFY2(!some.children(some.find(it.id)).empty(), "no empty switch left");
         checkLayout(some, name);
         auto storageDevices = [](const Diagram& d) {
             int n = 0;
             for (const DiagramItem& it : d.items)
-                for (const auto& [fact, value] : it.facts) n += fact == QLatin1String("PCI class") && value.startsWith(QLatin1String("01"));
+                for (const auto& [fact, value] : it.facts)
+                    n += fact == QLatin1String("PCI class") && value.startsWith(QLatin1String("01"));
             return n;
         };
         DiagramOptions storage;
@@ -143,10 +168,12 @@ private slots:
         QCOMPARE(storageDevices(buildDiagram(in, storage)), 0);
         DiagramOptions closed;
         closed.expandAll = false;
-        const Diagram c = buildDiagram(inputOf({QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt")}), closed);
+        const Diagram c =
+            buildDiagram(inputOf({QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt")}), closed);
         QCOMPARE(c.items.size(), std::size_t(1));
         QCOMPARE(c.items.front().detail, QStringLiteral("4 GPUs · 1 NICs"));
-        for (const Highlight& h : c.highlights) QCOMPARE(h.items, std::vector<int>{0}); // the highlights stay, on the server
+        for (const Highlight& h : c.highlights)
+            QCOMPARE(h.items, std::vector<int>{0}); // the highlights stay, on the server
         QCOMPARE(c.highlights.size(), std::size_t(6));
     }
 
@@ -158,27 +185,32 @@ private slots:
         std::set<QString> expected, drawn;
         for (const auto& [row, cols] : matrix(cube))
             for (const auto& [col, v] : cols)
-                if (v.startsWith(QLatin1String("NV")) && row < col) expected.insert(row + QLatin1Char('-') + col + QLatin1Char(' ') + v);
+                if (v.startsWith(QLatin1String("NV")) && row < col)
+                    expected.insert(row + QLatin1Char('-') + col + QLatin1Char(' ') + v);
         for (const DiagramLink& l : d.links)
             if (l.kind == LinkKind::NvLink) {
                 QString a = d.items[l.a].label, b = d.items[l.b].label;
-                if (b < a) std::swap(a, b);
+                if (b < a)
+                    std::swap(a, b);
                 drawn.insert(a + QLatin1Char('-') + b + QLatin1Char(' ') + l.label);
             }
         QCOMPARE(expected.size(), std::size_t(16));
         QCOMPARE(drawn, expected);
 
-        const Diagram mesh = buildDiagram(inputOf({QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml")}));
+        const Diagram mesh =
+            buildDiagram(inputOf({QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml")}));
         const int band = mesh.find(QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes/nvlink"));
         QVERIFY(band >= 0);
         int toBand = 0;
-        for (const DiagramLink& l : mesh.links) toBand += l.b == band;
+        for (const DiagramLink& l : mesh.links)
+            toBand += l.b == band;
         QCOMPARE(toBand, 8);
         checkLayout(mesh, QStringLiteral("H100 with its NVLink band"));
     }
 
     void searchFindsHostsDevicesAndPciAddresses() {
-        const Diagram d = buildDiagram(inputOf({QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml"), QStringLiteral("hwloc-nvidiaDGX2.xml")}));
+        const Diagram d = buildDiagram(inputOf({QStringLiteral("nccl-topo-oci-bm-gpu-h100-8-kubernetes.xml"),
+                                                QStringLiteral("hwloc-nvidiaDGX2.xml")}));
         std::vector<int> found = d.search(QStringLiteral("0000:2d:00.0"));
         QCOMPARE(found.size(), std::size_t(1));
         QCOMPARE(d.items[found.front()].label, QStringLiteral("GPU1"));
@@ -187,8 +219,11 @@ private slots:
         QVERIFY(d.search(QStringLiteral("  ")).empty());
         QCOMPARE(d.title, QStringLiteral("2 servers"));
         // A source with no host name is drawn under its file name, and says so.
-        const DiagramItem& host = d.items[d.find(QStringLiteral("host:nccl-topo-oci-bm-gpu-h100-8-kubernetes"))];
-        QVERIFY(std::any_of(host.facts.begin(), host.facts.end(), [](const auto& f) { return f.second.contains(QLatin1String("is its file name")); }));
+        const DiagramItem& host =
+            d.items[d.find(QStringLiteral("host:nccl-topo-oci-bm-gpu-h100-8-kubernetes"))];
+        QVERIFY(std::any_of(host.facts.begin(), host.facts.end(), [](const auto& f) {
+            return f.second.contains(QLatin1String("is its file name"));
+        }));
     }
 
     // The SuperPOD capture: spines above leaves above servers; every rail
@@ -200,7 +235,8 @@ private slots:
         const FabricAnalysis fa = analyseFabric(*in.fabric);
         const Diagram d = buildDiagram(in);
         int breaks = 0;
-        for (const Finding& f : fa.findings) breaks += f.code == QLatin1String("fabric-rail-break");
+        for (const Finding& f : fa.findings)
+            breaks += f.code == QLatin1String("fabric-rail-break");
         QVERIFY(breaks >= 1);
         int drawnBreaks = 0;
         for (const Highlight& h : d.highlights)
@@ -214,7 +250,8 @@ private slots:
         double spineBottom = 0, leafTop = 1e18, leafBottom = 0, hostTop = 1e18;
         int hosts = 0;
         for (const DiagramItem& it : d.items) {
-            if (it.kind == ItemKind::Spine) spineBottom = std::max(spineBottom, it.rect.bottom());
+            if (it.kind == ItemKind::Spine)
+                spineBottom = std::max(spineBottom, it.rect.bottom());
             if (it.kind == ItemKind::Leaf) {
                 leafTop = std::min(leafTop, it.rect.top());
                 leafBottom = std::max(leafBottom, it.rect.bottom());
@@ -226,7 +263,8 @@ private slots:
         }
         QCOMPARE(hosts, int(fa.hosts.size()));
         QVERIFY(spineBottom < leafTop && leafBottom < hostTop);
-        for (const DiagramLink& l : d.links) QVERIFY(d.items[l.a].rect.top() <= d.items[l.b].rect.top()); // cables go down
+        for (const DiagramLink& l : d.links)
+            QVERIFY(d.items[l.a].rect.top() <= d.items[l.b].rect.top()); // cables go down
         checkLayout(d, name);
 
         // Only some servers: the leaves they reach, not the others.
@@ -234,7 +272,8 @@ private slots:
         few.onlyHosts = {fa.hosts[1].name, fa.hosts[2].name};
         const Diagram small = buildDiagram(in, few);
         int smallHosts = 0;
-        for (const DiagramItem& it : small.items) smallHosts += it.kind == ItemKind::Host;
+        for (const DiagramItem& it : small.items)
+            smallHosts += it.kind == ItemKind::Host;
         QCOMPARE(smallHosts, 2);
         QVERIFY(small.items.size() < d.items.size() / 4);
     }
@@ -256,16 +295,20 @@ private slots:
         auto on = [&](HighlightKind kind, const QString& host) {
             int n = 0;
             for (const Highlight& h : d.highlights)
-                if (h.kind == kind && !h.items.empty() && d.items[h.items.front()].host == host) ++n;
+                if (h.kind == kind && !h.items.empty() && d.items[h.items.front()].host == host)
+                    ++n;
             return n;
         };
-        QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node08")), 4); // GPUs 4-7, their NICs all on socket 0
+        QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node08")),
+                 4); // GPUs 4-7, their NICs all on socket 0
         QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node08")), 4);
-        QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node07")), 2); // GPUs 6 and 7 lost their switch's NICs
+        QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node07")),
+                 2); // GPUs 6 and 7 lost their switch's NICs
         QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node07")), 0);
-        QCOMPARE(on(HighlightKind::RailBreak, QStringLiteral("node05")), 2);  // two cables swapped
+        QCOMPARE(on(HighlightKind::RailBreak, QStringLiteral("node05")), 2); // two cables swapped
         for (const QString& fine : {QStringLiteral("node01"), QStringLiteral("node06")})
-            for (int k = 0; k < kHighlightKinds; ++k) QCOMPARE(on(HighlightKind(k), fine), 0);
+            for (int k = 0; k < kHighlightKinds; ++k)
+                QCOMPARE(on(HighlightKind(k), fine), 0);
         QCOMPARE(d.rails.size(), qsizetype(8));
         // Every NIC of every server is cabled, to the leaf of its rail.
         int cabledNics = 0;
@@ -278,18 +321,21 @@ private slots:
         checkLayout(d, QStringLiteral("demo"));
     }
 
-    // A NIC's ports: the fabric's names and states where it gives them (the cable lands on its port), else its net devices.
+    // A NIC's ports: the fabric's names and states where it gives them (the cable lands on its port), else
+    // its net devices.
     void nicPortsAndWhereCablesLand() {
         LoadedSources s = loadSources({QStringLiteral(":/demo/demo.cluster")});
         QVERIFY(s.input.fabric);
         Fabric& f = *s.input.fabric;
         FabricNode* nic1 = nullptr;
         for (FabricNode& n : f.nodes)
-            if (n.host == QLatin1String("node01") && n.device == QLatin1String("mlx5_1")) nic1 = &n;
+            if (n.host == QLatin1String("node01") && n.device == QLatin1String("mlx5_1"))
+                nic1 = &n;
         QVERIFY(nic1);
         nic1->downPorts << QStringLiteral("2 (DOWN)");
         for (FabricLink& l : f.links)
-            if (l.a == nic1->id || l.b == nic1->id) l.state = QStringLiteral("up");
+            if (l.a == nic1->id || l.b == nic1->id)
+                l.state = QStringLiteral("up");
         const Diagram d = buildDiagram(s.input);
         const DiagramItem& it = d.items[size_t(d.find(QStringLiteral("node01/NIC1")))];
         QCOMPARE(it.ports.size(), std::size_t(2));
@@ -297,7 +343,9 @@ private slots:
         QCOMPARE(it.ports[0].up, std::optional<bool>(true));
         QCOMPARE(it.ports[1].name, QStringLiteral("2"));
         QCOMPARE(it.ports[1].up, std::optional<bool>(false));
-        QVERIFY(std::find(it.facts.begin(), it.facts.end(), std::pair(QStringLiteral("ports"), QStringLiteral("1 up, 2 down"))) != it.facts.end());
+        QVERIFY(std::find(it.facts.begin(), it.facts.end(),
+                          std::pair(QStringLiteral("ports"), QStringLiteral("1 up, 2 down"))) !=
+                it.facts.end());
         // the demo's design states no port state: unknown, not up
         const DiagramItem& other = d.items[size_t(d.find(QStringLiteral("node01/NIC0")))];
         QCOMPARE(other.ports.size(), std::size_t(1));
@@ -309,7 +357,8 @@ private slots:
                 QVERIFY(l.bPort >= 0 && l.bPort < int(d.items[size_t(l.b)].ports.size()));
                 QCOMPARE(d.items[size_t(l.b)].ports[size_t(l.bPort)].name, QStringLiteral("1"));
                 const QPointF end = pointOnLink(d, int(&l - d.links.data()), 1.0);
-                QVERIFY(end.x() > d.items[size_t(l.b)].rect.center().x()); // the ports sit at the right of the top edge
+                QVERIFY(end.x() >
+                        d.items[size_t(l.b)].rect.center().x()); // the ports sit at the right of the top edge
                 ++landed;
             }
         QCOMPARE(landed, 6 * 8 + 6 + 8);
@@ -334,18 +383,24 @@ private slots:
         QTemporaryDir dir;
         QFile f(dir.filePath(QStringLiteral("rack.cluster")));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("rackscope-cluster 1\nhost a " + fixture(QStringLiteral("nccl-topo-azure-ndv4.xml")).toUtf8() +
-                "\nhost b missing.xml\nbogus line here\nfabric " + fixture(QStringLiteral("PROVENANCE.md")).toUtf8() + "\n");
+        f.write("rackscope-cluster 1\nhost a " +
+                fixture(QStringLiteral("nccl-topo-azure-ndv4.xml")).toUtf8() +
+                "\nhost b missing.xml\nbogus line here\nfabric " +
+                fixture(QStringLiteral("PROVENANCE.md")).toUtf8() + "\n");
         f.close();
         const LoadedSources s = loadSources({f.fileName()});
         QCOMPARE(s.input.hosts.size(), std::size_t(1)); // what could be read is read
         QCOMPARE(s.input.hosts.front().host.name, QStringLiteral("a"));
         QStringList messages;
-        for (const FailedInput& e : s.failed) messages << e.input + QStringLiteral(": ") + e.message;
-        QVERIFY2(messages.filter(QStringLiteral("line 4: expected \"host NAME FILE\"")).size() == 1, qPrintable(messages.join(QLatin1Char('\n'))));
+        for (const FailedInput& e : s.failed)
+            messages << e.input + QStringLiteral(": ") + e.message;
+        QVERIFY2(messages.filter(QStringLiteral("line 4: expected \"host NAME FILE\"")).size() == 1,
+                 qPrintable(messages.join(QLatin1Char('\n'))));
         QVERIFY(messages.filter(QStringLiteral("missing.xml")).size() == 1);
         QVERIFY(messages.filter(QStringLiteral("PROVENANCE.md")).size() == 1);
-        QCOMPARE(parseClusterFile("rackscope-cluster 2\n", {}).problems, QStringList{QStringLiteral("line 1: cluster file version 2; this rackscope reads version 1")});
+        QCOMPARE(
+            parseClusterFile("rackscope-cluster 2\n", {}).problems,
+            QStringList{QStringLiteral("line 1: cluster file version 2; this rackscope reads version 1")});
         QVERIFY(!looksLikeClusterFile("host a b\n"));
     }
 
@@ -388,32 +443,40 @@ private slots:
 
     void badSessionsSayWhatIsWrong() {
         Session s;
-        s.sources = {{QStringLiteral("a.xml"), QStringLiteral("a"), fixtureBytes(QStringLiteral("nccl-topo-azure-ndv4.xml"))}};
+        s.sources = {{QStringLiteral("a.xml"), QStringLiteral("a"),
+                      fixtureBytes(QStringLiteral("nccl-topo-azure-ndv4.xml"))}};
         const QByteArray json = sessionToJson(s);
         for (qsizetype cut = 1; cut < json.size(); cut += std::max<qsizetype>(1, json.size() / 97)) {
             const SessionLoad l = loadSession(json.left(cut), QStringLiteral("cut"));
             QVERIFY2(!l.error.isEmpty() && l.sources.empty(), qPrintable(QString::number(cut)));
         }
-        QVERIFY(loadSession("{\"format\": \"rackscope-run\"}", {}).error.contains(QLatin1String("not a rackscope session")));
+        QVERIFY(loadSession("{\"format\": \"rackscope-run\"}", {})
+                    .error.contains(QLatin1String("not a rackscope session")));
         QVERIFY(loadSession("[1, 2]", {}).error.contains(QLatin1String("not a rackscope session")));
-        QVERIFY(loadSession("{\"format\": \"rackscope-session\", \"version\": 2}", {}).error.contains(QLatin1String("version 2")));
-        const SessionLoad partly = loadSession(
-            "{\"format\": \"rackscope-session\", \"version\": 1, \"sources\": [{\"location\": \"x\"}, {\"location\": \"y\", \"content\": \"z\"}]}", {});
+        QVERIFY(loadSession("{\"format\": \"rackscope-session\", \"version\": 2}", {})
+                    .error.contains(QLatin1String("version 2")));
+        const SessionLoad partly =
+            loadSession("{\"format\": \"rackscope-session\", \"version\": 1, \"sources\": [{\"location\": "
+                        "\"x\"}, {\"location\": \"y\", \"content\": \"z\"}]}",
+                        {});
         QCOMPARE(partly.error, QStringLiteral("source 1 (x) has no content"));
         QCOMPARE(partly.sources.size(), std::size_t(1)); // the rest is still read
         QRandomGenerator rng(5);
         for (int i = 0; i < 200; ++i) {
             QByteArray junk = json;
-            for (int k = 0; k < 4; ++k) junk[qsizetype(rng.bounded(quint32(junk.size())))] = char(rng.bounded(256));
+            for (int k = 0; k < 4; ++k)
+                junk[qsizetype(rng.bounded(quint32(junk.size())))] = char(rng.bounded(256));
             const SessionLoad l = loadSession(junk, QStringLiteral("junk"));
-            if (l.error.isEmpty()) QCOMPARE(l.sources.size(), std::size_t(1));
+            if (l.error.isEmpty())
+                QCOMPARE(l.sources.size(), std::size_t(1));
             importSources(l.sources); // whatever it holds goes through the importers' own checks
         }
     }
 
     void highlightNames() {
         for (int k = 0; k < kHighlightKinds; ++k)
-            QCOMPARE(highlightKindFromName(highlightKindName(HighlightKind(k))), std::optional(HighlightKind(k)));
+            QCOMPARE(highlightKindFromName(highlightKindName(HighlightKind(k))),
+                     std::optional(HighlightKind(k)));
         QVERIFY(!highlightKindFromName(QStringLiteral("everything")));
     }
 };

@@ -1,9 +1,9 @@
 // Exported diagrams read back: the SVG names every GPU and NIC and carries
 // the legend and title block; PNG follows the DPI; PDF the page; DOT the
 // items. And the CLI's export refuses what it cannot do, saying why.
-#include "workspace/sources.h"
 #include "render/diagram_export.h"
 #include "test_support.h"
+#include "workspace/sources.h"
 
 #include <QImage>
 #include <QProcess>
@@ -23,18 +23,22 @@ Diagram diagramOf(const QStringList& names) {
 ExportOptions options(ExportFormat f) {
     ExportOptions o;
     o.format = f;
-    o.title = {QStringLiteral("rack 7 review"), QStringLiteral("2026-12-03"), QStringLiteral("0.1.0"), QStringLiteral("fixtures")};
+    o.title = {QStringLiteral("rack 7 review"), QStringLiteral("2026-12-03"), QStringLiteral("0.1.0"),
+               QStringLiteral("fixtures")};
     return o;
 }
 
 QStringList svgTexts(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
     QXmlStreamReader r(&f);
     QStringList texts;
     while (!r.atEnd())
-        if (r.readNext() == QXmlStreamReader::StartElement && r.name() == QLatin1String("text")) texts << r.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
-    if (r.hasError()) return {QStringLiteral("XML error: ") + r.errorString()};
+        if (r.readNext() == QXmlStreamReader::StartElement && r.name() == QLatin1String("text"))
+            texts << r.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    if (r.hasError())
+        return {QStringLiteral("XML error: ") + r.errorString()};
     return texts;
 }
 
@@ -62,10 +66,12 @@ private slots:
         const QString path = dir_.filePath(QStringLiteral("two.svg"));
         QCOMPARE(exportDiagram(d, path, options(ExportFormat::Svg)), QString());
         const QStringList texts = svgTexts(path);
-        QVERIFY2(!texts.isEmpty() && !texts.first().startsWith(QLatin1String("XML error")), qPrintable(texts.value(0)));
+        QVERIFY2(!texts.isEmpty() && !texts.first().startsWith(QLatin1String("XML error")),
+                 qPrintable(texts.value(0)));
         int devices = 0;
         for (const DiagramItem& it : d.items) {
-            if (it.kind != ItemKind::Gpu && it.kind != ItemKind::Nic) continue;
+            if (it.kind != ItemKind::Gpu && it.kind != ItemKind::Nic)
+                continue;
             ++devices;
             QVERIFY2(texts.contains(it.label), qPrintable(it.id));
             QVERIFY2(texts.count(it.label) >= 1, qPrintable(it.label));
@@ -75,7 +81,8 @@ private slots:
         QVERIFY(texts.contains(QStringLiteral("Legend")));
         QVERIFY(texts.contains(QStringLiteral("GPU–NIC path crosses the CPU socket: 2")));
         QVERIFY(texts.contains(QStringLiteral("rack 7 review")));
-        QVERIFY(std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.contains(QLatin1String("rackscope 0.1.0")); }));
+        QVERIFY(std::any_of(texts.begin(), texts.end(),
+                            [](const QString& t) { return t.contains(QLatin1String("rackscope 0.1.0")); }));
         // Highlights left out are left out of the legend too.
         ExportOptions none = options(ExportFormat::Svg);
         none.paint.show.fill(false);
@@ -87,7 +94,8 @@ private slots:
         const Diagram d = diagramOf({QStringLiteral("nccl-topo-azure-ndv4.xml")});
         ExportOptions o = options(ExportFormat::Png);
         o.dpi = 72;
-        const QString low = dir_.filePath(QStringLiteral("low.png")), high = dir_.filePath(QStringLiteral("high.png"));
+        const QString low = dir_.filePath(QStringLiteral("low.png")),
+                      high = dir_.filePath(QStringLiteral("high.png"));
         QCOMPARE(exportDiagram(d, low, o), QString());
         o.dpi = 144;
         QCOMPARE(exportDiagram(d, high, o), QString());
@@ -99,10 +107,13 @@ private slots:
         // Not blank: the GPUs' green is there.
         int green = 0;
         for (int y = 0; y < a.height(); y += 2)
-            for (int x = 0; x < a.width(); x += 2) green += a.pixelColor(x, y) == QColor(0xd7, 0xef, 0xb0);
+            for (int x = 0; x < a.width(); x += 2)
+                green += a.pixelColor(x, y) == QColor(0xd7, 0xef, 0xb0);
         QVERIFY(green > 1000);
         o.dpi = 2400;
-        QVERIFY(exportDiagram(diagramOf({QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")}), low, o).contains(QLatin1String("too large")));
+        QVERIFY(
+            exportDiagram(diagramOf({QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")}), low, o)
+                .contains(QLatin1String("too large")));
     }
 
     void pdfPageAndOrientation() {
@@ -115,7 +126,8 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray pdf = f.readAll();
         QVERIFY(pdf.startsWith("%PDF-"));
-        QVERIFY2(pdf.contains("/MediaBox [0 0 841.") || pdf.contains("/MediaBox [0 0 842"), "A4 landscape: 842 x 595 points");
+        QVERIFY2(pdf.contains("/MediaBox [0 0 841.") || pdf.contains("/MediaBox [0 0 842"),
+                 "A4 landscape: 842 x 595 points");
         o.landscape = false;
         QCOMPARE(exportDiagram(d, path, o), QString());
         f.close();
@@ -129,7 +141,8 @@ private slots:
         const QByteArray dot = diagramToDot(d, {});
         QVERIFY(dot.startsWith("digraph rackscope {"));
         QVERIFY(dot.trimmed().endsWith('}'));
-        for (const DiagramItem& it : d.items) QVERIFY2(dot.contains(QByteArray("\"") + it.id.toUtf8() + "\""), qPrintable(it.id));
+        for (const DiagramItem& it : d.items)
+            QVERIFY2(dot.contains(QByteArray("\"") + it.id.toUtf8() + "\""), qPrintable(it.id));
         QCOMPARE(int(dot.count(" -> ")), int(d.links.size()));
         QCOMPARE(dot.count('{'), dot.count('}'));
     }
@@ -142,21 +155,30 @@ private slots:
             QVERIFY2(r.code == 0, qPrintable(r.err));
             QVERIFY(QFileInfo(out).size() > 100);
         }
-        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.gif"))}).err.contains(QLatin1String("--format is svg, png, pdf or dot")));
-        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg")), QStringLiteral("--highlight"), QStringLiteral("pretty")})
+        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.gif"))})
+                    .err.contains(QLatin1String("--format is svg, png, pdf or dot")));
+        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg")),
+                     QStringLiteral("--highlight"), QStringLiteral("pretty")})
                     .err.contains(QLatin1String("unknown highlight 'pretty'")));
-        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg")), QStringLiteral("--hosts"), QStringLiteral("nobody")})
+        QVERIFY(cli({in, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg")),
+                     QStringLiteral("--hosts"), QStringLiteral("nobody")})
                     .err.contains(QLatin1String("nothing to draw")));
-        const Cli missing = cli({dir_.filePath(QStringLiteral("absent.xml")), QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.svg"))});
+        const Cli missing = cli({dir_.filePath(QStringLiteral("absent.xml")), QStringLiteral("-o"),
+                                 dir_.filePath(QStringLiteral("x.svg"))});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.err.contains(QLatin1String("absent.xml")));
         QVERIFY(cli({in, QStringLiteral("-o"), QStringLiteral("/proc/nope/x.svg")}).code == 2);
         // Only the highlights asked for.
         const QString some = dir_.filePath(QStringLiteral("some.svg"));
-        QCOMPARE(cli({in, QStringLiteral("-o"), some, QStringLiteral("--highlight"), QStringLiteral("cross-socket")}).code, 0);
+        QCOMPARE(cli({in, QStringLiteral("-o"), some, QStringLiteral("--highlight"),
+                      QStringLiteral("cross-socket")})
+                     .code,
+                 0);
         const QStringList texts = svgTexts(some);
         QVERIFY(texts.contains(QStringLiteral("GPU–NIC path crosses the CPU socket: 2")));
-        QVERIFY(!std::any_of(texts.begin(), texts.end(), [](const QString& t) { return t.startsWith(QLatin1String("GPU–NIC pair cannot use")); }));
+        QVERIFY(!std::any_of(texts.begin(), texts.end(), [](const QString& t) {
+            return t.startsWith(QLatin1String("GPU–NIC pair cannot use"));
+        }));
     }
 };
 

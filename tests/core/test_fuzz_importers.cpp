@@ -4,15 +4,15 @@
 
 #include "analysis/fabric_merge.h"
 #include "analysis/fabric_placement.h"
-#include "workspace/sources.h"
 #include "import/fabric_file.h"
-#include "report/fabric_file_writer.h"
-#include <QTemporaryDir>
 #include "import/fabric_loader.h"
 #include "import/slurm_topology_conf.h"
-#include "report/slurm_topology_writer.h"
+#include "report/fabric_file_writer.h"
 #include "report/fabric_report.h"
 #include "report/inspect_report.h"
+#include "report/slurm_topology_writer.h"
+#include "workspace/sources.h"
+#include <QTemporaryDir>
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -28,14 +28,25 @@ QByteArray mutate(QByteArray in, QRandomGenerator& rng) {
         const qsizetype at = qsizetype(rng.bounded(quint32(in.size())));
         const qsizetype len = 1 + qsizetype(rng.bounded(quint32(qMin<qsizetype>(64, in.size() - at))));
         switch (rng.bounded(6)) {
-        case 0: in[at] = char(rng.bounded(256)); break;                   // flip a byte
-        case 1: in.remove(at, len); break;                                 // delete a run
-        case 2: in.insert(at, in.mid(qsizetype(rng.bounded(quint32(in.size()))), len)); break; // duplicate
-        case 3: in.truncate(at); break;                                    // truncate
-        case 4: in.insert(at, QByteArray(int(len), char(rng.bounded(256)))); break; // insert junk
-        case 5: { // replace a number with a huge or negative one
+        case 0:
+            in[at] = char(rng.bounded(256));
+            break; // flip a byte
+        case 1:
+            in.remove(at, len);
+            break; // delete a run
+        case 2:
+            in.insert(at, in.mid(qsizetype(rng.bounded(quint32(in.size()))), len));
+            break; // duplicate
+        case 3:
+            in.truncate(at);
+            break; // truncate
+        case 4:
+            in.insert(at, QByteArray(int(len), char(rng.bounded(256))));
+            break; // insert junk
+        case 5: {  // replace a number with a huge or negative one
             const qsizetype digit = in.indexOf(char('0' + rng.bounded(10)), at);
-            if (digit >= 0) in.replace(digit, 1, rng.bounded(2) ? "99999999999" : "-1");
+            if (digit >= 0)
+                in.replace(digit, 1, rng.bounded(2) ? "99999999999" : "-1");
             break;
         }
         }
@@ -50,10 +61,12 @@ class TestFuzzImporters : public QObject {
 private slots:
     void mutatedFixtures_data() {
         QTest::addColumn<QString>("file");
-        const QStringList files = fixtures(QStringLiteral("topo-m-*.txt")) + fixtures(QStringLiteral("nccl-topo-*.xml")) +
+        const QStringList files = fixtures(QStringLiteral("topo-m-*.txt")) +
+                                  fixtures(QStringLiteral("nccl-topo-*.xml")) +
                                   fixtures(QStringLiteral("hwloc-*.xml"));
         QVERIFY(files.size() >= 26);
-        for (const QString& f : files) QTest::newRow(qPrintable(f)) << f;
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << f;
     }
     void mutatedFixtures() {
         QFETCH(QString, file);
@@ -82,19 +95,28 @@ private slots:
     // Every fabric source, mutated, through the whole fabric path: import,
     // merge with the original, analysis, every report and export.
     void mutatedFabricSources() {
-        QStringList files = fixtures(QStringLiteral("ibnetdiscover-*.txt")) + fixtures(QStringLiteral("slurm-topology-conf-*.conf"));
+        QStringList files = fixtures(QStringLiteral("ibnetdiscover-*.txt")) +
+                            fixtures(QStringLiteral("slurm-topology-conf-*.conf"));
         QCOMPARE(files.size(), 6);
         std::vector<std::pair<QString, QByteArray>> inputs;
-        for (const QString& file : files) inputs.emplace_back(file, fixtureBytes(file));
-        const FabricLoad superpod = importFabric(fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
+        for (const QString& file : files)
+            inputs.emplace_back(file, fixtureBytes(file));
+        const FabricLoad superpod =
+            importFabric(fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
         QVERIFY(superpod.fabric);
-        inputs.emplace_back(QStringLiteral("written fabric file"), writeFabricFile(*superpod.fabric).left(20000).toUtf8());
-        inputs.emplace_back(QStringLiteral("snapshot"), QByteArray(
-            "{\"type\":\"rackscope-snapshot\",\"format\":1,\"host\":\"node17\",\"rdma\":{\"available\":true,\"devices\":[{\"name\":\"mlx5_0\","
-            "\"node_guid\":\"e09d:7303:007a:4bd8\",\"netdevs\":[\"ens1f0np0\"],\"ports\":[{\"port\":\"1\",\"state\":{\"code\":1,\"name\":\"DOWN\"}}]}]},"
-            "\"net\":{\"available\":true,\"interfaces\":[{\"name\":\"ens1f0np0\",\"operstate\":\"up\",\"mtu\":9000,\"speed_mbps\":400000}]},"
-            "\"lldp\":{\"available\":true,\"neighbors\":[{\"interface\":\"ens1f0np0\",\"system_name\":\"leaf01\",\"chassis_id\":\"c6:ca:ad:02:80:71\","
-            "\"port_id\":\"swp1\",\"port_descr\":\"swp1\",\"mfs\":9216}]}}"));
+        inputs.emplace_back(QStringLiteral("written fabric file"),
+                            writeFabricFile(*superpod.fabric).left(20000).toUtf8());
+        inputs.emplace_back(
+            QStringLiteral("snapshot"),
+            QByteArray("{\"type\":\"rackscope-snapshot\",\"format\":1,\"host\":\"node17\",\"rdma\":{"
+                       "\"available\":true,\"devices\":[{\"name\":\"mlx5_0\","
+                       "\"node_guid\":\"e09d:7303:007a:4bd8\",\"netdevs\":[\"ens1f0np0\"],\"ports\":[{"
+                       "\"port\":\"1\",\"state\":{\"code\":1,\"name\":\"DOWN\"}}]}]},"
+                       "\"net\":{\"available\":true,\"interfaces\":[{\"name\":\"ens1f0np0\",\"operstate\":"
+                       "\"up\",\"mtu\":9000,\"speed_mbps\":400000}]},"
+                       "\"lldp\":{\"available\":true,\"neighbors\":[{\"interface\":\"ens1f0np0\",\"system_"
+                       "name\":\"leaf01\",\"chassis_id\":\"c6:ca:ad:02:80:71\","
+                       "\"port_id\":\"swp1\",\"port_descr\":\"swp1\",\"mfs\":9216}]}}"));
         for (const auto& [file, original] : inputs) {
             const FabricLoad clean = importFabric(original, file);
             QVERIFY2(clean.fabric, qPrintable(file + QStringLiteral(": ") + clean.error));
@@ -102,8 +124,10 @@ private slots:
             for (int i = 0; i < 40; ++i) {
                 const FabricLoad r = importFabric(mutate(original, rng), file);
                 QVERIFY(r.fabric || !r.error.isEmpty());
-                if (!r.fabric) continue;
-                for (const FabricDiagnostic& d : r.fabric->diagnostics) QVERIFY(d.line > 0 && !d.message.isEmpty());
+                if (!r.fabric)
+                    continue;
+                for (const FabricDiagnostic& d : r.fabric->diagnostics)
+                    QVERIFY(d.line > 0 && !d.message.isEmpty());
                 const Fabric merged = mergeFabrics({*clean.fabric, *r.fabric});
                 const FabricAnalysis a = analyseFabric(merged);
                 QVERIFY(fabricToJson(merged, a).contains(QStringLiteral("switches")));
@@ -112,7 +136,8 @@ private slots:
                 QVERIFY(writeFabricFile(merged).startsWith(QLatin1String("rackscope-fabric 1")));
                 writeSlurmTopology(merged);
                 QStringList hosts;
-                for (const FabricHost& h : a.hosts) hosts << h.name;
+                for (const FabricHost& h : a.hosts)
+                    hosts << h.name;
                 proposeGroups(merged, a, hosts.mid(0, 40), 4);
             }
         }
@@ -123,8 +148,10 @@ private slots:
     void mutatedClusterThroughTheDiagram() {
         QRandomGenerator rng(7);
         QTemporaryDir dir;
-        const QStringList files{QStringLiteral("demo.cluster"), QStringLiteral("demo-rack.fabric"), QStringLiteral("h100-8gpu-node.xml"),
-                                QStringLiteral("h100-8gpu-node-two-nics-missing.xml"), QStringLiteral("h100-8gpu-node-nics-on-one-socket.xml")};
+        const QStringList files{QStringLiteral("demo.cluster"), QStringLiteral("demo-rack.fabric"),
+                                QStringLiteral("h100-8gpu-node.xml"),
+                                QStringLiteral("h100-8gpu-node-two-nics-missing.xml"),
+                                QStringLiteral("h100-8gpu-node-nics-on-one-socket.xml")};
         std::map<QString, QByteArray> originals;
         for (const QString& f : files) {
             QFile in(QStringLiteral(":/demo/") + f);
@@ -139,11 +166,14 @@ private slots:
                 out.write(f == victim ? mutate(originals[f], rng) : originals[f]);
             }
             const LoadedSources s = loadSources({dir.filePath(QStringLiteral("demo.cluster"))});
-            for (const FailedInput& f : s.failed) QVERIFY(!f.message.isEmpty());
+            for (const FailedInput& f : s.failed)
+                QVERIFY(!f.message.isEmpty());
             const Diagram d = buildDiagram(s.input);
             for (const DiagramItem& it : d.items)
-                if (it.parent >= 0) QVERIFY(d.items[it.parent].rect.contains(it.rect));
-            for (const DiagramLink& l : d.links) QVERIFY(l.a >= 0 && l.b >= 0 && l.a < int(d.items.size()) && l.b < int(d.items.size()));
+                if (it.parent >= 0)
+                    QVERIFY(d.items[it.parent].rect.contains(it.rect));
+            for (const DiagramLink& l : d.links)
+                QVERIFY(l.a >= 0 && l.b >= 0 && l.a < int(d.items.size()) && l.b < int(d.items.size()));
         }
     }
 
@@ -153,10 +183,13 @@ private slots:
         for (int i = 0; i < 500; ++i) {
             QByteArray in;
             const int n = int(rng.bounded(400));
-            for (int k = 0; k < n; ++k) in += alphabet[qsizetype(rng.bounded(quint32(alphabet.size())))];
+            for (int k = 0; k < n; ++k)
+                in += alphabet[qsizetype(rng.bounded(quint32(alphabet.size())))];
             ImportResult r = importTopology(in, QStringLiteral("random"));
-            if (r.host) analyzeHost(*r.host);
-            else QVERIFY(!r.error.isEmpty());
+            if (r.host)
+                analyzeHost(*r.host);
+            else
+                QVERIFY(!r.error.isEmpty());
         }
     }
 };

@@ -36,7 +36,8 @@ private slots:
         const QStringList files = fixtures(QStringLiteral("hwloc-*.xml"));
         QVERIFY2(files.size() >= 9, qPrintable(QStringLiteral("hwloc fixtures missing in ") + fixturesDir()));
         for (const QString& f : files)
-            if (!f.endsWith(QLatin1String(".v3.xml"))) QTest::newRow(qPrintable(f)) << f;
+            if (!f.endsWith(QLatin1String(".v3.xml")))
+                QTest::newRow(qPrintable(f)) << f;
     }
     void everyV2FixtureLoads() {
         QFETCH(QString, file);
@@ -44,11 +45,15 @@ private slots:
         QVERIFY2(l.ok(), qPrintable(l.error));
         QCOMPARE(l.host.source.format, SourceFormat::HwlocXml);
         // NVIDIA display/3D functions are GPUs; class 02xx, and InfiniBand as 0c06, are NICs.
-        QCOMPARE(int(l.host.gpus.size()), countInXml(file, QStringLiteral("type=\"PCIDev\"[^>]*pci_type=\"03[0-9a-f]{2} \\[10de:")));
-        QCOMPARE(int(l.host.nics.size()), countInXml(file, QStringLiteral("type=\"PCIDev\"[^>]*pci_type=\"(02[0-9a-f]{2}|0c06) ")));
-        for (const Device& d : l.host.gpus) QVERIFY(d.pci);
+        QCOMPARE(int(l.host.gpus.size()),
+                 countInXml(file, QStringLiteral("type=\"PCIDev\"[^>]*pci_type=\"03[0-9a-f]{2} \\[10de:")));
+        QCOMPARE(int(l.host.nics.size()),
+                 countInXml(file, QStringLiteral("type=\"PCIDev\"[^>]*pci_type=\"(02[0-9a-f]{2}|0c06) ")));
+        for (const Device& d : l.host.gpus)
+            QVERIFY(d.pci);
         // Every GPU-NIC pair gets a path from the tree.
-        for (const GpuNicPair& p : l.analysis.gpuNic) QVERIFY2(p.path, qPrintable(p.gpu + p.nic));
+        for (const GpuNicPair& p : l.analysis.gpuNic)
+            QVERIFY2(p.path, qPrintable(p.gpu + p.nic));
     }
 
     void dgx2SwitchTreeAndNvswitchPlanes() {
@@ -56,12 +61,14 @@ private slots:
         QVERIFY2(l.ok(), qPrintable(l.error));
         QCOMPARE(l.host.gpus.size(), size_t(16));
         QCOMPARE(std::count_if(l.host.others.begin(), l.host.others.end(),
-                               [](const Device& d) { return d.kind == DeviceKind::NvSwitch; }), 12);
+                               [](const Device& d) { return d.kind == DeviceKind::NvSwitch; }),
+                 12);
         // 34:00 and 36:00 share the second-level PEX 9781 (32:00); 39:00 is under a sibling switch.
         QCOMPARE(l.host.gpus[0].pci->toString(), QStringLiteral("0000:34:00.0"));
         QCOMPARE(tree(l, QStringLiteral("GPU0"), QStringLiteral("GPU1")), QStringLiteral("PIX"));
         QCOMPARE(tree(l, QStringLiteral("GPU0"), QStringLiteral("GPU2")), QStringLiteral("PXB"));
-        QCOMPARE(tree(l, QStringLiteral("GPU0"), QStringLiteral("GPU4")), QStringLiteral("NODE")); // other host bridge, package 0
+        QCOMPARE(tree(l, QStringLiteral("GPU0"), QStringLiteral("GPU4")),
+                 QStringLiteral("NODE")); // other host bridge, package 0
         QCOMPARE(tree(l, QStringLiteral("GPU0"), QStringLiteral("GPU8")), QStringLiteral("SYS"));
         // One 25 GB/s link to each of the six NVSwitches of its board.
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU7")), QStringLiteral("NV6"));
@@ -76,7 +83,8 @@ private slots:
         const Loaded l = load(QStringLiteral("hwloc-power8gpudistances.xml"));
         QVERIFY2(l.ok(), qPrintable(l.error));
         QCOMPARE(l.host.gpus.size(), size_t(4));
-        QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU1")), QStringLiteral("NV2")); // 40000 MB/s NVLink 1.0
+        QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU1")),
+                 QStringLiteral("NV2")); // 40000 MB/s NVLink 1.0
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU2")), QStringLiteral("SYS"));
         QCOMPARE(l.host.gpus[0].name, QStringLiteral("Tesla P100-SXM2-16GB"));
         QCOMPARE(l.host.gpus[0].linkCurrent.gbps.has_value(), true);
@@ -90,12 +98,17 @@ private slots:
         QCOMPARE(l.host.nics[1].name, QStringLiteral("eth0"));
         QCOMPARE(l.host.nics[1].rdma, std::optional<bool>(false)); // a netdev, no OpenFabrics device
         QCOMPARE(l.host.gpus[2].name, QStringLiteral("Tesla K40m"));
-        QCOMPARE(l.path(QStringLiteral("GPU2"), QStringLiteral("NIC0")), QStringLiteral("PIX")); // both under root port 80:03.0
-        QCOMPARE(l.path(QStringLiteral("GPU1"), QStringLiteral("NIC0")), QStringLiteral("PHB")); // same host bridge
+        QCOMPARE(l.path(QStringLiteral("GPU2"), QStringLiteral("NIC0")),
+                 QStringLiteral("PIX")); // both under root port 80:03.0
+        QCOMPARE(l.path(QStringLiteral("GPU1"), QStringLiteral("NIC0")),
+                 QStringLiteral("PHB")); // same host bridge
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC0")), QStringLiteral("SYS"));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->crossSocket, std::optional<bool>(true));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU2"), QStringLiteral("NIC0"))->gpudirect, std::optional<bool>(true));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU2"), QStringLiteral("NIC1"))->gpudirect, std::optional<bool>(false));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->crossSocket,
+                 std::optional<bool>(true));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU2"), QStringLiteral("NIC0"))->gpudirect,
+                 std::optional<bool>(true));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU2"), QStringLiteral("NIC1"))->gpudirect,
+                 std::optional<bool>(false));
         QVERIFY(l.hasFinding(QStringLiteral("gpu-nearest-nic-cross-socket"), QStringLiteral("GPU0")));
         QCOMPARE(l.ncclNic(QStringLiteral("GPU0")), QStringLiteral("NIC0")); // the only RDMA NIC
     }
@@ -114,8 +127,10 @@ private slots:
         const Loaded l = load(QStringLiteral("hwloc-16intel64-manyVFs.xml"));
         QVERIFY2(l.ok(), qPrintable(l.error));
         int rdma = 0;
-        for (const Device& n : l.host.nics) rdma += n.rdma.value_or(false);
-        QCOMPARE(rdma, countInXml(QStringLiteral("hwloc-16intel64-manyVFs.xml"), QStringLiteral("osdev_type=\"3\"")));
+        for (const Device& n : l.host.nics)
+            rdma += n.rdma.value_or(false);
+        QCOMPARE(rdma, countInXml(QStringLiteral("hwloc-16intel64-manyVFs.xml"),
+                                  QStringLiteral("osdev_type=\"3\"")));
     }
 
     void version3FailsWithAClearMessage() {

@@ -14,7 +14,8 @@ namespace {
 
 int countLines(const QByteArray& text, const char* prefix) {
     int n = 0;
-    for (const QByteArray& line : text.split('\n')) n += line.startsWith(prefix);
+    for (const QByteArray& line : text.split('\n'))
+        n += line.startsWith(prefix);
     return n;
 }
 
@@ -27,7 +28,8 @@ private slots:
         QTest::addColumn<QString>("file");
         const QStringList files = fixtures(QStringLiteral("ibnetdiscover-*.txt"));
         QCOMPARE(files.size(), 4);
-        for (const QString& f : files) QTest::newRow(qPrintable(f)) << f;
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << f;
     }
     void everyFixture() {
         QFETCH(QString, file);
@@ -36,7 +38,8 @@ private slots:
         const FabricImport r = importIbnetdiscover(text, file);
         QVERIFY2(r.fabric, qPrintable(r.error));
         int switches = 0, cas = 0;
-        for (const FabricNode& n : r.fabric->nodes) (n.kind == FabricNodeKind::Switch ? switches : cas)++;
+        for (const FabricNode& n : r.fabric->nodes)
+            (n.kind == FabricNodeKind::Switch ? switches : cas)++;
         QCOMPARE(switches, countLines(text, "Switch"));
         QCOMPARE(cas, countLines(text, "Ca"));
         QCOMPARE(int(r.fabric->links.size()) * 2, countLines(text, "["));
@@ -47,7 +50,8 @@ private slots:
     }
 
     void edrFabricReportsItsErrorLine() {
-        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-edr-fdr-with-smp-error-line.txt")), {});
+        const FabricImport r = importIbnetdiscover(
+            fixtureBytes(QStringLiteral("ibnetdiscover-edr-fdr-with-smp-error-line.txt")), {});
         QVERIFY(r.fabric);
         QCOMPARE(r.fabric->diagnostics.size(), size_t(1));
         QCOMPARE(r.fabric->diagnostics[0].line, 1);
@@ -55,7 +59,8 @@ private slots:
     }
 
     void superpodNamesHostsAndDevices() {
-        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
+        const FabricImport r = importIbnetdiscover(
+            fixtureBytes(QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")), {});
         QVERIFY(r.fabric);
         QVERIFY(r.fabric->diagnostics.empty());
         const FabricNode* leaf = r.fabric->node(QStringLiteral("S-2c5eab0300b87b40"));
@@ -68,14 +73,16 @@ private slots:
         QVERIFY(ca);
         QCOMPARE(ca->host, QStringLiteral("a08-p1-dgx-04-c01"));
         QCOMPARE(ca->device, QStringLiteral("mlx5_5"));
-        for (const FabricLink& l : r.fabric->links) QCOMPARE(l.speed, QStringLiteral("NDR"));
+        for (const FabricLink& l : r.fabric->links)
+            QCOMPARE(l.speed, QStringLiteral("NDR"));
         // SHARP's aggregation node is a CA that is not a host.
         const FabricNode* sharp = r.fabric->node(QStringLiteral("H-2c5eab0300b87b50"));
         QVERIFY(sharp && sharp->host.isEmpty());
     }
 
     void singleCaWithoutSwitches() {
-        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-gb200-single-ca-no-switch.txt")), {});
+        const FabricImport r = importIbnetdiscover(
+            fixtureBytes(QStringLiteral("ibnetdiscover-gb200-single-ca-no-switch.txt")), {});
         QVERIFY(r.fabric);
         QCOMPARE(r.fabric->nodes.size(), size_t(1));
         QCOMPARE(r.fabric->nodes[0].host, QStringLiteral("dgx-gb200-n01-c1"));
@@ -83,7 +90,8 @@ private slots:
     }
 
     void sdrLinkEnds() {
-        const FabricImport r = importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt")), {});
+        const FabricImport r =
+            importIbnetdiscover(fixtureBytes(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt")), {});
         QVERIFY(r.fabric);
         const FabricLink& l = r.fabric->links.front();
         QCOMPARE(l.speed, QStringLiteral("SDR"));
@@ -102,15 +110,18 @@ private slots:
         QByteArray twice = sdr + "\nCa      2 \"H-0002c902002789ac\"          # \"duplicate\"\n";
         const FabricImport dup = importIbnetdiscover(twice, {});
         QVERIFY(dup.fabric);
-        QVERIFY(std::any_of(dup.fabric->diagnostics.begin(), dup.fabric->diagnostics.end(), [](const FabricDiagnostic& d) {
-            return d.message.contains(QStringLiteral("already declared at line 18"));
-        }));
+        QVERIFY(std::any_of(dup.fabric->diagnostics.begin(), dup.fabric->diagnostics.end(),
+                            [](const FabricDiagnostic& d) {
+                                return d.message.contains(QStringLiteral("already declared at line 18"));
+                            }));
         // Ends that disagree.
         QByteArray wrong = sdr;
-        wrong.replace("[1](2c902002789ad)      \"S-000b8cffff0053ee\"[1]", "[1](2c902002789ad)      \"S-000b8cffff0053ee\"[5]");
+        wrong.replace("[1](2c902002789ad)      \"S-000b8cffff0053ee\"[1]",
+                      "[1](2c902002789ad)      \"S-000b8cffff0053ee\"[5]");
         const FabricImport mismatch = importIbnetdiscover(wrong, {});
-        QVERIFY(std::any_of(mismatch.fabric->diagnostics.begin(), mismatch.fabric->diagnostics.end(),
-                            [](const FabricDiagnostic& d) { return d.message.contains(QStringLiteral("says")); }));
+        QVERIFY(std::any_of(
+            mismatch.fabric->diagnostics.begin(), mismatch.fabric->diagnostics.end(),
+            [](const FabricDiagnostic& d) { return d.message.contains(QStringLiteral("says")); }));
         // Nothing fabric-like.
         QVERIFY(!importIbnetdiscover("hello\nworld\n", {}).fabric);
         QVERIFY(importIbnetdiscover("hello\nworld\n", {}).error.contains(QStringLiteral("line 1")));

@@ -15,24 +15,29 @@ class TestIsolatedImport : public QObject {
     Q_OBJECT
 private slots:
     void crashBecomesAnError() {
-        const ImportResult r = importIsolated([]() -> ImportResult {
-            std::raise(SIGSEGV);
-            return ImportResult::fail(QStringLiteral("unreachable"));
-        }, QStringLiteral("the test parser"));
+        const ImportResult r = importIsolated(
+            []() -> ImportResult {
+                std::raise(SIGSEGV);
+                return ImportResult::fail(QStringLiteral("unreachable"));
+            },
+            QStringLiteral("the test parser"));
         QVERIFY(!r.host);
         QVERIFY2(r.error.startsWith(QStringLiteral("the test parser crashed")), qPrintable(r.error));
     }
 
     void hangBecomesAnError() {
-        const ImportResult r = importIsolated([]() -> ImportResult {
-            for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }, QStringLiteral("the test parser"), 1);
+        const ImportResult r = importIsolated(
+            []() -> ImportResult {
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            },
+            QStringLiteral("the test parser"), 1);
         QVERIFY2(r.error.contains(QStringLiteral("did not finish in 1 s")), qPrintable(r.error));
     }
 
     void errorsComeBackAsTheyWere() {
-        const ImportResult r = importIsolated([] { return ImportResult::fail(QStringLiteral("line 3: bad")); },
-                                              QStringLiteral("x"));
+        const ImportResult r = importIsolated(
+            [] { return ImportResult::fail(QStringLiteral("line 3: bad")); }, QStringLiteral("x"));
         QCOMPARE(r.error, QStringLiteral("line 3: bad"));
     }
 
@@ -46,7 +51,8 @@ private slots:
         QFETCH(QString, file);
         const ImportResult direct = loadTopologyFile(fixture(file));
         QVERIFY(direct.host);
-        const ImportResult viaChild = importIsolated([&] { return loadTopologyFile(fixture(file)); }, QStringLiteral("x"));
+        const ImportResult viaChild =
+            importIsolated([&] { return loadTopologyFile(fixture(file)); }, QStringLiteral("x"));
         QVERIFY2(viaChild.host, qPrintable(viaChild.error));
         const auto json = [](const HostTopology& h) { return hostToJson({h, analyzeHost(h)}); };
         QCOMPARE(json(*viaChild.host), json(*direct.host));

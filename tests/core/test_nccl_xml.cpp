@@ -33,7 +33,8 @@ private slots:
         QCOMPARE(l.host.source.format, SourceFormat::NcclTopoXml);
         QCOMPARE(int(l.host.gpus.size()), gpus);
         QCOMPARE(int(l.host.nics.size()), nics);
-        for (const Device& g : l.host.gpus) QVERIFY(!g.socket); // NCCL XML names NUMA nodes, not packages
+        for (const Device& g : l.host.gpus)
+            QVERIFY(!g.socket); // NCCL XML names NUMA nodes, not packages
     }
 
     void theListIsComplete() {
@@ -54,8 +55,10 @@ private slots:
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC8")), QStringLiteral("SYS"));
         // 5+5+4+4 links to the four NVSwitches: NV18, as nvidia-smi prints for H100.
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU7")), QStringLiteral("NV18"));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect, std::optional<bool>(true));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->gpudirect, std::optional<bool>(false));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect,
+                 std::optional<bool>(true));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->gpudirect,
+                 std::optional<bool>(false));
         QCOMPARE(l.host.nics[0].speedMbps, std::optional<double>(180000));
         QCOMPARE(l.host.gpus[3].cudaDevice, std::optional<int>(3));
         // GPU1 (dev 1) sees mlx5_3/mlx5_4 at PXB; mirrorBits(1, 2) = 1 picks the second.
@@ -73,8 +76,10 @@ private slots:
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU4")), QStringLiteral("SYS"));
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC0")), QStringLiteral("PIX"));
         QCOMPARE(l.host.nics[0].rdma, std::optional<bool>(true)); // EFA 1d0f:efa0
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect, std::optional<bool>(true));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->crossSocket, std::optional<bool>(true));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect,
+                 std::optional<bool>(true));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->crossSocket,
+                 std::optional<bool>(true));
         for (int g = 0; g < 8; ++g)
             QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), QStringLiteral("NIC%1").arg(g / 2));
         QVERIFY(!l.hasFinding(QStringLiteral("nic-shared-unevenly"))); // two per NIC, evenly
@@ -92,7 +97,8 @@ private slots:
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC2")), QStringLiteral("SYS"));
         QCOMPARE(l.host.nics[0].rdma, std::optional<bool>(true)); // class 0x020700
         const QStringList expected = {"NIC0", "NIC1", "NIC2", "NIC3", "NIC4", "NIC5", "NIC6", "NIC7"};
-        for (int g = 0; g < 8; ++g) QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), expected[g]);
+        for (int g = 0; g < 8; ++g)
+            QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), expected[g]);
     }
 
     void azureNdv2GpusStraightUnderTheCpu() {
@@ -100,7 +106,8 @@ private slots:
         QVERIFY2(l.ok(), qPrintable(l.error));
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC0")), QStringLiteral("PHB"));
         QCOMPARE(l.path(QStringLiteral("GPU4"), QStringLiteral("NIC0")), QStringLiteral("SYS"));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect, std::optional<bool>(false));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect,
+                 std::optional<bool>(false));
         QVERIFY(l.hasFinding(QStringLiteral("gpu-no-gpudirect-nic"), QStringLiteral("GPU0")));
         QVERIFY(l.hasFinding(QStringLiteral("gpu-nearest-nic-cross-socket"), QStringLiteral("GPU5")));
     }
@@ -114,7 +121,8 @@ private slots:
         QCOMPARE(l.host.nics[0].ncclGdr, std::optional<bool>(false));
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC0")), QStringLiteral("PHB"));
         QCOMPARE(l.path(QStringLiteral("GPU1"), QStringLiteral("NIC0")), QStringLiteral("SYS"));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect, std::optional<bool>(false));
+        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect,
+                 std::optional<bool>(false));
         QVERIFY(l.hasFinding(QStringLiteral("source-note"))); // the self-targeted NVLink lines
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU1")), QStringLiteral("SYS"));
     }

@@ -24,7 +24,8 @@ QList<QByteArray> wordsSeenBy(const QString& shell, const QString& line) {
 
 QList<QByteArray> utf8(const QStringList& words) {
     QList<QByteArray> out;
-    for (const QString& w : words) out << w.toUtf8();
+    for (const QString& w : words)
+        out << w.toUtf8();
     return out;
 }
 
@@ -34,7 +35,8 @@ class TestShellQuote : public QObject {
     Q_OBJECT
 private slots:
     void readableWhereSafe() {
-        QCOMPARE(shellQuote(QStringLiteral("/home/u/.cache/rackscope/agent/0.1.0/rackscope-agent")), QStringLiteral("/home/u/.cache/rackscope/agent/0.1.0/rackscope-agent"));
+        QCOMPARE(shellQuote(QStringLiteral("/home/u/.cache/rackscope/agent/0.1.0/rackscope-agent")),
+                 QStringLiteral("/home/u/.cache/rackscope/agent/0.1.0/rackscope-agent"));
         QCOMPARE(shellQuote(QStringLiteral("--stdio")), QStringLiteral("--stdio"));
         QCOMPARE(shellQuote(QString()), QStringLiteral("''"));
         QCOMPARE(shellQuote(QStringLiteral("it's")), QStringLiteral("'it'\\''s'"));
@@ -43,12 +45,24 @@ private slots:
 
     void hostileArgumentsSurviveRealShells_data() {
         QTest::addColumn<QStringList>("argv");
-        QTest::newRow("spaces and quotes") << QStringList{QStringLiteral("printf"), QStringLiteral("a b"), QStringLiteral("'"), QStringLiteral("\""), QStringLiteral("''''")};
-        QTest::newRow("expansions") << QStringList{QStringLiteral("x"), QStringLiteral("$(id)"), QStringLiteral("`id`"), QStringLiteral("${HOME}"), QStringLiteral("$HOME"), QStringLiteral("\\$")};
-        QTest::newRow("operators") << QStringList{QStringLiteral("x"), QStringLiteral(";"), QStringLiteral("&&"), QStringLiteral("|"), QStringLiteral(">f"), QStringLiteral("<f"), QStringLiteral("&"), QStringLiteral("#c")};
-        QTest::newRow("globs") << QStringList{QStringLiteral("x"), QStringLiteral("*"), QStringLiteral("?"), QStringLiteral("[a]"), QStringLiteral("~"), QStringLiteral("{a,b}")};
-        QTest::newRow("whitespace") << QStringList{QStringLiteral("x"), QStringLiteral("\n"), QStringLiteral("\t"), QStringLiteral(" lead"), QStringLiteral("trail "), QString()};
-        QTest::newRow("dashes and unicode") << QStringList{QStringLiteral("x"), QStringLiteral("-n"), QStringLiteral("--"), QStringLiteral("节点01"), QStringLiteral("é\u00a0")};
+        QTest::newRow("spaces and quotes")
+            << QStringList{QStringLiteral("printf"), QStringLiteral("a b"), QStringLiteral("'"),
+                           QStringLiteral("\""), QStringLiteral("''''")};
+        QTest::newRow("expansions") << QStringList{QStringLiteral("x"),     QStringLiteral("$(id)"),
+                                                   QStringLiteral("`id`"),  QStringLiteral("${HOME}"),
+                                                   QStringLiteral("$HOME"), QStringLiteral("\\$")};
+        QTest::newRow("operators") << QStringList{
+            QStringLiteral("x"),  QStringLiteral(";"),  QStringLiteral("&&"), QStringLiteral("|"),
+            QStringLiteral(">f"), QStringLiteral("<f"), QStringLiteral("&"),  QStringLiteral("#c")};
+        QTest::newRow("globs") << QStringList{QStringLiteral("x"), QStringLiteral("*"),
+                                              QStringLiteral("?"), QStringLiteral("[a]"),
+                                              QStringLiteral("~"), QStringLiteral("{a,b}")};
+        QTest::newRow("whitespace") << QStringList{QStringLiteral("x"),      QStringLiteral("\n"),
+                                                   QStringLiteral("\t"),     QStringLiteral(" lead"),
+                                                   QStringLiteral("trail "), QString()};
+        QTest::newRow("dashes and unicode")
+            << QStringList{QStringLiteral("x"), QStringLiteral("-n"), QStringLiteral("--"),
+                           QStringLiteral("节点01"), QStringLiteral("é\u00a0")};
     }
     void hostileArgumentsSurviveRealShells() {
         QFETCH(QStringList, argv);
@@ -65,7 +79,8 @@ private slots:
             for (int w = 0; w < 4; ++w) {
                 QString word;
                 const int n = int(rng.bounded(12));
-                for (int i = 0; i < n; ++i) word += QChar(char16_t(1 + rng.bounded(126))); // ASCII without NUL
+                for (int i = 0; i < n; ++i)
+                    word += QChar(char16_t(1 + rng.bounded(126))); // ASCII without NUL
                 argv << word;
             }
             const ShellCommand c = shellCommand(argv);
@@ -76,7 +91,8 @@ private slots:
     void refused() {
         QVERIFY(!shellCommand({}).error.isEmpty());
         QVERIFY(!shellCommand({QString()}).error.isEmpty());
-        const ShellCommand nul = shellCommand({QStringLiteral("x"), QStringLiteral("a") + QChar(0) + QStringLiteral("b")});
+        const ShellCommand nul =
+            shellCommand({QStringLiteral("x"), QStringLiteral("a") + QChar(0) + QStringLiteral("b")});
         QVERIFY(nul.line.isEmpty());
         QVERIFY(nul.error.contains(QStringLiteral("argument 1")));
     }

@@ -31,13 +31,16 @@ Matrix readMatrix(const QString& path) {
             continue;
         }
         const QStringList t = line.split(ws, Qt::SkipEmptyParts);
-        if (t.isEmpty()) break;
+        if (t.isEmpty())
+            break;
         m.rows[t[0]] = t.mid(1, m.columns.size());
     }
     return m;
 }
 
-QString expectedName(const QString& cell) { return cell == QLatin1String("SOC") ? QStringLiteral("SYS") : cell; }
+QString expectedName(const QString& cell) {
+    return cell == QLatin1String("SOC") ? QStringLiteral("SYS") : cell;
+}
 
 } // namespace
 
@@ -47,8 +50,10 @@ private slots:
     void everyFixtureMatchesItsMatrix_data() {
         QTest::addColumn<QString>("file");
         const QStringList files = fixtures(QStringLiteral("topo-m-*.txt"));
-        QVERIFY2(files.size() >= 6, qPrintable(QStringLiteral("topo-m fixtures missing in ") + fixturesDir()));
-        for (const QString& f : files) QTest::newRow(qPrintable(f)) << f;
+        QVERIFY2(files.size() >= 6,
+                 qPrintable(QStringLiteral("topo-m fixtures missing in ") + fixturesDir()));
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << f;
     }
     void everyFixtureMatchesItsMatrix() {
         QFETCH(QString, file);
@@ -56,7 +61,8 @@ private slots:
         QVERIFY2(l.ok(), qPrintable(l.error));
         const Matrix m = readMatrix(fixture(file));
         int gpus = 0;
-        for (const QString& c : m.columns) gpus += c.startsWith(QLatin1String("GPU"));
+        for (const QString& c : m.columns)
+            gpus += c.startsWith(QLatin1String("GPU"));
         QCOMPARE(int(l.host.gpus.size()), gpus);
         QCOMPARE(int(l.host.nics.size()), int(m.columns.size()) - gpus);
         // Column index -> rackscope id: GPUs keep theirs, NICs are numbered in order.
@@ -65,7 +71,8 @@ private slots:
             ids << (c < gpus ? m.columns[c] : QStringLiteral("NIC%1").arg(nic++));
         for (int r = 0; r < gpus; ++r)
             for (int c = 0; c < m.columns.size(); ++c) {
-                if (r == c) continue;
+                if (r == c)
+                    continue;
                 const QString cellText = m.rows.at(m.columns[r]).at(c);
                 QCOMPARE(l.path(ids[r], ids[c]), expectedName(cellText));
                 if (c >= gpus) {
@@ -73,7 +80,8 @@ private slots:
                     QVERIFY(p);
                     const bool near = cellText == QLatin1String("PIX") || cellText == QLatin1String("PXB");
                     QCOMPARE(p->gpudirect, std::optional<bool>(near)); // every topo -m NIC is an RDMA device
-                    QCOMPARE(p->crossSocket, std::optional<bool>(expectedName(cellText) == QLatin1String("SYS")));
+                    QCOMPARE(p->crossSocket,
+                             std::optional<bool>(expectedName(cellText) == QLatin1String("SYS")));
                 }
             }
     }
@@ -88,7 +96,8 @@ private slots:
         QVERIFY(!l.host.gpus[0].pci); // topo -m gives no bus ids: unknown, not invented
         // Each GPU's single PXB NIC, read off the matrix by hand.
         const QStringList expected = {"NIC0", "NIC3", "NIC4", "NIC5", "NIC6", "NIC9", "NIC10", "NIC11"};
-        for (int g = 0; g < 8; ++g) QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), expected[g]);
+        for (int g = 0; g < 8; ++g)
+            QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), expected[g]);
         QVERIFY(!l.hasFinding(QStringLiteral("nic-shared-unevenly")));
     }
 
@@ -96,7 +105,8 @@ private slots:
         // GPU0/GPU1 both see NIC0,NIC1 at PXB: NCCL's mirrorBits gives dev 0 -> NIC0, dev 1 -> NIC1.
         const Loaded l = load(QStringLiteral("topo-m-8xA100-SXM40G-epyc7742-nps4-10nic.txt"));
         QVERIFY2(l.ok(), qPrintable(l.error));
-        for (int g = 0; g < 8; ++g) QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), QStringLiteral("NIC%1").arg(g));
+        for (int g = 0; g < 8; ++g)
+            QCOMPARE(l.ncclNic(QStringLiteral("GPU%1").arg(g)), QStringLiteral("NIC%1").arg(g));
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU5")), QStringLiteral("NV12"));
         QCOMPARE(l.host.gpus[0].numa, std::optional<int>(3));
     }
@@ -119,7 +129,8 @@ private slots:
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("NIC0")), QStringLiteral("SYS"));
         QVERIFY(l.hasFinding(QStringLiteral("gpu-nearest-nic-cross-socket"), QStringLiteral("GPU0")));
         QVERIFY(!l.hasFinding(QStringLiteral("gpu-nearest-nic-cross-socket"), QStringLiteral("GPU2")));
-        QVERIFY(l.hasFinding(QStringLiteral("gpu-no-gpudirect-nic"), QStringLiteral("GPU2"))); // PHB is too far
+        QVERIFY(
+            l.hasFinding(QStringLiteral("gpu-no-gpudirect-nic"), QStringLiteral("GPU2"))); // PHB is too far
     }
 
     void v100WithoutNicsOrLegend() {

@@ -9,7 +9,8 @@ namespace rackscope::test {
 
 inline bool settled(gui::MainWindow& w, int timeoutMs = 120000) {
     QDeadlineTimer deadline(timeoutMs);
-    while (w.busy() && !deadline.hasExpired()) QTest::qWait(5);
+    while (w.busy() && !deadline.hasExpired())
+        QTest::qWait(5);
     return !w.busy();
 }
 

@@ -5,20 +5,20 @@
 #include "gui_test_support.h"
 #include "test_support.h"
 
-#include "workspace/sources.h"
 #include "main_window.h"
 #include "render/diagram_raster.h"
 #include "topology_canvas.h"
+#include "workspace/sources.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QMessageBox>
-#include <QTimer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeWidget>
 
 using namespace rackscope;
@@ -30,7 +30,8 @@ const char kK40[] = "topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt";
 
 QTreeWidgetItem* findingTo(QTreeWidget* list, const QString& target) {
     for (int i = 0; i < list->topLevelItemCount(); ++i)
-        if (list->topLevelItem(i)->data(0, Qt::UserRole).toString() == target) return list->topLevelItem(i);
+        if (list->topLevelItem(i)->data(0, Qt::UserRole).toString() == target)
+            return list->topLevelItem(i);
     return nullptr;
 }
 
@@ -49,24 +50,30 @@ private slots:
         const QString gpu0 = QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC/GPU0");
         QTreeWidgetItem* finding = findingTo(w.findingList(), gpu0);
         QVERIFY2(finding, "a finding about GPU0 (its nearest NIC is across the socket)");
-        QAbstractItemModelTester findings(w.findingList()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester findings(w.findingList()->model(),
+                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.findingList()->setCurrentItem(finding);
         emit w.findingList()->itemClicked(finding, 0);
         const int item = canvas->diagram().find(gpu0);
         QCOMPARE(canvas->selected(), item);
         const QPointF centre = canvas->toWidget(canvas->diagram().items[item].rect.center());
-        QVERIFY(std::abs(centre.x() - canvas->width() / 2.0) < 2 && std::abs(centre.y() - canvas->height() / 2.0) < 2);
+        QVERIFY(std::abs(centre.x() - canvas->width() / 2.0) < 2 &&
+                std::abs(centre.y() - canvas->height() / 2.0) < 2);
         // The inspector: every fact, the source first, the highlights and the paths.
-        QAbstractItemModelTester inspector(w.inspector()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester inspector(w.inspector()->model(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
         QStringList facts;
         for (int i = 0; i < w.inspector()->topLevelItemCount(); ++i)
-            facts << w.inspector()->topLevelItem(i)->text(0) + QStringLiteral(" = ") + w.inspector()->topLevelItem(i)->text(1);
-        QVERIFY2(facts.filter(QStringLiteral("source = nvidia-smi-topo")).size() == 1, qPrintable(facts.join(QLatin1Char('\n'))));
+            facts << w.inspector()->topLevelItem(i)->text(0) + QStringLiteral(" = ") +
+                         w.inspector()->topLevelItem(i)->text(1);
+        QVERIFY2(facts.filter(QStringLiteral("source = nvidia-smi-topo")).size() == 1,
+                 qPrintable(facts.join(QLatin1Char('\n'))));
         QVERIFY(facts.filter(QStringLiteral("path to NIC0 = SYS; GPUDirect RDMA no")).size() == 1);
         QVERIFY(facts.filter(QStringLiteral("crosses the CPU socket")).size() == 1);
         // Hover text says why.
         const QString tip = canvas->toolTipFor(item);
-        QVERIFY(tip.contains(QStringLiteral("crosses the CPU socket")) && tip.contains(QStringLiteral("[SYS]")));
+        QVERIFY(tip.contains(QStringLiteral("crosses the CPU socket")) &&
+                tip.contains(QStringLiteral("[SYS]")));
         // What is under a point is what is drawn there.
         QCOMPARE(canvas->itemAt(centre), item);
     }
@@ -75,7 +82,8 @@ private slots:
         gui::MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFiles({fixture(QLatin1String(kK40)), fixture(QStringLiteral("nccl-topo-azure-ndv4.xml"))}));
+        QVERIFY(
+            w.openFiles({fixture(QLatin1String(kK40)), fixture(QStringLiteral("nccl-topo-azure-ndv4.xml"))}));
         QVERIFY(settled(w));
         gui::TopologyCanvas* canvas = w.canvas();
         auto* search = w.findChild<QLineEdit*>(QStringLiteral("search"));
@@ -92,12 +100,17 @@ private slots:
         // Double-click closes a server and opens it again.
         const std::size_t open = canvas->diagram().items.size();
         const int host = canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4"));
-        QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->toWidget(canvas->diagram().items[host].rect.topLeft() + QPointF(5, 5)).toPoint());
+        QTest::mouseDClick(
+            canvas, Qt::LeftButton, {},
+            canvas->toWidget(canvas->diagram().items[host].rect.topLeft() + QPointF(5, 5)).toPoint());
         QVERIFY(settled(w));
         QVERIFY(canvas->diagram().items.size() < open);
-        QVERIFY(canvas->diagram().children(canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4"))).empty());
+        QVERIFY(canvas->diagram()
+                    .children(canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4")))
+                    .empty());
         const int closed = canvas->diagram().find(QStringLiteral("host:nccl-topo-azure-ndv4"));
-        QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->toWidget(canvas->diagram().items[closed].rect.center()).toPoint());
+        QTest::mouseDClick(canvas, Qt::LeftButton, {},
+                           canvas->toWidget(canvas->diagram().items[closed].rect.center()).toPoint());
         QVERIFY(settled(w));
         QCOMPARE(canvas->diagram().items.size(), open);
         // Zoom keeps the point under the cursor.
@@ -122,7 +135,8 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("GPU–NIC path crosses the CPU socket: 2")));
         QVERIFY(!text.contains(QStringLiteral("cannot use GPUDirect RDMA:")));
         for (const DiagramItem& it : w.canvas()->diagram().items)
-            if (it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic) QVERIFY(text.contains(QStringLiteral(">") + it.label + QStringLiteral("<")));
+            if (it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic)
+                QVERIFY(text.contains(QStringLiteral(">") + it.label + QStringLiteral("<")));
         QVERIFY(w.console()->toPlainText().contains(QStringLiteral("exported the diagram to")));
     }
 
@@ -135,24 +149,29 @@ private slots:
         QVERIFY(settled(w));
         QPushButton* offer = nullptr;
         for (QPushButton* b : w.findChildren<QPushButton*>())
-            if (b->text() == QStringLiteral("Open the demo cluster")) offer = b;
+            if (b->text() == QStringLiteral("Open the demo cluster"))
+                offer = b;
         QVERIFY(offer && offer->isVisible());
         QTest::mouseClick(offer, Qt::LeftButton);
         QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), std::size_t(8));
         QVERIFY(!offer->isVisible());
         const Diagram& d = w.canvas()->diagram();
-        QVERIFY(d.find(QStringLiteral("switch:spine-01")) >= 0 || std::any_of(d.items.begin(), d.items.end(), [](const DiagramItem& i) { return i.label == QLatin1String("spine-01"); }));
+        QVERIFY(d.find(QStringLiteral("switch:spine-01")) >= 0 ||
+                std::any_of(d.items.begin(), d.items.end(),
+                            [](const DiagramItem& i) { return i.label == QLatin1String("spine-01"); }));
         QVERIFY(w.findingList()->topLevelItemCount() > 5);
         // The servers list groups them by the leaves they reach: node07 (six NICs) apart from the rest.
         QCOMPARE(w.serverList()->topLevelItemCount(), 2);
         int grouped = 0;
-        for (int i = 0; i < w.serverList()->topLevelItemCount(); ++i) grouped += w.serverList()->topLevelItem(i)->childCount();
+        for (int i = 0; i < w.serverList()->topLevelItemCount(); ++i)
+            grouped += w.serverList()->topLevelItem(i)->childCount();
         QCOMPARE(grouped, 8);
         QVERIFY(!w.serverList()->findItems(QStringLiteral("6 leaves"), Qt::MatchStartsWith).isEmpty());
     }
 
-    // A cable says what it is when the pointer is on it: its ends, its speed, its rail and what is wrong with it.
+    // A cable says what it is when the pointer is on it: its ends, its speed, its rail and what is wrong with
+    // it.
     void cablesSayWhatTheyAreOnHover() {
         gui::MainWindow w;
         w.show();
@@ -164,7 +183,8 @@ private slots:
         int flagged = -1;
         const Highlight* why = nullptr;
         for (const Highlight& h : d.highlights)
-            if (!h.links.empty() && flagged < 0) flagged = h.links.front(), why = &h;
+            if (!h.links.empty() && flagged < 0)
+                flagged = h.links.front(), why = &h;
         QVERIFY2(flagged >= 0, "the demo has a cable with something wrong");
         const DiagramLink& l = d.links[size_t(flagged)];
         canvas->select(l.b, true); // bring it into view
@@ -173,15 +193,17 @@ private slots:
         for (double t = 0.05; t < 1 && on.isNull(); t += 0.05) {
             const QPointF p = canvas->toWidget(pointOnLink(d, flagged, t));
             const int under = canvas->itemAt(p);
-            if (under < 0 || d.items[size_t(under)].container()) on = p;
+            if (under < 0 || d.items[size_t(under)].container())
+                on = p;
         }
         QVERIFY(!on.isNull());
         QCOMPARE(canvas->linkAt(on), flagged);
         const QString tip = canvas->toolTipForLink(flagged);
-        QVERIFY2(tip.contains(d.items[size_t(l.a)].label) && tip.contains(d.items[size_t(l.b)].label) && tip.contains(l.label.toHtmlEscaped()) &&
-                     tip.contains(why->why.toHtmlEscaped()),
+        QVERIFY2(tip.contains(d.items[size_t(l.a)].label) && tip.contains(d.items[size_t(l.b)].label) &&
+                     tip.contains(l.label.toHtmlEscaped()) && tip.contains(why->why.toHtmlEscaped()),
                  qPrintable(tip));
-        QMouseEvent move(QEvent::MouseMove, on, canvas->mapToGlobal(on), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, on, canvas->mapToGlobal(on), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(canvas, &move);
         QCOMPARE(canvas->paintOptions().hoveredLink, flagged); // drawn lit
         QCOMPARE(canvas->paintOptions().hovered, -1);
@@ -192,7 +214,8 @@ private slots:
         QCOMPARE(canvas->linkAt(canvas->toWidget(d.items[size_t(gpu)].rect.center())), -1);
     }
 
-    // A session saved from one window opens in another as it was; a broken one gets a dialog and the window keeps what it had.
+    // A session saved from one window opens in another as it was; a broken one gets a dialog and the window
+    // keeps what it had.
     void sessionsSaveOpenAndRefuse() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rack.rsession"));
@@ -209,7 +232,8 @@ private slots:
         QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), std::size_t(8));
         int slow = 0;
-        for (const Highlight& h : w.canvas()->diagram().highlights) slow += h.kind == HighlightKind::SlowHost;
+        for (const Highlight& h : w.canvas()->diagram().highlights)
+            slow += h.kind == HighlightKind::SlowHost;
         QCOMPARE(slow, 1);
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -244,8 +268,11 @@ private slots:
         const double fit = std::min(view.width() / d.bounds.width(), view.height() / d.bounds.height());
         for (const double dpr : {1.0, 2.0})
             for (const double zoom : {fit, 0.3, 0.6, 1.0, 2.5}) {
-                const QPointF centre = zoom == fit ? d.bounds.center() : d.items[std::size_t(o.selected)].rect.center();
-                const QTransform t = QTransform::fromTranslate(view.width() / 2.0 - centre.x() * zoom, view.height() / 2.0 - centre.y() * zoom).scale(zoom, zoom);
+                const QPointF centre =
+                    zoom == fit ? d.bounds.center() : d.items[std::size_t(o.selected)].rect.center();
+                const QTransform t = QTransform::fromTranslate(view.width() / 2.0 - centre.x() * zoom,
+                                                               view.height() / 2.0 - centre.y() * zoom)
+                                         .scale(zoom, zoom);
                 o.exposed = t.inverted().mapRect(QRectF(QPointF(), QSizeF(view)));
                 QImage whole(view * dpr, QImage::Format_RGB32);
                 whole.setDevicePixelRatio(dpr);
@@ -259,24 +286,39 @@ private slots:
                     QImage banded(view * dpr, QImage::Format_RGB32);
                     banded.setDevicePixelRatio(dpr);
                     paintDiagramInBands(banded, QRect(QPoint(), view), t, d, o, background, bands);
-                    // What a band's clip changes: blending and antialiasing rounded a few units apart (invisible), and
-                    // now and then a box outline's lone corner pixel. Anything missing or moved (a cable, a label, a port
-                    // tab) is several pixels together, far apart in colour.
+                    // What a band's clip changes: blending and antialiasing rounded a few units apart
+                    // (invisible), and now and then a box outline's lone corner pixel. Anything missing or
+                    // moved (a cable, a label, a port tab) is several pixels together, far apart in colour.
                     auto differs = [&](int x, int y) {
-                        if (!whole.valid(x, y)) return false;
+                        if (!whole.valid(x, y))
+                            return false;
                         const QRgb a = whole.pixel(x, y), b = banded.pixel(x, y);
-                        return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))}) > 16;
+                        return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                                         std::abs(qBlue(a) - qBlue(b))}) > 16;
                     };
                     int lone = 0;
                     for (int y = 0; y < whole.height(); ++y)
                         for (int x = 0; x < whole.width(); ++x) {
-                            if (!differs(x, y)) continue;
+                            if (!differs(x, y))
+                                continue;
                             ++lone;
                             for (const QPoint n : {QPoint(1, 0), QPoint(-1, 1), QPoint(0, 1), QPoint(1, 1)})
-                                QVERIFY2(!differs(x + n.x(), y + n.y()), qPrintable(QStringLiteral("zoom %1, dpr %2, %3 bands: pixels differ together at %4,%5")
-                                                                                         .arg(zoom).arg(dpr).arg(bands).arg(x).arg(y)));
+                                QVERIFY2(!differs(x + n.x(), y + n.y()),
+                                         qPrintable(
+                                             QStringLiteral(
+                                                 "zoom %1, dpr %2, %3 bands: pixels differ together at %4,%5")
+                                                 .arg(zoom)
+                                                 .arg(dpr)
+                                                 .arg(bands)
+                                                 .arg(x)
+                                                 .arg(y)));
                         }
-                    QVERIFY2(lone < 50, qPrintable(QStringLiteral("zoom %1, dpr %2, %3 bands: %4 pixels differ").arg(zoom).arg(dpr).arg(bands).arg(lone)));
+                    QVERIFY2(lone < 50,
+                             qPrintable(QStringLiteral("zoom %1, dpr %2, %3 bands: %4 pixels differ")
+                                            .arg(zoom)
+                                            .arg(dpr)
+                                            .arg(bands)
+                                            .arg(lone)));
                 }
             }
     }

@@ -15,12 +15,12 @@
 #include <QDir>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QTableWidget>
-#include <QTemporaryDir>
-#include <QTimer>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTranslator>
 #include <qcustomplot.h>
 
@@ -74,10 +74,12 @@ private slots:
         QCOMPARE(QByteArray::fromStdString(r->spec.caPem), pem);
     }
 
-    // The engine's own checks (plain C++, shared with the agent and the CLI) reach the dialog in its language.
+    // The engine's own checks (plain C++, shared with the agent and the CLI) reach the dialog in its
+    // language.
     void theDialogSaysItInChinese() {
         QTranslator zh;
-        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"), QStringLiteral("_"), QStringLiteral(":/i18n")));
+        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"),
+                        QStringLiteral("_"), QStringLiteral(":/i18n")));
         QApplication::installTranslator(&zh);
         LoadRunDialog d;
         QString why;
@@ -114,7 +116,8 @@ private slots:
         QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().last().toString()));
         const LoadTimeline& t = window.loadChart()->timeline();
         size_t completed = 0;
-        for (const auto& [key, w] : t.windows()) completed += w.completed;
+        for (const auto& [key, w] : t.windows())
+            completed += w.completed;
         QCOMPARE(completed, size_t(300));
         QVERIFY(t.windows().size() >= 2); // over time: a run of several seconds has several windows
         QVERIFY(!t.inFlight().empty());
@@ -130,19 +133,23 @@ private slots:
         QVERIFY(step.directory.startsWith(defaultLoadResultsDirectory()));
         const auto hist = t.histogram("ttft", 10);
         size_t n = 0;
-        for (const auto& [x, c] : hist) n += c;
+        for (const auto& [x, c] : hist)
+            n += c;
         QCOMPARE(n, size_t(300));
         QCOMPARE(window.loadChart()->comparisonTable()->rowCount(), 1); // a finished run joins the comparison
 
         // opened again: the same requests in the charts, in flight worked out from the records
         QVERIFY(window.openLoadResults(step.directory));
         size_t reopened = 0;
-        for (const auto& [key, w] : t.windows()) reopened += w.completed;
+        for (const auto& [key, w] : t.windows())
+            reopened += w.completed;
         QCOMPARE(reopened, size_t(300));
         QVERIFY(!t.inFlight().empty());
         int most = 0;
-        for (const auto& [at, open] : t.inFlight()) most = std::max(most, int(open));
-        QVERIFY2(most >= 2 && most <= 16, qPrintable(QString::number(most))); // the run's concurrency bounds it
+        for (const auto& [at, open] : t.inFlight())
+            most = std::max(most, int(open));
+        QVERIFY2(most >= 2 && most <= 16,
+                 qPrintable(QString::number(most))); // the run's concurrency bounds it
         QCOMPARE(t.inFlight().back().second, int64_t(0));
         QTableWidget* table = window.loadChart()->comparisonTable();
         QCOMPARE(table->rowCount(), 2);
@@ -150,7 +157,9 @@ private slots:
 
         // cut mid-line with no summary: every whole record, and a summary from them
         QTemporaryDir copy;
-        for (const char* f : {"spec.json", "requests.jsonl"}) QVERIFY(QFile::copy(step.directory + QLatin1Char('/') + QLatin1String(f), copy.filePath(QLatin1String(f))));
+        for (const char* f : {"spec.json", "requests.jsonl"})
+            QVERIFY(QFile::copy(step.directory + QLatin1Char('/') + QLatin1String(f),
+                                copy.filePath(QLatin1String(f))));
         QFile cut(copy.filePath(QStringLiteral("requests.jsonl")));
         QVERIFY(cut.open(QIODevice::ReadWrite));
         QVERIFY(cut.resize(cut.size() - 30));
@@ -181,11 +190,12 @@ private slots:
     }
 
     void aFailedRunSaysWhy() {
-        // Nothing listens at the URL: every request fails to connect, and the window says so in its own words,
-        // with the latencies unknown rather than 0.
+        // Nothing listens at the URL: every request fails to connect, and the window says so in its own
+        // words, with the latencies unknown rather than 0.
         MainWindow window;
         LoadRunDialog d;
-        d.urlEdit()->setText(QStringLiteral("http://127.0.0.1:9/v1")); // the discard port: nothing listens here
+        d.urlEdit()->setText(
+            QStringLiteral("http://127.0.0.1:9/v1")); // the discard port: nothing listens here
         d.modelEdit()->setText(QStringLiteral("m"));
         d.requestsBox()->setValue(4);
         QString why;
@@ -195,7 +205,8 @@ private slots:
         window.startLoadRun(*request);
         QVERIFY(finished.wait(60000));
         const QString status = window.loadChart()->status();
-        QVERIFY2(status.contains(QStringLiteral("0 ok, 4 failed")) && status.contains(QStringLiteral("connect x4")) &&
+        QVERIFY2(status.contains(QStringLiteral("0 ok, 4 failed")) &&
+                     status.contains(QStringLiteral("connect x4")) &&
                      status.contains(QStringLiteral("TTFT p50 unknown")),
                  qPrintable(status));
     }

@@ -42,7 +42,8 @@ private slots:
         const gui::RunChoice c = dialog.choice(&error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(c.spec.hosts, (QStringList{QStringLiteral("node1"), QStringLiteral("node2")}));
-        QCOMPARE(c.spec.environment.front(), (std::pair{QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}));
+        QCOMPARE(c.spec.environment.front(),
+                 (std::pair{QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}));
         QCOMPARE(dialog.commandLine(), QStringLiteral("$ ") + shellCommand(launchArgv(c.spec)).line);
         QLineEdit* hosts = dialog.findChildren<QLineEdit*>().first();
         hosts->setText(QStringLiteral("node[1-"));
@@ -60,7 +61,8 @@ private slots:
     }
 
     void liveRunFillsTheChartAndIsSaved() {
-        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty(), "mpirun (Debian package openmpi-bin) is needed");
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty(),
+                 "mpirun (Debian package openmpi-bin) is needed");
         gui::MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -98,7 +100,8 @@ private slots:
         QVERIFY2(redrawsAtRow.size() >= 3, "the chart filled in as rows arrived");
         QTest::qWait(250);
         QVERIFY(panel->chart()->summary().contains(QStringLiteral("% of the line rate")));
-        QVERIFY2(panel->chart()->redraws() <= int(real.rows.size()) + 2, "redraws are throttled, never more than the changes");
+        QVERIFY2(panel->chart()->redraws() <= int(real.rows.size()) + 2,
+                 "redraws are throttled, never more than the changes");
         const auto outcome = finished.first().first().value<RunOutcome>();
         QCOMPARE(outcome.exitStatus, 0);
         QVERIFY(outcome.record.startsWith(defaultResultsDirectory()));
@@ -129,7 +132,8 @@ private slots:
         QCOMPARE(panel->runList()->topLevelItemCount(), 3);
         // A file that is no run gets a dialog, and the list keeps what it had.
         QTimer::singleShot(100, [] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->accept();
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                box->accept();
         });
         QVERIFY(!panel->openRecord(fixture(replayed)));
         QCOMPARE(panel->runList()->topLevelItemCount(), 3);

@@ -26,22 +26,27 @@ struct Shown {
     QStringList findings;
 };
 
-QString findingLine(const QString& host, const QString& code, const QStringList& subjects, const QString& message) {
+QString findingLine(const QString& host, const QString& code, const QStringList& subjects,
+                    const QString& message) {
     return QStringList{host, code, subjects.join(QLatin1Char(',')), message}.join(QLatin1Char('|'));
 }
 
 Shown throughCli(const QStringList& inputs) {
     QProcess p;
-    p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{QStringLiteral("inspect"), QStringLiteral("--json")} + inputs);
-    if (!p.waitForFinished(120000)) return {};
+    p.start(QStringLiteral(RACKSCOPE_CLI),
+            QStringList{QStringLiteral("inspect"), QStringLiteral("--json")} + inputs);
+    if (!p.waitForFinished(120000))
+        return {};
     const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
     Shown s;
     const auto add = [&](const QString& host, const QJsonArray& findings) {
         for (const QJsonValue& v : findings) {
             const QJsonObject f = v.toObject();
             QStringList subjects;
-            for (const QJsonValue& x : f.value("subjects").toArray()) subjects << x.toString();
-            s.findings << findingLine(host, f.value("code").toString(), subjects, f.value("message").toString());
+            for (const QJsonValue& x : f.value("subjects").toArray())
+                subjects << x.toString();
+            s.findings << findingLine(host, f.value("code").toString(), subjects,
+                                      f.value("message").toString());
         }
     };
     for (const QJsonValue& v : doc.value("hosts").toArray()) {
@@ -56,9 +61,11 @@ Shown throughCli(const QStringList& inputs) {
 
 Shown throughWindow(gui::MainWindow& w, const QStringList& inputs) {
     w.openFiles(inputs);
-    if (!settled(w)) return {};
+    if (!settled(w))
+        return {};
     Shown s;
-    for (const InspectedHost& h : w.hosts()) s.hosts << h.host.name;
+    for (const InspectedHost& h : w.hosts())
+        s.hosts << h.host.name;
     for (const WorkspaceFinding& f : w.workspace()->view()->findings)
         s.findings << findingLine(f.host, f.finding.code, f.finding.subjects, f.finding.message);
     s.findings.sort();
@@ -74,7 +81,8 @@ private slots:
         QTest::addColumn<QStringList>("inputs");
         QTest::newRow("cluster file with its fabric") << QStringList{QStringLiteral(":/demo/demo.cluster")};
         QTest::newRow("topologies beside a fabric source")
-            << QStringList{fixture(QStringLiteral("nccl-topo-azure-ndv4.xml")), fixture(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt")),
+            << QStringList{fixture(QStringLiteral("nccl-topo-azure-ndv4.xml")),
+                           fixture(QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt")),
                            fixture(QStringLiteral("ibnetdiscover-small-cluster-sdr-ibm.txt"))};
     }
     void bothFacesShowTheSame() {
@@ -85,7 +93,8 @@ private slots:
         QCOMPARE(window.hosts, cli.hosts);
         QVERIFY(!cli.findings.isEmpty());
         QCOMPARE(window.findings, cli.findings);
-        QCOMPARE(w.findingList()->topLevelItemCount(), int(cli.findings.size())); // and the Findings dock lists each
+        QCOMPARE(w.findingList()->topLevelItemCount(),
+                 int(cli.findings.size())); // and the Findings dock lists each
     }
 
     // A session the window saved (with a flagged server) opens the same in both faces.
@@ -115,15 +124,18 @@ private slots:
         QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), std::size_t(1));
         QProcess p;
-        p.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("fabric"), QStringLiteral("--local"), QStringLiteral("--json")});
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {QStringLiteral("fabric"), QStringLiteral("--local"), QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(120000));
         const QJsonObject fabric = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
         const std::optional<Fabric>& shown = w.workspace()->view()->workspace.fabric();
         QCOMPARE(shown.has_value(), p.exitCode() == 0);
-        if (!shown) return;
+        if (!shown)
+            return;
         QCOMPARE(qsizetype(shown->links.size()), fabric.value("links").toArray().size());
         qsizetype switches = 0;
-        for (const FabricNode& n : shown->nodes) switches += n.kind == FabricNodeKind::Switch;
+        for (const FabricNode& n : shown->nodes)
+            switches += n.kind == FabricNodeKind::Switch;
         QCOMPARE(switches, fabric.value("switches").toArray().size());
     }
 };

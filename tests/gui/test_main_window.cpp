@@ -8,11 +8,11 @@
 
 #include <QApplication>
 #include <QMenuBar>
-#include <QTranslator>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QStatusBar>
 #include <QTimer>
+#include <QTranslator>
 #include <QTreeWidget>
 
 using namespace rackscope::test;
@@ -28,7 +28,9 @@ private slots:
         QVERIFY(w.openTopology(fixture(QStringLiteral("nccl-topo-azure-ndv5.xml"))));
         QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), size_t(1));
-        QVERIFY(w.findChild<QPlainTextEdit*>(QStringLiteral("report"))->toPlainText().contains(QStringLiteral("GPU7")));
+        QVERIFY(w.findChild<QPlainTextEdit*>(QStringLiteral("report"))
+                    ->toPlainText()
+                    .contains(QStringLiteral("GPU7")));
     }
 
     void badFileGetsADialogAndKeepsWhatWasShown() {
@@ -39,7 +41,8 @@ private slots:
         QVERIFY(settled(w));
         auto* box = w.findChild<QMessageBox*>(QStringLiteral("problem"));
         QVERIFY(box);
-        QVERIFY2(box->text().contains(QStringLiteral("not a topology or fabric source")), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(QStringLiteral("not a topology or fabric source")),
+                 qPrintable(box->text()));
         QCOMPARE(w.hosts().size(), size_t(1)); // the earlier host is still there
     }
 
@@ -53,8 +56,8 @@ private slots:
 
     void speaksSimplifiedChinese() {
         QTranslator zh;
-        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")));
+        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"),
+                        QStringLiteral("_"), QStringLiteral(":/i18n")));
         QApplication::installTranslator(&zh);
         rackscope::gui::MainWindow w;
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
@@ -63,14 +66,20 @@ private slots:
         QVERIFY(settled(w));
         QVERIFY(w.selectItem(QStringLiteral("nccl-topo-azure-ndv4/GPU0")));
         QStringList facts;
-        for (int i = 0; i < w.inspector()->topLevelItemCount(); ++i) facts << w.inspector()->topLevelItem(i)->text(0);
-        QVERIFY2(facts.contains(QStringLiteral("PCI 地址")) && facts.contains(QStringLiteral("来源")), qPrintable(facts.join(QLatin1Char(','))));
-        // and the findings' sentences, which the core writes (the CLI, with no translator, keeps them English)
+        for (int i = 0; i < w.inspector()->topLevelItemCount(); ++i)
+            facts << w.inspector()->topLevelItem(i)->text(0);
+        QVERIFY2(facts.contains(QStringLiteral("PCI 地址")) && facts.contains(QStringLiteral("来源")),
+                 qPrintable(facts.join(QLatin1Char(','))));
+        // and the findings' sentences, which the core writes (the CLI, with no translator, keeps them
+        // English)
         QVERIFY(w.openTopology(fixture(QStringLiteral("hwloc-nvidiaDGX2.xml"))));
         QVERIFY(settled(w));
         QStringList messages;
-        for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i) messages << w.findingList()->topLevelItem(i)->text(3);
-        QVERIFY2(messages.contains(QStringLiteral("来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。")), qPrintable(messages.join(QLatin1Char('\n'))));
+        for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i)
+            messages << w.findingList()->topLevelItem(i)->text(3);
+        QVERIFY2(
+            messages.contains(QStringLiteral("来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。")),
+            qPrintable(messages.join(QLatin1Char('\n'))));
         QApplication::removeTranslator(&zh);
     }
 
@@ -87,7 +96,8 @@ private slots:
         QCOMPARE(rackscope::gui::chosenLanguage(), QStringLiteral("zh_CN"));
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
         QCOMPARE(w.hosts().size(), std::size_t(8));
-        QCOMPARE(w.canvas()->diagram().items[size_t(w.canvas()->selected())].id, QStringLiteral("node08/GPU4"));
+        QCOMPARE(w.canvas()->diagram().items[size_t(w.canvas()->selected())].id,
+                 QStringLiteral("node08/GPU4"));
         QVERIFY(w.console()->toPlainText().contains(QStringLiteral("a line the console keeps")));
         QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("rsession")));
         bool chineseFinding = false;

@@ -21,7 +21,8 @@ public:
         process_.setArguments(args);
         process_.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process_.start();
-        if (!process_.waitForStarted(5000) || !process_.waitForReadyRead(5000)) return;
+        if (!process_.waitForStarted(5000) || !process_.waitForReadyRead(5000))
+            return;
         const QString line = QString::fromUtf8(process_.readLine()).trimmed(); // "listening on ADDRESS:PORT"
         port_ = line.section(QLatin1Char(':'), -1).toInt();
         address_ = line.section(QLatin1Char(' '), -1).section(QLatin1Char(':'), 0, 0).toStdString();
@@ -37,20 +38,25 @@ public:
     // The body of GET path (the server's own /test/ routes); empty if it did not answer in time.
     std::string get(const char* path) const {
         const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0) return {};
+        if (fd < 0)
+            return {};
         const timeval wait{5, 0};
         ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
         sockaddr_in a{};
         a.sin_family = AF_INET;
         a.sin_port = htons(uint16_t(port_));
         std::string all, body;
-        const std::string request = std::string("GET ") + path + " HTTP/1.1\r\nHost: " + address_ + "\r\n\r\n";
-        if (::inet_pton(AF_INET, address_.c_str(), &a.sin_addr) == 1 && ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 && ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0) {
+        const std::string request =
+            std::string("GET ") + path + " HTTP/1.1\r\nHost: " + address_ + "\r\n\r\n";
+        if (::inet_pton(AF_INET, address_.c_str(), &a.sin_addr) == 1 &&
+            ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 &&
+            ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0) {
             char buf[4096];
             for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) {
                 all.append(buf, size_t(n));
                 const size_t end = all.find("\r\n\r\n"), at = all.find("Content-Length: ");
-                if (end == std::string::npos || at == std::string::npos) continue;
+                if (end == std::string::npos || at == std::string::npos)
+                    continue;
                 const size_t length = std::stoul(all.substr(at + 16));
                 if (all.size() >= end + 4 + length) {
                     body = all.substr(end + 4, length);

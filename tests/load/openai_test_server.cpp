@@ -65,27 +65,40 @@ bool applyScript(Script& s, const std::string& text) {
     size_t pos = 0;
     while (pos < text.size()) {
         size_t end = text.find(';', pos);
-        if (end == std::string::npos) end = text.size();
+        if (end == std::string::npos)
+            end = text.size();
         const std::string item = text.substr(pos, end - pos);
         pos = end + 1;
-        if (item.empty()) continue;
+        if (item.empty())
+            continue;
         const size_t eq = item.find('=');
-        const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "1" : item.substr(eq + 1);
+        const std::string key = item.substr(0, eq),
+                          value = eq == std::string::npos ? "1" : item.substr(eq + 1);
         try {
-            if (key == "ttft") s.ttftMs = std::stod(value);
-            else if (key == "tpot") s.tpotMs = std::stod(value);
-            else if (key == "chunk") s.tokensPerChunk = std::max(1, std::stoi(value));
-            else if (key == "split") s.split = value != "0";
-            else if (key == "batch") s.batch = value != "0";
-            else if (key == "comments") s.comments = value != "0";
-            else if (key == "empty") s.empty = value != "0";
-            else if (key == "no-done") s.noDone = value != "0";
-            else if (key == "idle-close") s.idleCloseMs = std::stod(value);
+            if (key == "ttft")
+                s.ttftMs = std::stod(value);
+            else if (key == "tpot")
+                s.tpotMs = std::stod(value);
+            else if (key == "chunk")
+                s.tokensPerChunk = std::max(1, std::stoi(value));
+            else if (key == "split")
+                s.split = value != "0";
+            else if (key == "batch")
+                s.batch = value != "0";
+            else if (key == "comments")
+                s.comments = value != "0";
+            else if (key == "empty")
+                s.empty = value != "0";
+            else if (key == "no-done")
+                s.noDone = value != "0";
+            else if (key == "idle-close")
+                s.idleCloseMs = std::stod(value);
             else if (key == "fault") {
                 const size_t at = value.find('@');
                 s.fault = value.substr(0, at);
                 s.faultAfter = at == std::string::npos ? 0 : std::stoi(value.substr(at + 1));
-            } else return false;
+            } else
+                return false;
         } catch (const std::exception&) {
             return false;
         }
@@ -98,7 +111,8 @@ int64_t countWords(const std::string& s) {
     bool in = false;
     for (char c : s) {
         const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
-        if (!space && !in) ++n;
+        if (!space && !in)
+            ++n;
         in = !space;
     }
     return n;
@@ -111,12 +125,13 @@ struct Write {
     uint64_t seq;
     int fd;
     uint64_t generation;
-    std::string bytes;    // an HTTP chunk's payload (framed when sent), or raw bytes
+    std::string bytes; // an HTTP chunk's payload (framed when sent), or raw bytes
     bool raw = false;
-    bool close = false;   // close the connection after this one
+    bool close = false; // close the connection after this one
     bool endOfResponse = false;
     bool onlyIfIdle = false; // a keep-alive timeout: no next request came
-    double repeatMs = -1;    // written again this long after, until the connection is gone (a stream without end)
+    double repeatMs =
+        -1; // written again this long after, until the connection is gone (a stream without end)
     bool operator>(const Write& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
@@ -142,7 +157,8 @@ public:
         a.sin_family = AF_INET;
         a.sin_port = htons(uint16_t(port));
         ::inet_pton(AF_INET, address, &a.sin_addr);
-        if (::bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_, 4096) != 0) return -1;
+        if (::bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_, 4096) != 0)
+            return -1;
         socklen_t len = sizeof a;
         ::getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &len);
         epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
@@ -154,25 +170,33 @@ public:
         std::vector<epoll_event> events(1024);
         for (;;) {
             Clock::time_point wakeAt = Clock::now() + std::chrono::seconds(1);
-            if (!writes_.empty()) wakeAt = std::min(wakeAt, writes_.top().at);
-            if (acceptAt_) wakeAt = std::min(wakeAt, *acceptAt_);
-            const auto ns = std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::nanoseconds>(wakeAt - Clock::now()).count());
+            if (!writes_.empty())
+                wakeAt = std::min(wakeAt, writes_.top().at);
+            if (acceptAt_)
+                wakeAt = std::min(wakeAt, *acceptAt_);
+            const auto ns = std::max<int64_t>(
+                0, std::chrono::duration_cast<std::chrono::nanoseconds>(wakeAt - Clock::now()).count());
             timespec ts{time_t(ns / 1000000000), long(ns % 1000000000)};
             const int n = ::epoll_pwait2(epoll_, events.data(), int(events.size()), &ts, nullptr);
-            std::vector<int> readable; // read everything first and parse after, so each read's time is its own
+            std::vector<int>
+                readable; // read everything first and parse after, so each read's time is its own
             for (int i = 0; i < n; ++i) {
                 const int fd = events[size_t(i)].data.fd;
                 if (fd == listen_) {
                     if (acceptDelayMs_ > 0) { // slow accept: the connection waits in the backlog
                         ::epoll_ctl(epoll_, EPOLL_CTL_DEL, listen_, nullptr);
                         acceptAt_ = Clock::now() + std::chrono::microseconds(int64_t(acceptDelayMs_ * 1000));
-                    } else acceptAll();
+                    } else
+                        acceptAll();
                     continue;
                 }
-                if (events[size_t(i)].events & EPOLLOUT) flush(fd);
-                if (events[size_t(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR) && receive(fd)) readable.push_back(fd);
+                if (events[size_t(i)].events & EPOLLOUT)
+                    flush(fd);
+                if (events[size_t(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR) && receive(fd))
+                    readable.push_back(fd);
             }
-            for (int fd : readable) takeRequests(fd);
+            for (int fd : readable)
+                takeRequests(fd);
             if (acceptAt_ && Clock::now() >= *acceptAt_) {
                 acceptAt_.reset();
                 acceptAll();
@@ -192,11 +216,13 @@ private:
         epoll_event ev{};
         ev.events = events;
         ev.data.fd = fd;
-        if (::epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev) != 0) ::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+        if (::epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev) != 0)
+            ::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
     }
 
     void watch(Connection& c, uint32_t events) { // a system call only when it changes
-        if (c.events == events) return;
+        if (c.events == events)
+            return;
         c.events = events;
         watch(c.fd, events);
     }
@@ -204,7 +230,8 @@ private:
     void acceptAll() {
         for (;;) {
             const int fd = ::accept4(listen_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (fd < 0) return;
+            if (fd < 0)
+                return;
             const int one = 1;
             ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
             auto c = std::make_unique<Connection>();
@@ -224,7 +251,8 @@ private:
     // Reads what the connection has; false when it closed.
     bool receive(int fd) {
         auto it = connections_.find(fd);
-        if (it == connections_.end()) return false;
+        if (it == connections_.end())
+            return false;
         Connection& c = *it->second;
         char buf[65536];
         for (;;) {
@@ -245,27 +273,35 @@ private:
     // Answers the complete requests read on the connection, one at a time.
     void takeRequests(int fd) {
         auto it = connections_.find(fd);
-        if (it == connections_.end()) return;
+        if (it == connections_.end())
+            return;
         Connection& c = *it->second;
         while (!c.busy) {
             const size_t headerEnd = c.in.find("\r\n\r\n");
-            if (headerEnd == std::string::npos) return;
+            if (headerEnd == std::string::npos)
+                return;
             const std::string head = c.in.substr(0, headerEnd);
             size_t length = 0;
             std::string script;
             for (size_t pos = head.find("\r\n"); pos != std::string::npos; pos = head.find("\r\n", pos + 2)) {
                 const size_t lineEnd = head.find("\r\n", pos + 2);
-                std::string line = head.substr(pos + 2, (lineEnd == std::string::npos ? head.size() : lineEnd) - pos - 2);
+                std::string line =
+                    head.substr(pos + 2, (lineEnd == std::string::npos ? head.size() : lineEnd) - pos - 2);
                 const size_t colon = line.find(':');
-                if (colon == std::string::npos) continue;
+                if (colon == std::string::npos)
+                    continue;
                 std::string name = line.substr(0, colon);
-                for (char& ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+                for (char& ch : name)
+                    ch = char(std::tolower(static_cast<unsigned char>(ch)));
                 std::string value = line.substr(colon + 1);
                 value.erase(0, value.find_first_not_of(' '));
-                if (name == "content-length") length = size_t(std::stoul(value));
-                else if (name == "x-test-script") script = value;
+                if (name == "content-length")
+                    length = size_t(std::stoul(value));
+                else if (name == "x-test-script")
+                    script = value;
             }
-            if (c.in.size() < headerEnd + 4 + length) return;
+            if (c.in.size() < headerEnd + 4 + length)
+                return;
             const std::string requestLine = head.substr(0, head.find("\r\n"));
             const std::string body = c.in.substr(headerEnd + 4, length);
             c.in.erase(0, headerEnd + 4 + length);
@@ -273,24 +309,32 @@ private:
         }
     }
 
-    void schedule(Connection& c, Clock::time_point at, std::string bytes, bool raw = false, bool close = false, bool end = false) {
+    void schedule(Connection& c, Clock::time_point at, std::string bytes, bool raw = false,
+                  bool close = false, bool end = false) {
         writes_.push(Write{at, ++seq_, c.fd, c.generation, std::move(bytes), raw, close, end});
     }
 
     static std::string httpResponse(int status, const char* reason, const std::string& body) {
-        return "HTTP/1.1 " + std::to_string(status) + " " + reason + "\r\nContent-Type: application/json\r\nContent-Length: " +
-               std::to_string(body.size()) + "\r\n\r\n" + body;
+        return "HTTP/1.1 " + std::to_string(status) + " " + reason +
+               "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+               "\r\n\r\n" + body;
     }
 
     std::string latenessReport() {
         std::sort(lateMs_.begin(), lateMs_.end());
-        const auto at = [&](double q) { return lateMs_.empty() ? 0.0 : lateMs_[size_t(q * double(lateMs_.size() - 1))]; };
-        const Json j{{"writes", lateMs_.size()}, {"p50_ms", at(0.5)}, {"p99_ms", at(0.99)}, {"max_ms", lateMs_.empty() ? 0.0 : lateMs_.back()}};
+        const auto at = [&](double q) {
+            return lateMs_.empty() ? 0.0 : lateMs_[size_t(q * double(lateMs_.size() - 1))];
+        };
+        const Json j{{"writes", lateMs_.size()},
+                     {"p50_ms", at(0.5)},
+                     {"p99_ms", at(0.99)},
+                     {"max_ms", lateMs_.empty() ? 0.0 : lateMs_.back()}};
         lateMs_.clear();
         return j.dump();
     }
 
-    void respond(Connection& c, const std::string& requestLine, const std::string& scriptText, const std::string& body, Clock::time_point start) {
+    void respond(Connection& c, const std::string& requestLine, const std::string& scriptText,
+                 const std::string& body, Clock::time_point start) {
         Script s = defaults_;
         const bool chat = requestLine.rfind("POST /v1/chat/completions ", 0) == 0;
         const bool completions = requestLine.rfind("POST /v1/completions ", 0) == 0;
@@ -300,69 +344,139 @@ private:
         }
         if (requestLine.rfind("GET /test/requests ", 0) == 0) { // how many completions were asked for so far
             c.busy = true;
-            return schedule(c, start, httpResponse(200, "OK", Json{{"received", received_}}.dump()), true, false, true);
+            return schedule(c, start, httpResponse(200, "OK", Json{{"received", received_}}.dump()), true,
+                            false, true);
         }
         if (!chat && !completions) {
             c.busy = true;
-            schedule(c, start, httpResponse(404, "Not Found", R"({"error":{"message":"no such route","type":"NotFoundError","code":404}})"), true, false, true);
+            schedule(
+                c, start,
+                httpResponse(404, "Not Found",
+                             R"({"error":{"message":"no such route","type":"NotFoundError","code":404}})"),
+                true, false, true);
             return;
         }
         ++received_;
         const Json req = Json::parse(body, nullptr, false);
         if (!applyScript(s, scriptText) || req.is_discarded() || !req.is_object()) {
             c.busy = true;
-            schedule(c, start, httpResponse(400, "Bad Request", R"({"error":{"message":"bad request or script","type":"BadRequestError","code":400}})"), true, false, true);
+            schedule(
+                c, start,
+                httpResponse(
+                    400, "Bad Request",
+                    R"({"error":{"message":"bad request or script","type":"BadRequestError","code":400}})"),
+                true, false, true);
             return;
         }
         const int64_t maxTokens = req.value("max_tokens", int64_t(16));
         const bool stream = req.value("stream", false);
-        const bool usage = stream && req.contains("stream_options") && req["stream_options"].value("include_usage", false);
-        s.continuousUsage = stream && req.contains("stream_options") && req["stream_options"].value("continuous_usage_stats", false);
+        const bool usage =
+            stream && req.contains("stream_options") && req["stream_options"].value("include_usage", false);
+        s.continuousUsage = stream && req.contains("stream_options") &&
+                            req["stream_options"].value("continuous_usage_stats", false);
         int64_t promptTokens = 0;
         if (chat)
-            for (const Json& m : req.value("messages", Json::array())) promptTokens += m.is_object() && m.value("content", Json()).is_string() ? countWords(m["content"]) : 0;
-        else if (req.value("prompt", Json()).is_string()) promptTokens = countWords(req["prompt"]);
+            for (const Json& m : req.value("messages", Json::array()))
+                promptTokens +=
+                    m.is_object() && m.value("content", Json()).is_string() ? countWords(m["content"]) : 0;
+        else if (req.value("prompt", Json()).is_string())
+            promptTokens = countWords(req["prompt"]);
         c.busy = true;
         const auto at = [&](double ms) { return start + std::chrono::microseconds(int64_t(ms * 1000)); };
 
-        if (s.fault == "http-500") return schedule(c, at(s.ttftMs), httpResponse(500, "Internal Server Error", R"({"error":{"message":"scripted failure","type":"InternalServerError","param":null,"code":500}})"), true, false, true);
+        if (s.fault == "http-500")
+            return schedule(
+                c, at(s.ttftMs),
+                httpResponse(
+                    500, "Internal Server Error",
+                    R"({"error":{"message":"scripted failure","type":"InternalServerError","param":null,"code":500}})"),
+                true, false, true);
         if (s.fault == "http-500-deep") // an error body nested 200,000 levels deep
-            return schedule(c, at(s.ttftMs), httpResponse(500, "Internal Server Error", "{\"error\":" + std::string(200000, '[') + std::string(200000, ']') + "}"), true, false, true);
-        if (s.fault == "redirect") return schedule(c, at(s.ttftMs), "HTTP/1.1 302 Found\r\nLocation: " + std::string(chat ? "/v1/chat/completions" : "/v1/completions") + "\r\nContent-Length: 0\r\n\r\n", true, false, true);
+            return schedule(
+                c, at(s.ttftMs),
+                httpResponse(500, "Internal Server Error",
+                             "{\"error\":" + std::string(200000, '[') + std::string(200000, ']') + "}"),
+                true, false, true);
+        if (s.fault == "redirect")
+            return schedule(c, at(s.ttftMs),
+                            "HTTP/1.1 302 Found\r\nLocation: " +
+                                std::string(chat ? "/v1/chat/completions" : "/v1/completions") +
+                                "\r\nContent-Length: 0\r\n\r\n",
+                            true, false, true);
         if (s.fault == "endless-headers") {
             schedule(c, at(s.ttftMs), "HTTP/1.1 200 OK\r\n", true);
-            return repeat(c, at(s.ttftMs), "X-Filler: " + std::string(1000, 'a') + "\r\n", true, std::max(0.1, s.tpotMs));
+            return repeat(c, at(s.ttftMs), "X-Filler: " + std::string(1000, 'a') + "\r\n", true,
+                          std::max(0.1, s.tpotMs));
         }
-        if (s.fault == "http-429-flat") return schedule(c, at(s.ttftMs), httpResponse(429, "Too Many Requests", R"({"object":"error","message":"scripted overload","type":"TooManyRequests","param":null,"code":429})"), true, false, true);
+        if (s.fault == "http-429-flat")
+            return schedule(
+                c, at(s.ttftMs),
+                httpResponse(
+                    429, "Too Many Requests",
+                    R"({"object":"error","message":"scripted overload","type":"TooManyRequests","param":null,"code":429})"),
+                true, false, true);
 
         const std::string id = "cmpl-" + std::to_string(seq_);
-        std::map<std::pair<std::string, bool>, std::string> made; // without continuous usage a chunk is its text and whether it ends
+        std::map<std::pair<std::string, bool>, std::string>
+            made; // without continuous usage a chunk is its text and whether it ends
         auto chunkJson = [&](const std::string& text, const Json& finish, int64_t soFar) {
             const auto key = std::make_pair(text, finish.is_null());
             if (!s.continuousUsage)
-                if (auto it = made.find(key); it != made.end()) return it->second;
-            Json choice = chat ? Json{{"index", 0}, {"delta", {{"content", text}}}, {"logprobs", nullptr}, {"finish_reason", finish}}
-                               : Json{{"index", 0}, {"text", text}, {"logprobs", nullptr}, {"finish_reason", finish}};
-            Json j{{"id", id}, {"object", chat ? "chat.completion.chunk" : "text_completion"}, {"created", 0}, {"model", req.value("model", "")}, {"choices", Json::array({choice})}};
-            if (s.fault == "huge-usage" && soFar > 1) soFar += 2000000000LL * (soFar - 1); // the second chunk "carries" 2e9 tokens, and so on
-            if (s.continuousUsage) j["usage"] = {{"prompt_tokens", promptTokens}, {"completion_tokens", soFar}, {"total_tokens", promptTokens + soFar}};
+                if (auto it = made.find(key); it != made.end())
+                    return it->second;
+            Json choice =
+                chat ? Json{{"index", 0},
+                            {"delta", {{"content", text}}},
+                            {"logprobs", nullptr},
+                            {"finish_reason", finish}}
+                     : Json{{"index", 0}, {"text", text}, {"logprobs", nullptr}, {"finish_reason", finish}};
+            Json j{{"id", id},
+                   {"object", chat ? "chat.completion.chunk" : "text_completion"},
+                   {"created", 0},
+                   {"model", req.value("model", "")},
+                   {"choices", Json::array({choice})}};
+            if (s.fault == "huge-usage" && soFar > 1)
+                soFar += 2000000000LL * (soFar - 1); // the second chunk "carries" 2e9 tokens, and so on
+            if (s.continuousUsage)
+                j["usage"] = {{"prompt_tokens", promptTokens},
+                              {"completion_tokens", soFar},
+                              {"total_tokens", promptTokens + soFar}};
             return made[key] = "data: " + j.dump() + "\n\n";
         };
         if (!stream) {
             std::string text;
-            for (int64_t i = 0; i < maxTokens; ++i) text += " tok";
-            Json choice = chat ? Json{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "length"}}
+            for (int64_t i = 0; i < maxTokens; ++i)
+                text += " tok";
+            Json choice = chat ? Json{{"index", 0},
+                                      {"message", {{"role", "assistant"}, {"content", text}}},
+                                      {"finish_reason", "length"}}
                                : Json{{"index", 0}, {"text", text}, {"finish_reason", "length"}};
-            Json j{{"id", id}, {"object", chat ? "chat.completion" : "text_completion"}, {"model", req.value("model", "")}, {"choices", Json::array({choice})},
-                   {"usage", {{"prompt_tokens", promptTokens}, {"completion_tokens", maxTokens}, {"total_tokens", promptTokens + maxTokens}}}};
-            return schedule(c, at(s.ttftMs + s.tpotMs * double(std::max<int64_t>(0, maxTokens - 1))), httpResponse(200, "OK", j.dump()), true, false, true);
+            Json j{{"id", id},
+                   {"object", chat ? "chat.completion" : "text_completion"},
+                   {"model", req.value("model", "")},
+                   {"choices", Json::array({choice})},
+                   {"usage",
+                    {{"prompt_tokens", promptTokens},
+                     {"completion_tokens", maxTokens},
+                     {"total_tokens", promptTokens + maxTokens}}}};
+            return schedule(c, at(s.ttftMs + s.tpotMs * double(std::max<int64_t>(0, maxTokens - 1))),
+                            httpResponse(200, "OK", j.dump()), true, false, true);
         }
         // The stream's events and when each is due; then each is written as an HTTP chunk (or in pieces).
         std::vector<std::pair<double, std::string>> events;
-        schedule(c, start, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n", true);
+        schedule(c, start,
+                 "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: "
+                 "no-cache\r\nTransfer-Encoding: chunked\r\n\r\n",
+                 true);
         if (chat) {
-            Json role{{"id", id}, {"object", "chat.completion.chunk"}, {"created", 0}, {"model", req.value("model", "")},
-                      {"choices", Json::array({Json{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", ""}}}, {"logprobs", nullptr}, {"finish_reason", nullptr}}})}};
+            Json role{{"id", id},
+                      {"object", "chat.completion.chunk"},
+                      {"created", 0},
+                      {"model", req.value("model", "")},
+                      {"choices", Json::array({Json{{"index", 0},
+                                                    {"delta", {{"role", "assistant"}, {"content", ""}}},
+                                                    {"logprobs", nullptr},
+                                                    {"finish_reason", nullptr}}})}};
             events.emplace_back(0.0, "data: " + role.dump() + "\n\n");
         }
         int64_t sent = 0;
@@ -371,7 +485,10 @@ private:
         while (sent < maxTokens) {
             if (!s.fault.empty() && sent >= s.faultAfter) {
                 if (s.fault == "error") {
-                    events.emplace_back(t, R"(data: {"error":{"object":"error","message":"scripted failure in the stream","type":"InternalServerError","param":null,"code":500}})" "\n\n");
+                    events.emplace_back(
+                        t,
+                        R"(data: {"error":{"object":"error","message":"scripted failure in the stream","type":"InternalServerError","param":null,"code":500}})"
+                        "\n\n");
                     break;
                 }
                 if (s.fault == "garbage") {
@@ -379,11 +496,15 @@ private:
                     break;
                 }
                 if (s.fault == "deep") {
-                    events.emplace_back(t, "data: {\"error\":" + std::string(200000, '[') + std::string(200000, ']') + "}\n\n");
+                    events.emplace_back(t, "data: {\"error\":" + std::string(200000, '[') +
+                                               std::string(200000, ']') + "}\n\n");
                     break;
                 }
                 if (s.fault == "bad-utf8") {
-                    events.emplace_back(t, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\xff\xfe\xc3\x28\"},\"text\":\"\xff\xfe\xc3\x28\",\"finish_reason\":null}]}\n\n");
+                    events.emplace_back(
+                        t, "data: "
+                           "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\xff\xfe\xc3\x28\"},\"text\":"
+                           "\"\xff\xfe\xc3\x28\",\"finish_reason\":null}]}\n\n");
                     break;
                 }
                 if (s.fault == "endless") {
@@ -397,24 +518,36 @@ private:
             }
             const int64_t k = std::min<int64_t>(s.tokensPerChunk, maxTokens - sent);
             std::string text;
-            for (int64_t i = 0; i < k; ++i) text += " tok";
+            for (int64_t i = 0; i < k; ++i)
+                text += " tok";
             sent += k;
-            if (s.comments) events.emplace_back(t, ": keep-alive\n\n");
-            if (s.empty) events.emplace_back(t, chunkJson("", nullptr, sent - k));
+            if (s.comments)
+                events.emplace_back(t, ": keep-alive\n\n");
+            if (s.empty)
+                events.emplace_back(t, chunkJson("", nullptr, sent - k));
             events.emplace_back(t, chunkJson(text, sent == maxTokens ? Json("length") : Json(nullptr), sent));
             t += s.tpotMs * double(k);
         }
         if (!cut) {
             if (usage && s.fault.empty()) {
-                Json u{{"id", id}, {"object", chat ? "chat.completion.chunk" : "text_completion"}, {"created", 0}, {"model", req.value("model", "")}, {"choices", Json::array()},
-                       {"usage", {{"prompt_tokens", promptTokens}, {"completion_tokens", sent}, {"total_tokens", promptTokens + sent}}}};
+                Json u{{"id", id},
+                       {"object", chat ? "chat.completion.chunk" : "text_completion"},
+                       {"created", 0},
+                       {"model", req.value("model", "")},
+                       {"choices", Json::array()},
+                       {"usage",
+                        {{"prompt_tokens", promptTokens},
+                         {"completion_tokens", sent},
+                         {"total_tokens", promptTokens + sent}}}};
                 events.emplace_back(events.empty() ? t : events.back().first, "data: " + u.dump() + "\n\n");
             }
-            if (!s.noDone) events.emplace_back(events.empty() ? t : events.back().first, "data: [DONE]\n\n");
+            if (!s.noDone)
+                events.emplace_back(events.empty() ? t : events.back().first, "data: [DONE]\n\n");
         }
         if (s.batch) { // everything in one write, when the last is due
             std::string all;
-            for (auto& e : events) all += e.second;
+            for (auto& e : events)
+                all += e.second;
             const double last = events.empty() ? 0 : events.back().first;
             events.assign(1, {last, all});
         }
@@ -433,12 +566,17 @@ private:
         const double endAt = std::max(lastAt, events.empty() ? t : 0.0);
         if (endless) { // 64 events a write, as fast as the client reads them: a flood, not a trickle
             std::string batch;
-            for (int i = 0; i < 64; ++i) batch += chunkJson(" tok", nullptr, sent + 1);
+            for (int i = 0; i < 64; ++i)
+                batch += chunkJson(" tok", nullptr, sent + 1);
             return repeat(c, at(endAt), batch, false, std::max(0.1, s.tpotMs));
         }
-        if (cut) schedule(c, at(endAt), "", true, true, true); // closed without the terminating chunk
-        else schedule(c, at(endAt), "0\r\n\r\n", true, false, true);
-        if (!cut && s.idleCloseMs >= 0) writes_.push(Write{at(endAt + s.idleCloseMs), ++seq_, c.fd, c.generation, "", true, true, false, true});
+        if (cut)
+            schedule(c, at(endAt), "", true, true, true); // closed without the terminating chunk
+        else
+            schedule(c, at(endAt), "0\r\n\r\n", true, false, true);
+        if (!cut && s.idleCloseMs >= 0)
+            writes_.push(
+                Write{at(endAt + s.idleCloseMs), ++seq_, c.fd, c.generation, "", true, true, false, true});
     }
 
     // A write made again every `everyMs` for as long as the connection lasts.
@@ -450,34 +588,42 @@ private:
 
     void deliver(const Write& w) {
         auto it = connections_.find(w.fd);
-        if (it == connections_.end() || it->second->generation != w.generation) return; // that connection is gone
+        if (it == connections_.end() || it->second->generation != w.generation)
+            return; // that connection is gone
         if (w.repeatMs >= 0) {
             Write again = w;
             again.at = w.at + std::chrono::microseconds(int64_t(w.repeatMs * 1000));
             again.seq = ++seq_;
             writes_.push(std::move(again));
         }
-        if (lateMs_.size() < kMaxLatenessSamples) lateMs_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - w.at).count());
+        if (lateMs_.size() < kMaxLatenessSamples)
+            lateMs_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - w.at).count());
         Connection& c = *it->second;
-        if (w.onlyIfIdle && (c.busy || !c.in.empty())) return;
-        if (w.repeatMs >= 0 && c.out.size() > (1u << 20)) return; // a client that stopped reading: no backlog without end here
-        if (w.raw) c.out += w.bytes;
+        if (w.onlyIfIdle && (c.busy || !c.in.empty()))
+            return;
+        if (w.repeatMs >= 0 && c.out.size() > (1u << 20))
+            return; // a client that stopped reading: no backlog without end here
+        if (w.raw)
+            c.out += w.bytes;
         else {
             char size[32];
             std::snprintf(size, sizeof size, "%zx\r\n", w.bytes.size());
             c.out += size + w.bytes + "\r\n";
         }
-        if (w.close) c.closeAfterFlush = true;
+        if (w.close)
+            c.closeAfterFlush = true;
         flush(c.fd);
         if (w.endOfResponse && connections_.count(w.fd)) {
             c.busy = false;
-            if (!c.in.empty()) takeRequests(c.fd); // a pipelined next request
+            if (!c.in.empty())
+                takeRequests(c.fd); // a pipelined next request
         }
     }
 
     void flush(int fd) {
         auto it = connections_.find(fd);
-        if (it == connections_.end()) return;
+        if (it == connections_.end())
+            return;
         Connection& c = *it->second;
         while (!c.out.empty()) {
             const ssize_t n = ::send(fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
@@ -492,7 +638,8 @@ private:
             return closeConnection(fd);
         }
         watch(c, EPOLLIN);
-        if (c.closeAfterFlush) closeConnection(fd);
+        if (c.closeAfterFlush)
+            closeConnection(fd);
     }
 
     Script defaults_;
@@ -523,12 +670,19 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (a == "--port") port = std::stoi(next());
-        else if (a == "--address") address = next();
-        else if (a == "--script") script = next();
-        else if (a == "--accept-delay-ms") acceptDelayMs = std::stod(next());
+        if (a == "--port")
+            port = std::stoi(next());
+        else if (a == "--address")
+            address = next();
+        else if (a == "--script")
+            script = next();
+        else if (a == "--accept-delay-ms")
+            acceptDelayMs = std::stod(next());
         else {
-            std::fprintf(stderr, "usage: %s [--address A] [--port N] [--script 'ttft=20;tpot=10;...'] [--accept-delay-ms N]\n", argv[0]);
+            std::fprintf(
+                stderr,
+                "usage: %s [--address A] [--port N] [--script 'ttft=20;tpot=10;...'] [--accept-delay-ms N]\n",
+                argv[0]);
             return 2;
         }
     }

@@ -5,8 +5,8 @@
 // (a cut file too), comparing runs, exporting CSV, and refusing bad options.
 #include "load/load_spec.h"
 #include "load_test_server.h"
-#include "tls_front.h"
 #include "runs/load_results.h"
+#include "tls_front.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -34,7 +34,8 @@ Cli cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnviro
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{QStringLiteral("load")} + args);
     p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 class Agent {
@@ -45,21 +46,25 @@ public:
     }
     ~Agent() {
         p_.closeWriteChannel();
-        if (!p_.waitForFinished(10000)) p_.kill();
+        if (!p_.waitForFinished(10000))
+            p_.kill();
     }
     void send(const QByteArray& line) { p_.write(line + '\n'); }
     QJsonObject next(int timeoutMs = 30000) {
         while (!p_.canReadLine())
-            if (!p_.waitForReadyRead(timeoutMs)) return {};
+            if (!p_.waitForReadyRead(timeoutMs))
+                return {};
         return QJsonDocument::fromJson(p_.readLine()).object();
     }
     // Everything for `id` up to its result or error.
     std::vector<QJsonObject> until(int id) {
         std::vector<QJsonObject> out;
         for (QJsonObject m = next(); !m.isEmpty(); m = next()) {
-            if (m.value("id").toInt(-1) != id) continue;
+            if (m.value("id").toInt(-1) != id)
+                continue;
             out.push_back(m);
-            if (m.contains("result") || m.contains("error")) break;
+            if (m.contains("result") || m.contains("error"))
+                break;
         }
         return out;
     }
@@ -69,7 +74,8 @@ private:
 };
 
 QByteArray loadRequest(int id, const rsload::LoadSpec& spec) {
-    return QByteArray::fromStdString(rsload::Json{{"id", id}, {"method", "load"}, {"params", rsload::toJson(spec)}}.dump());
+    return QByteArray::fromStdString(
+        rsload::Json{{"id", id}, {"method", "load"}, {"params", rsload::toJson(spec)}}.dump());
 }
 
 rsload::LoadSpec spec(const LoadTestServer& s, int64_t requests) {
@@ -96,10 +102,13 @@ private slots:
         Agent agent;
         const QJsonObject hello = agent.next();
         QVERIFY(hello.value("capabilities").toArray().contains(QStringLiteral("load")));
-        agent.send("{\"id\":1,\"method\":\"load\",\"params\":{\"url\":\"gopher://x\",\"model\":\"m\",\"requests\":1}}");
-        QCOMPARE(agent.until(1).back().value("error").toObject().value("code").toString(), QStringLiteral("bad-params"));
+        agent.send("{\"id\":1,\"method\":\"load\",\"params\":{\"url\":\"gopher://"
+                   "x\",\"model\":\"m\",\"requests\":1}}");
+        QCOMPARE(agent.until(1).back().value("error").toObject().value("code").toString(),
+                 QStringLiteral("bad-params"));
         agent.send("{\"id\":2,\"method\":\"load\",\"params\":{\"model\":7}}");
-        QCOMPARE(agent.until(2).back().value("error").toObject().value("code").toString(), QStringLiteral("bad-params"));
+        QCOMPARE(agent.until(2).back().value("error").toObject().value("code").toString(),
+                 QStringLiteral("bad-params"));
 
         agent.send(loadRequest(3, spec(server_, 12)));
         agent.send(loadRequest(4, spec(server_, 1))); // one run at a time
@@ -107,13 +116,16 @@ private slots:
         bool busy = false;
         QJsonObject result;
         for (QJsonObject m = agent.next(); !m.isEmpty(); m = agent.next()) {
-            if (m.value("id").toInt() == 4) busy = m.value("error").toObject().value("code").toString() == QLatin1String("busy");
-            if (m.value("id").toInt() != 3) continue;
+            if (m.value("id").toInt() == 4)
+                busy = m.value("error").toObject().value("code").toString() == QLatin1String("busy");
+            if (m.value("id").toInt() != 3)
+                continue;
             if (m.value("event").toString() == QLatin1String("request")) {
                 ++records;
                 QCOMPARE(m.value("data").toObject().value("status").toString(), QStringLiteral("ok"));
             }
-            if (m.value("event").toString() == QLatin1String("progress")) ++progress;
+            if (m.value("event").toString() == QLatin1String("progress"))
+                ++progress;
             if (m.contains("result")) {
                 result = m.value("result").toObject();
                 break;
@@ -133,17 +145,22 @@ private slots:
             QTemporaryDir dir;
             QProcess p;
             p.start(QStringLiteral(RACKSCOPE_CLI),
-                    {QStringLiteral("load"), QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                     QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--requests"), QStringLiteral("2"),
-                     QStringLiteral("--header"), QStringLiteral("X-Test-Script: ttft=1;tpot=0;fault=endless@2"), QStringLiteral("--results"), dir.path()});
+                    {QStringLiteral("load"), QStringLiteral("--url"), QString::fromStdString(server_.url()),
+                     QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--concurrency"),
+                     QStringLiteral("2"), QStringLiteral("--requests"), QStringLiteral("2"),
+                     QStringLiteral("--header"),
+                     QStringLiteral("X-Test-Script: ttft=1;tpot=0;fault=endless@2"),
+                     QStringLiteral("--results"), dir.path()});
             QVERIFY(p.waitForStarted(10000));
-            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(dir.filePath(QStringLiteral("requests.jsonl"))).exists(), 30000); // the run has begun
-            QTest::qWait(1500);                                                                                 // and its flood is under way
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(dir.filePath(QStringLiteral("requests.jsonl"))).exists(),
+                                     30000); // the run has begun
+            QTest::qWait(1500);              // and its flood is under way
             QElapsedTimer clock;
             clock.start();
             ::kill(pid_t(p.processId()), signal);
             QVERIFY(p.waitForFinished(30000));
-            QVERIFY2(clock.elapsed() < 1000 + 4000, qPrintable(QString::number(clock.elapsed()))); // a second, and a loaded machine's margin
+            QVERIFY2(clock.elapsed() < 1000 + 4000,
+                     qPrintable(QString::number(clock.elapsed()))); // a second, and a loaded machine's margin
             QFile records(dir.filePath(QStringLiteral("requests.jsonl")));
             QVERIFY(records.open(QIODevice::ReadOnly));
             QCOMPARE(records.readAll().count("\"status\":\"cancelled\""), qsizetype(2));
@@ -163,7 +180,9 @@ private slots:
         const std::vector<QJsonObject> all = agent.until(5);
         const QJsonObject result = all.back().value("result").toObject();
         QVERIFY(result.value("cancelled").toBool());
-        const auto records = std::count_if(all.begin(), all.end(), [](const QJsonObject& m) { return m.value("event").toString() == QLatin1String("request"); });
+        const auto records = std::count_if(all.begin(), all.end(), [](const QJsonObject& m) {
+            return m.value("event").toString() == QLatin1String("request");
+        });
         QCOMPARE(qint64(records), qint64(result.value("records").toInt()));
         QVERIFY(records >= 4); // the four in flight, each with what it had received
     }
@@ -173,12 +192,17 @@ private slots:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("RS_TEST_KEY"), QStringLiteral("sk-very-secret"));
         const QString results = dir.filePath(QStringLiteral("run1"));
-        const Cli c = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                           QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("20"),
-                           QStringLiteral("--input-len"), QStringLiteral("uniform:10-30"), QStringLiteral("--output-len"), QStringLiteral("6"),
-                           QStringLiteral("--api-key-env"), QStringLiteral("RS_TEST_KEY"), QStringLiteral("--slo"), QStringLiteral("ttft<=500ms"),
-                           QStringLiteral("--header"), QStringLiteral("Cookie: sid=cookie-very-secret"),
-                           QStringLiteral("--results"), results, QStringLiteral("--json")},
+        const Cli c = cli({QStringLiteral("--url"),         QString::fromStdString(server_.url()),
+                           QStringLiteral("--model"),       QStringLiteral("m"),
+                           QStringLiteral("--concurrency"), QStringLiteral("4"),
+                           QStringLiteral("--requests"),    QStringLiteral("20"),
+                           QStringLiteral("--input-len"),   QStringLiteral("uniform:10-30"),
+                           QStringLiteral("--output-len"),  QStringLiteral("6"),
+                           QStringLiteral("--api-key-env"), QStringLiteral("RS_TEST_KEY"),
+                           QStringLiteral("--slo"),         QStringLiteral("ttft<=500ms"),
+                           QStringLiteral("--header"),      QStringLiteral("Cookie: sid=cookie-very-secret"),
+                           QStringLiteral("--results"),     results,
+                           QStringLiteral("--json")},
                           env);
         QVERIFY2(c.status == 0, qPrintable(c.err));
         const QJsonObject summary = QJsonDocument::fromJson(c.out.toUtf8()).object();
@@ -186,7 +210,8 @@ private slots:
         QCOMPARE(summary.value("total_output_tokens").toInt(), 120);
         QCOMPARE(summary.value("goodput_slo").toString(), QStringLiteral("ttft<=500ms"));
         QVERIFY(summary.value("clients").toObject().size() == 1);
-        for (const char* f : {"spec.json", "requests.jsonl", "summary.json"}) QVERIFY2(QFile::exists(results + QLatin1Char('/') + QLatin1String(f)), f);
+        for (const char* f : {"spec.json", "requests.jsonl", "summary.json"})
+            QVERIFY2(QFile::exists(results + QLatin1Char('/') + QLatin1String(f)), f);
         for (const char* f : {"spec.json", "requests.jsonl", "summary.json"}) {
             QFile file(results + QLatin1Char('/') + QLatin1String(f));
             QVERIFY(file.open(QIODevice::ReadOnly));
@@ -205,7 +230,8 @@ private slots:
             spec.write("{\"a\":" + QByteArray(200000, '[') + QByteArray(200000, ']') + "}");
             spec.close();
             const Cli refused = cli({QStringLiteral("--open"), deep.path()});
-            QVERIFY2(refused.status != 0 && refused.err.contains(QStringLiteral("nested deeper")), qPrintable(refused.err));
+            QVERIFY2(refused.status != 0 && refused.err.contains(QStringLiteral("nested deeper")),
+                     qPrintable(refused.err));
         }
 
         // reopened; then cut mid-line with its summary gone: every whole record is still read
@@ -222,7 +248,8 @@ private slots:
         QVERIFY2(cut.status == 0, qPrintable(cut.err));
         QVERIFY(cut.err.contains(QStringLiteral("cut short")));
         QCOMPARE(QJsonDocument::fromJson(cut.out.toUtf8()).object().value("completed").toInt(), 19);
-        const Cli csv = cli({QStringLiteral("--open"), results, QStringLiteral("--csv"), QStringLiteral("-")});
+        const Cli csv =
+            cli({QStringLiteral("--open"), results, QStringLiteral("--csv"), QStringLiteral("-")});
         QCOMPARE(csv.out.count(QLatin1Char('\n')), 20); // the header and 19 requests
         const Cli both = cli({QStringLiteral("--open"), results, QStringLiteral("--open"), results});
         QCOMPARE(both.out.count(QLatin1Char('\n')), 3);
@@ -238,9 +265,11 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(QByteArray::fromStdString(front.certPem()));
         file.close();
-        const QStringList run = {QStringLiteral("--url"), QString::fromStdString(front.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                                 QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--output-len"), QStringLiteral("4"),
-                                 QStringLiteral("--no-save"), QStringLiteral("--json")};
+        const QStringList run = {QStringLiteral("--url"),        QString::fromStdString(front.url()),
+                                 QStringLiteral("--model"),      QStringLiteral("m"),
+                                 QStringLiteral("--requests"),   QStringLiteral("3"),
+                                 QStringLiteral("--output-len"), QStringLiteral("4"),
+                                 QStringLiteral("--no-save"),    QStringLiteral("--json")};
         const Cli trusted = cli(run + QStringList{QStringLiteral("--cacert"), ca});
         QVERIFY2(trusted.status == 0, qPrintable(trusted.err + trusted.out));
         QCOMPARE(QJsonDocument::fromJson(trusted.out.toUtf8()).object().value("completed").toInt(), 3);
@@ -252,28 +281,34 @@ private slots:
     void aSweepStopsWhenTheSloBreaks() {
         QTemporaryDir dir;
         // TTFT is 10 ms at any concurrency here; an SLO of 1 ms breaks at the first step
-        const Cli c = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                           QStringLiteral("--requests"), QStringLiteral("8"), QStringLiteral("--output-len"), QStringLiteral("2"),
-                           QStringLiteral("--sweep-concurrency"), QStringLiteral("1,2,4"), QStringLiteral("--slo"), QStringLiteral("ttft<=1ms"),
-                           QStringLiteral("--results"), dir.path(), QStringLiteral("--json")});
+        const Cli c =
+            cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"),
+                 QStringLiteral("m"), QStringLiteral("--requests"), QStringLiteral("8"),
+                 QStringLiteral("--output-len"), QStringLiteral("2"), QStringLiteral("--sweep-concurrency"),
+                 QStringLiteral("1,2,4"), QStringLiteral("--slo"), QStringLiteral("ttft<=1ms"),
+                 QStringLiteral("--results"), dir.path(), QStringLiteral("--json")});
         QCOMPARE(c.status, 0);
         const QJsonDocument d = QJsonDocument::fromJson(c.out.toUtf8());
         QVERIFY(d.isObject()); // one step only
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("step-01/summary.json"))));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("step-02"))));
         QTemporaryDir sweep;
-        const Cli all = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                             QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
-                             QStringLiteral("--sweep-concurrency"), QStringLiteral("1,2"), QStringLiteral("--slo"), QStringLiteral("ttft<=5000ms"),
-                             QStringLiteral("--results"), sweep.path(), QStringLiteral("--json")});
+        const Cli all =
+            cli({QStringLiteral("--url"), QString::fromStdString(server_.url()), QStringLiteral("--model"),
+                 QStringLiteral("m"), QStringLiteral("--requests"), QStringLiteral("4"),
+                 QStringLiteral("--output-len"), QStringLiteral("2"), QStringLiteral("--sweep-concurrency"),
+                 QStringLiteral("1,2"), QStringLiteral("--slo"), QStringLiteral("ttft<=5000ms"),
+                 QStringLiteral("--results"), sweep.path(), QStringLiteral("--json")});
         QCOMPARE(QJsonDocument::fromJson(all.out.toUtf8()).array().size(), 2);
         // the sweep's folder reopened: its steps in order, side by side, each at its concurrency
         const Cli open = cli({QStringLiteral("--open"), sweep.path()});
         QVERIFY2(open.status == 0, qPrintable(open.err));
         const QStringList lines = open.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QVERIFY(lines[1].contains(QStringLiteral("/step-01")) && lines[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("1"));
-        QVERIFY(lines[2].contains(QStringLiteral("/step-02")) && lines[2].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("2"));
+        QVERIFY(lines[1].contains(QStringLiteral("/step-01")) &&
+                lines[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("1"));
+        QVERIFY(lines[2].contains(QStringLiteral("/step-02")) &&
+                lines[2].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("2"));
         QString error;
         const auto steps = rackscope::openLoadResults(sweep.path(), &error);
         QVERIFY2(steps, qPrintable(error));
@@ -286,13 +321,25 @@ private slots:
         const QString url = QString::fromStdString(server_.url());
         const QList<QPair<QStringList, QString>> cases = {
             {{QStringLiteral("--url"), url}, QStringLiteral("model")},
-            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--input-len"), QStringLiteral("lots")}, QStringLiteral("--input-len")},
-            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--slo"), QStringLiteral("fast")}, QStringLiteral("--slo")},
-            {{QStringLiteral("--url"), QStringLiteral("ftp://x"), QStringLiteral("--model"), QStringLiteral("m")}, QStringLiteral("http://")},
-            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--api-key-env"), QStringLiteral("RS_NOT_SET_ANYWHERE")}, QStringLiteral("not set")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"),
+              QStringLiteral("--input-len"), QStringLiteral("lots")},
+             QStringLiteral("--input-len")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"),
+              QStringLiteral("--slo"), QStringLiteral("fast")},
+             QStringLiteral("--slo")},
+            {{QStringLiteral("--url"), QStringLiteral("ftp://x"), QStringLiteral("--model"),
+              QStringLiteral("m")},
+             QStringLiteral("http://")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"),
+              QStringLiteral("--api-key-env"), QStringLiteral("RS_NOT_SET_ANYWHERE")},
+             QStringLiteral("not set")},
             {{QStringLiteral("--open"), QStringLiteral("/nonexistent/run")}, QStringLiteral("cannot read")},
-            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--cacert"), QStringLiteral("/nonexistent/ca.pem")}, QStringLiteral("--cacert: cannot read")},
-            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--insecure")}, QStringLiteral("https://")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"),
+              QStringLiteral("--cacert"), QStringLiteral("/nonexistent/ca.pem")},
+             QStringLiteral("--cacert: cannot read")},
+            {{QStringLiteral("--url"), url, QStringLiteral("--model"), QStringLiteral("m"),
+              QStringLiteral("--insecure")},
+             QStringLiteral("https://")},
         };
         for (const auto& [args, says] : cases) {
             const Cli c = cli(args + QStringList{QStringLiteral("--no-save")});
@@ -300,8 +347,9 @@ private slots:
             QVERIFY2(c.err.contains(says), qPrintable(c.err));
         }
         // every request failing is a failed run
-        const Cli refused = cli({QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:1/v1"), QStringLiteral("--model"), QStringLiteral("m"),
-                                 QStringLiteral("--requests"), QStringLiteral("2"), QStringLiteral("--no-save")});
+        const Cli refused = cli({QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:1/v1"),
+                                 QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--requests"),
+                                 QStringLiteral("2"), QStringLiteral("--no-save")});
         QCOMPARE(refused.status, 1);
         QVERIFY(refused.out.contains(QStringLiteral("connect:")));
     }

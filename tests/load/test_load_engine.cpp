@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <thread>
@@ -34,7 +34,8 @@ namespace {
 // The whole suite runs once for each HTTP client (main, below): both must behave the same.
 HttpClient client = HttpClient::Native;
 
-LoadSpec specFor(const LoadTestServer& server, const std::string& script, int64_t requests = 8, int concurrency = 4) {
+LoadSpec specFor(const LoadTestServer& server, const std::string& script, int64_t requests = 8,
+                 int concurrency = 4) {
     LoadSpec s;
     s.url = server.url();
     s.model = "test-model";
@@ -46,7 +47,8 @@ LoadSpec specFor(const LoadTestServer& server, const std::string& script, int64_
     s.seed = 42;
     s.client = "test";
     s.httpClient = client;
-    if (!script.empty()) s.headers = {{"X-Test-Script", script}};
+    if (!script.empty())
+        s.headers = {{"X-Test-Script", script}};
     return s;
 }
 
@@ -58,11 +60,14 @@ struct Run {
 
 Run runLoad(LoadSpec spec, std::function<void(LoadEngine&)> during = {}) {
     Run r;
-    LoadEngine engine(std::move(spec), {[&](const RequestRecord& rec) { r.records.push_back(rec); }, [&](const LoadProgress& p) { r.progress.push_back(p); }, 0.05});
+    LoadEngine engine(std::move(spec), {[&](const RequestRecord& rec) { r.records.push_back(rec); },
+                                        [&](const LoadProgress& p) { r.progress.push_back(p); }, 0.05});
     std::thread side;
-    if (during) side = std::thread([&] { during(engine); });
+    if (during)
+        side = std::thread([&] { during(engine); });
     r.outcome = engine.run();
-    if (side.joinable()) side.join();
+    if (side.joinable())
+        side.join();
     return r;
 }
 
@@ -84,7 +89,8 @@ public:
     }
     ~RawReplyServer() {
         ::shutdown(listener_, SHUT_RDWR); // accept() returns
-        if (thread_.joinable()) thread_.join();
+        if (thread_.joinable())
+            thread_.join();
         ::close(listener_);
     }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
@@ -103,18 +109,22 @@ private:
             size_t need = std::string::npos;
             while (need == std::string::npos || request.size() < need) {
                 const ssize_t n = ::read(c, buf, sizeof buf);
-                if (n <= 0) break;
+                if (n <= 0)
+                    break;
                 request.append(buf, size_t(n));
-                if (const size_t end = request.find("\r\n\r\n"); need == std::string::npos && end != std::string::npos) {
+                if (const size_t end = request.find("\r\n\r\n");
+                    need == std::string::npos && end != std::string::npos) {
                     std::string head = request.substr(0, end);
-                    std::transform(head.begin(), head.end(), head.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+                    std::transform(head.begin(), head.end(), head.begin(),
+                                   [](unsigned char ch) { return char(std::tolower(ch)); });
                     const size_t at = head.find("content-length:");
                     need = end + 4 + (at == std::string::npos ? 0 : std::stoul(head.substr(at + 15)));
                 }
             }
             for (size_t sent = 0; sent < reply_.size();) {
                 const ssize_t n = ::send(c, reply_.data() + sent, reply_.size() - sent, MSG_NOSIGNAL);
-                if (n <= 0) break;
+                if (n <= 0)
+                    break;
                 sent += size_t(n);
             }
             ::shutdown(c, SHUT_WR);
@@ -128,7 +138,8 @@ private:
 void expectAll(const Run& run, Failure want, size_t count) {
     QVERIFY2(run.outcome.error.empty(), run.outcome.error.c_str());
     QCOMPARE(run.records.size(), count);
-    for (const RequestRecord& r : run.records) QVERIFY2(r.failure == want, (std::string(failureName(r.failure)) + ": " + r.error).c_str());
+    for (const RequestRecord& r : run.records)
+        QVERIFY2(r.failure == want, (std::string(failureName(r.failure)) + ": " + r.error).c_str());
 }
 
 } // namespace
@@ -153,9 +164,10 @@ private slots:
                 QCOMPARE(r.inputTokensSource, std::string("usage"));
                 QCOMPARE(r.chunks, int64_t(8)); // the role-only chunk is not a token
                 QCOMPARE(r.itlMs.size(), size_t(7));
-                // The server writes each token at its scripted moment or later (a loaded server writes late, and
-                // then catches up, so a gap can be shorter than scripted): TTFT and E2E are at least the schedule's.
-                // The upper margins are what a loaded 2-core machine needs and still catch a wrong unit or start.
+                // The server writes each token at its scripted moment or later (a loaded server writes late,
+                // and then catches up, so a gap can be shorter than scripted): TTFT and E2E are at least the
+                // schedule's. The upper margins are what a loaded 2-core machine needs and still catch a
+                // wrong unit or start.
                 QVERIFY2(*r.ttftMs >= 30 && *r.ttftMs < 30 + 1000, std::to_string(*r.ttftMs).c_str());
                 QVERIFY2(*r.e2elMs >= 30 + 7 * 5 - 0.5, std::to_string(*r.e2elMs).c_str());
                 QVERIFY2(*r.tpotMs() > 0 && *r.tpotMs() < 5 + 200, std::to_string(*r.tpotMs()).c_str());
@@ -163,7 +175,8 @@ private slots:
                 QCOMPARE(r.httpStatus.value_or(0), 200);
             }
             // four streams, then their connections again: keep-alive
-            const auto fresh = std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.connectMs.has_value(); });
+            const auto fresh = std::count_if(run.records.begin(), run.records.end(),
+                                             [](const RequestRecord& r) { return r.connectMs.has_value(); });
             QCOMPARE(fresh, 4);
             QCOMPARE(run.progress.back().completed, int64_t(8));
             QCOMPARE(run.progress.back().inFlight, int64_t(0));
@@ -172,7 +185,8 @@ private slots:
 
     void oddButValidStreamsParseTheSame() {
         // events split across reads, several in one read, keep-alive comments, empty chunks
-        for (const char* script : {"ttft=5;tpot=2;split", "ttft=5;tpot=2;batch", "ttft=5;tpot=2;comments", "ttft=5;tpot=2;empty", "ttft=5;tpot=2;split;comments;empty"}) {
+        for (const char* script : {"ttft=5;tpot=2;split", "ttft=5;tpot=2;batch", "ttft=5;tpot=2;comments",
+                                   "ttft=5;tpot=2;empty", "ttft=5;tpot=2;split;comments;empty"}) {
             const Run run = runLoad(specFor(server_, script, 4, 2));
             expectAll(run, Failure::Ok, 4);
             for (const RequestRecord& r : run.records) {
@@ -196,10 +210,14 @@ private slots:
         const LoadSummary s = summarize(run.records, {}, {50});
         QVERIFY(s.itlPerToken);
         QCOMPARE(s.itlPerToken->count, size_t(8 * 12));
-        QVERIFY2(s.itlPerToken->median > 0 && s.itlPerToken->median < 3 + 100, std::to_string(s.itlPerToken->median).c_str());
-        for (const RequestRecord& r : run.records) QVERIFY2(*r.e2elMs >= 5 + 3 * 12 - 0.5, std::to_string(*r.e2elMs).c_str()); // the last chunk's moment
+        QVERIFY2(s.itlPerToken->median > 0 && s.itlPerToken->median < 3 + 100,
+                 std::to_string(s.itlPerToken->median).c_str());
+        for (const RequestRecord& r : run.records)
+            QVERIFY2(*r.e2elMs >= 5 + 3 * 12 - 0.5,
+                     std::to_string(*r.e2elMs).c_str()); // the last chunk's moment
         // A chunk's gap holds four tokens' time: each token stands for a quarter of its chunk's gap.
-        QVERIFY2(std::abs(s.metrics.at("itl").median / 4 - s.itlPerToken->median) < 1e-9, std::to_string(s.metrics.at("itl").median).c_str());
+        QVERIFY2(std::abs(s.metrics.at("itl").median / 4 - s.itlPerToken->median) < 1e-9,
+                 std::to_string(s.metrics.at("itl").median).c_str());
     }
 
     void everyFaultIsReportedAsWhatItIs() {
@@ -209,20 +227,25 @@ private slots:
             const char* says;
         };
         const Case cases[] = {
-            {"ttft=5;tpot=2;fault=error@3", Failure::StreamError, "scripted failure in the stream (InternalServerError, 500)"},
+            {"ttft=5;tpot=2;fault=error@3", Failure::StreamError,
+             "scripted failure in the stream (InternalServerError, 500)"},
             {"ttft=5;tpot=2;fault=drop@3", Failure::Dropped, ""},
             {"ttft=5;tpot=2;fault=garbage@2", Failure::Protocol, "not JSON"},
             {"ttft=5;fault=http-500", Failure::Http, "HTTP 500: scripted failure (InternalServerError, 500)"},
-            {"ttft=5;fault=http-429-flat", Failure::Http, "HTTP 429: scripted overload (TooManyRequests, 429)"},
+            {"ttft=5;fault=http-429-flat", Failure::Http,
+             "HTTP 429: scripted overload (TooManyRequests, 429)"},
             {"ttft=5;tpot=2;fault=drop@0", Failure::Dropped, ""},
         };
         for (const Case& c : cases) {
             const Run run = runLoad(specFor(server_, c.script, 4, 2));
             expectAll(run, c.failure, 4);
-            for (const RequestRecord& r : run.records) QVERIFY2(QString::fromStdString(r.error).contains(c.says), r.error.c_str());
-            if (c.failure == Failure::StreamError || std::string(c.script).find("drop@3") != std::string::npos) {
+            for (const RequestRecord& r : run.records)
+                QVERIFY2(QString::fromStdString(r.error).contains(c.says), r.error.c_str());
+            if (c.failure == Failure::StreamError ||
+                std::string(c.script).find("drop@3") != std::string::npos) {
                 // what arrived before the fault is kept
-                for (const RequestRecord& r : run.records) QCOMPARE(r.chunks, int64_t(3));
+                for (const RequestRecord& r : run.records)
+                    QCOMPARE(r.chunks, int64_t(3));
             }
             const LoadSummary s = summarize(run.records, {}, {99});
             QCOMPARE(s.failed, size_t(4));
@@ -238,7 +261,8 @@ private slots:
     void responsesThatAreNotHttpFailClearly() {
         std::mt19937 random(7);
         std::string noise(4096, '\0');
-        for (char& ch : noise) ch = char(random());
+        for (char& ch : noise)
+            ch = char(random());
         const std::string ok = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n";
         struct Case {
             const char* what;
@@ -249,10 +273,18 @@ private slots:
             {"not HTTP", "HELLO THERE\r\n\r\n", {Failure::Protocol}},
             {"random bytes", noise, {Failure::Protocol, Failure::Dropped}},
             {"a status line cut short", "HTTP/1.1 200 O", {Failure::Protocol, Failure::Dropped}},
-            {"headers cut short", ok + "Transfer-Encoding: chunked\r\nX-", {Failure::Protocol, Failure::Dropped}},
-            {"a header of 256 KiB", ok + "X-Big: " + std::string(256 * 1024, 'a') + "\r\n\r\n", {Failure::Protocol, Failure::Dropped}},
-            {"a chunk size that is not hex", ok + "Transfer-Encoding: chunked\r\n\r\nZZ\r\ndata\r\n", {Failure::Protocol, Failure::Dropped}},
-            {"a body shorter than its length", ok + "Content-Length: 500\r\n\r\ndata: {}\n\n", {Failure::Dropped}},
+            {"headers cut short",
+             ok + "Transfer-Encoding: chunked\r\nX-",
+             {Failure::Protocol, Failure::Dropped}},
+            {"a header of 256 KiB",
+             ok + "X-Big: " + std::string(256 * 1024, 'a') + "\r\n\r\n",
+             {Failure::Protocol, Failure::Dropped}},
+            {"a chunk size that is not hex",
+             ok + "Transfer-Encoding: chunked\r\n\r\nZZ\r\ndata\r\n",
+             {Failure::Protocol, Failure::Dropped}},
+            {"a body shorter than its length",
+             ok + "Content-Length: 500\r\n\r\ndata: {}\n\n",
+             {Failure::Dropped}},
             {"an empty reply", "", {Failure::Dropped}},
         };
         for (const Case& c : cases) {
@@ -264,8 +296,10 @@ private slots:
             QVERIFY2(run.outcome.error.empty(), run.outcome.error.c_str());
             QCOMPARE(run.records.size(), size_t(3));
             for (const RequestRecord& r : run.records) {
-                const bool allowed = std::find(c.allowed.begin(), c.allowed.end(), r.failure) != c.allowed.end();
-                QVERIFY2(allowed && !r.error.empty(), (std::string(c.what) + ": " + failureName(r.failure) + ": " + r.error).c_str());
+                const bool allowed =
+                    std::find(c.allowed.begin(), c.allowed.end(), r.failure) != c.allowed.end();
+                QVERIFY2(allowed && !r.error.empty(),
+                         (std::string(c.what) + ": " + failureName(r.failure) + ": " + r.error).c_str());
             }
         }
     }
@@ -278,7 +312,8 @@ private slots:
         slow.timeoutS = 0.2;
         const Run run = runLoad(slow);
         expectAll(run, Failure::Timeout, 2);
-        for (const RequestRecord& r : run.records) QVERIFY2(r.error == "no end within the request timeout of 0.2 s", r.error.c_str());
+        for (const RequestRecord& r : run.records)
+            QVERIFY2(r.error == "no end within the request timeout of 0.2 s", r.error.c_str());
     }
 
     // localhost has two addresses here (::1 and 127.0.0.1), and the server listens on one: the next is tried.
@@ -293,7 +328,8 @@ private slots:
         QVERIFY(slow.ok());
         const Run run = runLoad(specFor(slow, "", 2, 2));
         expectAll(run, Failure::Ok, 2);
-        for (const RequestRecord& r : run.records) QVERIFY2(*r.ttftMs >= 300, std::to_string(*r.ttftMs).c_str());
+        for (const RequestRecord& r : run.records)
+            QVERIFY2(*r.ttftMs >= 300, std::to_string(*r.ttftMs).c_str());
         LoadSpec impatient = specFor(slow, "", 2, 2);
         impatient.timeoutS = 0.15;
         expectAll(runLoad(impatient), Failure::Timeout, 2);
@@ -316,13 +352,20 @@ private slots:
             edges.emplace_back(r.sentS, 1);
             edges.emplace_back(r.sentS + *r.e2elMs / 1000.0, -1);
         }
-        std::sort(edges.begin(), edges.end(), [](auto a, auto b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+        std::sort(edges.begin(), edges.end(), [](auto a, auto b) {
+            return a.first != b.first ? a.first < b.first : a.second < b.second;
+        });
         int inFlight = 0, most = 0;
-        for (auto [t, d] : edges) most = std::max(most, inFlight += d);
+        for (auto [t, d] : edges)
+            most = std::max(most, inFlight += d);
         QVERIFY2(most <= 6, std::to_string(most).c_str());
-        QCOMPARE(std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.connectMs.has_value(); }), 6);
-        for (const RequestRecord& r : run.records) // a closed loop: scheduled when a slot frees (the same, up to rounding)
-            QVERIFY2(std::abs(r.queueMs - r.clientDelayMs) < 1e-6, qPrintable(QStringLiteral("%1 %2").arg(r.queueMs).arg(r.clientDelayMs)));
+        QCOMPARE(std::count_if(run.records.begin(), run.records.end(),
+                               [](const RequestRecord& r) { return r.connectMs.has_value(); }),
+                 6);
+        for (const RequestRecord& r :
+             run.records) // a closed loop: scheduled when a slot frees (the same, up to rounding)
+            QVERIFY2(std::abs(r.queueMs - r.clientDelayMs) < 1e-6,
+                     qPrintable(QStringLiteral("%1 %2").arg(r.queueMs).arg(r.clientDelayMs)));
     }
 
     void arrivalsFollowTheRateAndTheBurstiness() {
@@ -334,16 +377,19 @@ private slots:
             const Run run = runLoad(spec);
             expectAll(run, Failure::Ok, 600);
             std::vector<double> scheduled;
-            for (const RequestRecord& r : run.records) scheduled.push_back(r.scheduledS);
+            for (const RequestRecord& r : run.records)
+                scheduled.push_back(r.scheduledS);
             std::sort(scheduled.begin(), scheduled.end());
             std::vector<double> g;
-            for (size_t i = 1; i < scheduled.size(); ++i) g.push_back(scheduled[i] - scheduled[i - 1]);
+            for (size_t i = 1; i < scheduled.size(); ++i)
+                g.push_back(scheduled[i] - scheduled[i - 1]);
             const MetricStats m = statsOf(g, {});
             return std::pair(m.mean, m.stddev / m.mean);
         };
         const auto [poissonMean, poissonCv] = gaps(1.0);
         QVERIFY2(poissonMean > 0.0009 && poissonMean < 0.0011, std::to_string(poissonMean).c_str());
-        QVERIFY2(poissonCv > 0.85 && poissonCv < 1.15, std::to_string(poissonCv).c_str()); // exponential gaps: CV 1
+        QVERIFY2(poissonCv > 0.85 && poissonCv < 1.15,
+                 std::to_string(poissonCv).c_str()); // exponential gaps: CV 1
         const auto [burstyMean, burstyCv] = gaps(0.25);
         QVERIFY(burstyMean > 0.0008 && burstyMean < 0.0012);
         QVERIFY2(burstyCv > 1.6, std::to_string(burstyCv).c_str()); // gamma(0.25): CV 2
@@ -354,24 +400,28 @@ private slots:
         spec.warmup = 4;
         const Run run = runLoad(spec);
         expectAll(run, Failure::Ok, 10);
-        QCOMPARE(std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.warmup; }), 4);
+        QCOMPARE(std::count_if(run.records.begin(), run.records.end(),
+                               [](const RequestRecord& r) { return r.warmup; }),
+                 4);
         for (const RequestRecord& r : run.records)
-            if (!r.warmup) QVERIFY(r.sentS >= 0);
+            if (!r.warmup)
+                QVERIFY(r.sentS >= 0);
         QCOMPARE(summarize(run.records, {}, {50}).completed, size_t(6));
 
         LoadSpec timed = specFor(server_, "ttft=5;tpot=1", 0, 2);
         timed.durationS = 0.3;
         const Run t = runLoad(timed);
         QVERIFY(t.records.size() >= 4);
-        for (const RequestRecord& r : t.records) QVERIFY(r.scheduledS < 0.3); // one due at 0.2999 may go out just after
+        for (const RequestRecord& r : t.records)
+            QVERIFY(r.scheduledS < 0.3); // one due at 0.2999 may go out just after
     }
 
     // A server's keep-alive timeout closes idle connections: each request then finds its cached connection
     // dead and opens another, and the closes in between do not keep the engine busy.
     void idleConnectionsTheServerClosesAreReplaced() {
         LoadSpec spec = specFor(server_, "ttft=1;tpot=1;idle-close=2", 20, 0);
-        spec.rate = 20;          // a request every 50 ms: the last connection was closed some 40 ms before
-        spec.burstiness = 1000;  // evenly spaced
+        spec.rate = 20;         // a request every 50 ms: the last connection was closed some 40 ms before
+        spec.burstiness = 1000; // evenly spaced
         rusage before{}, after{};
         ::getrusage(RUSAGE_THREAD, &before);
         const auto start = std::chrono::steady_clock::now();
@@ -379,10 +429,18 @@ private slots:
         const double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ::getrusage(RUSAGE_THREAD, &after);
         expectAll(run, Failure::Ok, 20);
-        QCOMPARE(std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.connectMs.has_value(); }), 20);
-        auto cpuS = [](const rusage& u) { return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6; };
-        // a closed socket left in epoll would wake the loop for nothing until the next request: 80% of the time
-        QVERIFY2(cpuS(after) - cpuS(before) < 0.25 * wallS, qPrintable(QStringLiteral("%1 s of CPU in %2 s").arg(cpuS(after) - cpuS(before)).arg(wallS)));
+        QCOMPARE(std::count_if(run.records.begin(), run.records.end(),
+                               [](const RequestRecord& r) { return r.connectMs.has_value(); }),
+                 20);
+        auto cpuS = [](const rusage& u) {
+            return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                   double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+        };
+        // a closed socket left in epoll would wake the loop for nothing until the next request: 80% of the
+        // time
+        QVERIFY2(
+            cpuS(after) - cpuS(before) < 0.25 * wallS,
+            qPrintable(QStringLiteral("%1 s of CPU in %2 s").arg(cpuS(after) - cpuS(before)).arg(wallS)));
     }
 
     // With a proxy in the environment, libcurl carries the run and reads the proxy once per run, as it
@@ -430,7 +488,9 @@ private slots:
     // them or for a certificate of another name (in libcurl's words on which check failed), carried unchecked
     // when asked.
     void httpsIsCheckedAgainstTheGivenCertificates() {
-        if (client == HttpClient::Native) QSKIP("https is libcurl's; the native client refuses it (theNativeClientRefusesWhatItCannotCarry)");
+        if (client == HttpClient::Native)
+            QSKIP(
+                "https is libcurl's; the native client refuses it (theNativeClientRefusesWhatItCannotCarry)");
         QTemporaryDir dir;
         TlsFront front(dir.path(), QStringLiteral("ip"), server_.port());
         QVERIFY2(front.ok(), qPrintable(front.error()));
@@ -448,19 +508,22 @@ private slots:
         spec.caPem.clear(); // the system's certificates do not know this one
         const Run untrusted = runLoad(spec);
         expectAll(untrusted, Failure::Connect, 4);
-        for (const RequestRecord& r : untrusted.records) QVERIFY2(QString::fromStdString(r.error).contains("certificate"), r.error.c_str());
+        for (const RequestRecord& r : untrusted.records)
+            QVERIFY2(QString::fromStdString(r.error).contains("certificate"), r.error.c_str());
 
         spec.insecure = true;
         expectAll(runLoad(spec), Failure::Ok, 4);
 
-        TlsFront elsewhere(dir.path(), QStringLiteral("dns"), server_.port(), QStringLiteral("DNS:elsewhere.example"));
+        TlsFront elsewhere(dir.path(), QStringLiteral("dns"), server_.port(),
+                           QStringLiteral("DNS:elsewhere.example"));
         QVERIFY2(elsewhere.ok(), qPrintable(elsewhere.error()));
         spec.url = elsewhere.url();
         spec.insecure = false;
         spec.caPem = elsewhere.certPem();
         const Run wrongName = runLoad(spec);
         expectAll(wrongName, Failure::Connect, 4);
-        for (const RequestRecord& r : wrongName.records) QVERIFY2(QString::fromStdString(r.error).contains("127.0.0.1"), r.error.c_str());
+        for (const RequestRecord& r : wrongName.records)
+            QVERIFY2(QString::fromStdString(r.error).contains("127.0.0.1"), r.error.c_str());
     }
 
     void tlsOptionsAreForHttpsAndCaFilesArePem() {
@@ -490,10 +553,13 @@ private slots:
         });
         QVERIFY(run.outcome.cancelled);
         QCOMPARE(int64_t(run.records.size()), run.progress.back().sent); // every request sent has its record
-        const auto cancelled = std::count_if(run.records.begin(), run.records.end(), [](const RequestRecord& r) { return r.failure == Failure::Cancelled; });
+        const auto cancelled =
+            std::count_if(run.records.begin(), run.records.end(),
+                          [](const RequestRecord& r) { return r.failure == Failure::Cancelled; });
         QCOMPARE(cancelled, 5);
         for (const RequestRecord& r : run.records)
-            if (r.failure == Failure::Cancelled) QVERIFY(r.chunks > 0); // what arrived is kept
+            if (r.failure == Failure::Cancelled)
+                QVERIFY(r.chunks > 0); // what arrived is kept
     }
 
     void withoutAStreamTheWholeResponseCounts() {

@@ -6,10 +6,10 @@
 #include "load_test_server.h"
 #include "transport/ssh_test_hosts.h"
 
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QDirIterator>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,21 +22,39 @@ class TestLoadFleet : public QObject {
     Q_OBJECT
 private slots:
     void aLoadSharedAmongTwoAgentsIsMergedOnce() {
-        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QFAIL(qPrintable(why));
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty())
+            QFAIL(qPrintable(why));
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
         QVERIFY(hosts.add(QStringLiteral("l1")));
         QVERIFY(hosts.add(QStringLiteral("l2")));
         const QString bridgeAddress = QStringLiteral("10.213.%1.1").arg(hosts.subnet());
-        LoadTestServer server({QStringLiteral("--address"), bridgeAddress, QStringLiteral("--script"), QStringLiteral("ttft=10;tpot=2")});
+        LoadTestServer server({QStringLiteral("--address"), bridgeAddress, QStringLiteral("--script"),
+                               QStringLiteral("ttft=10;tpot=2")});
         QVERIFY(server.ok());
         QProcess p;
         p.start(QStringLiteral(RACKSCOPE_CLI),
-                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("l1,l2"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
-                 QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("l1"), QStringLiteral("l2")}), QStringLiteral("--url"),
-                 QString::fromStdString(server.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                 QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("21"), QStringLiteral("--output-len"),
-                 QStringLiteral("4"), QStringLiteral("--input-len"), QStringLiteral("8"), QStringLiteral("--no-save"), QStringLiteral("--json")});
+                {QStringLiteral("load"),
+                 QStringLiteral("--hosts"),
+                 QStringLiteral("l1,l2"),
+                 QStringLiteral("--ssh-config"),
+                 hosts.sshConfig(),
+                 QStringLiteral("--known-hosts"),
+                 hosts.knownHosts({QStringLiteral("l1"), QStringLiteral("l2")}),
+                 QStringLiteral("--url"),
+                 QString::fromStdString(server.url()),
+                 QStringLiteral("--model"),
+                 QStringLiteral("m"),
+                 QStringLiteral("--concurrency"),
+                 QStringLiteral("4"),
+                 QStringLiteral("--requests"),
+                 QStringLiteral("21"),
+                 QStringLiteral("--output-len"),
+                 QStringLiteral("4"),
+                 QStringLiteral("--input-len"),
+                 QStringLiteral("8"),
+                 QStringLiteral("--no-save"),
+                 QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(180000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(p.exitCode() == 0, qPrintable(err));
@@ -51,21 +69,37 @@ private slots:
     }
 
     void ctrlCBringsBackTheRemoteRequestsInFlight() {
-        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QFAIL(qPrintable(why));
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty())
+            QFAIL(qPrintable(why));
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
         QVERIFY(hosts.add(QStringLiteral("k1")));
         const QString bridgeAddress = QStringLiteral("10.213.%1.1").arg(hosts.subnet());
-        LoadTestServer server({QStringLiteral("--address"), bridgeAddress, QStringLiteral("--script"), QStringLiteral("ttft=20;tpot=20")});
+        LoadTestServer server({QStringLiteral("--address"), bridgeAddress, QStringLiteral("--script"),
+                               QStringLiteral("ttft=20;tpot=20")});
         QVERIFY(server.ok());
         QTemporaryDir results;
         QProcess p;
-        p.start(QStringLiteral(RACKSCOPE_CLI),
-                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("k1"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
-                 QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("k1")}), QStringLiteral("--url"),
-                 QString::fromStdString(server.url()), QStringLiteral("--model"), QStringLiteral("m"),
-                 QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"),
-                 QStringLiteral("1000"), QStringLiteral("--results"), results.path(), QStringLiteral("--json")});
+        p.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("load"),
+                                                QStringLiteral("--hosts"),
+                                                QStringLiteral("k1"),
+                                                QStringLiteral("--ssh-config"),
+                                                hosts.sshConfig(),
+                                                QStringLiteral("--known-hosts"),
+                                                hosts.knownHosts({QStringLiteral("k1")}),
+                                                QStringLiteral("--url"),
+                                                QString::fromStdString(server.url()),
+                                                QStringLiteral("--model"),
+                                                QStringLiteral("m"),
+                                                QStringLiteral("--concurrency"),
+                                                QStringLiteral("2"),
+                                                QStringLiteral("--requests"),
+                                                QStringLiteral("4"),
+                                                QStringLiteral("--output-len"),
+                                                QStringLiteral("1000"),
+                                                QStringLiteral("--results"),
+                                                results.path(),
+                                                QStringLiteral("--json")});
         // both streams are open (each would take 20 s) once the server has their two requests
         QTRY_VERIFY_WITH_TIMEOUT(server.get("/test/requests") == R"({"received":2})", 120000);
         QTest::qWait(500);
@@ -74,8 +108,10 @@ private slots:
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QCOMPARE(p.exitCode(), 1); // cancelled
         const QJsonObject s = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-        QVERIFY2(s.value("failed").toInt() == 2, qPrintable(err)); // the two in flight, as cancelled, not lost
-        QDirIterator files(results.path(), {QStringLiteral("requests.jsonl")}, QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY2(s.value("failed").toInt() == 2,
+                 qPrintable(err)); // the two in flight, as cancelled, not lost
+        QDirIterator files(results.path(), {QStringLiteral("requests.jsonl")}, QDir::Files,
+                           QDirIterator::Subdirectories);
         QVERIFY(files.hasNext());
         QFile records(files.next());
         QVERIFY(records.open(QIODevice::ReadOnly));
@@ -83,7 +119,8 @@ private slots:
     }
 
     void anUnreachableClientIsNamedAndTheOthersCount() {
-        if (const QString why = SshTestHosts::missing(); !why.isEmpty()) QFAIL(qPrintable(why));
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty())
+            QFAIL(qPrintable(why));
         SshTestHosts hosts;
         QVERIFY(hosts.ok());
         QVERIFY(hosts.add(QStringLiteral("m1")));
@@ -92,10 +129,12 @@ private slots:
         QVERIFY(server.ok());
         QProcess p;
         p.start(QStringLiteral(RACKSCOPE_CLI),
-                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("m1,nosuchhost.invalid"), QStringLiteral("--ssh-config"), hosts.sshConfig(),
-                 QStringLiteral("--known-hosts"), hosts.knownHosts({QStringLiteral("m1")}), QStringLiteral("--ssh-timeout"), QStringLiteral("5"),
-                 QStringLiteral("--url"), QString::fromStdString(server.url()), QStringLiteral("--model"),
-                 QStringLiteral("m"), QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
+                {QStringLiteral("load"), QStringLiteral("--hosts"), QStringLiteral("m1,nosuchhost.invalid"),
+                 QStringLiteral("--ssh-config"), hosts.sshConfig(), QStringLiteral("--known-hosts"),
+                 hosts.knownHosts({QStringLiteral("m1")}), QStringLiteral("--ssh-timeout"),
+                 QStringLiteral("5"), QStringLiteral("--url"), QString::fromStdString(server.url()),
+                 QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--requests"),
+                 QStringLiteral("4"), QStringLiteral("--output-len"), QStringLiteral("2"),
                  QStringLiteral("--no-save"), QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(180000));
         const QString err = QString::fromUtf8(p.readAllStandardError());

@@ -19,7 +19,8 @@ using namespace rsload;
 
 namespace {
 
-std::vector<SseEvent> parseAll(const std::string& bytes, std::vector<size_t> cuts = {}, std::string* error = nullptr) {
+std::vector<SseEvent> parseAll(const std::string& bytes, std::vector<size_t> cuts = {},
+                               std::string* error = nullptr) {
     std::vector<SseEvent> out;
     SseParser p([&](const SseEvent& e) { out.push_back(e); });
     size_t pos = 0;
@@ -28,13 +29,15 @@ std::vector<SseEvent> parseAll(const std::string& bytes, std::vector<size_t> cut
         p.feed(bytes.data() + pos, cut - pos);
         pos = cut;
     }
-    if (error) *error = p.error();
+    if (error)
+        *error = p.error();
     return out;
 }
 
 std::vector<std::string> datas(const std::vector<SseEvent>& events) {
     std::vector<std::string> out;
-    for (const SseEvent& e : events) out.push_back(e.data);
+    for (const SseEvent& e : events)
+        out.push_back(e.data);
     return out;
 }
 
@@ -47,7 +50,8 @@ RequestRecord okRecord(double ttft, double e2el, int64_t tokens) {
     r.inputTokens = 10;
     r.inputTokensSource = "usage";
     r.chunks = tokens;
-    for (int64_t i = 1; i < tokens; ++i) r.itlMs.push_back((e2el - ttft) / double(tokens - 1));
+    for (int64_t i = 1; i < tokens; ++i)
+        r.itlMs.push_back((e2el - ttft) / double(tokens - 1));
     return r;
 }
 
@@ -57,13 +61,15 @@ class TestLoadStream : public QObject {
     Q_OBJECT
 private slots:
     void eventsSplitAnywhereParseTheSame() {
-        const std::string stream =
-            ": keep-alive\n\ndata: {\"a\":1}\n\ndata: {\"b\":2}\r\n\r\nevent: ping\ndata: x\ndata: y\n\ndata:nospace\r\rdata: [DONE]\n\n";
+        const std::string stream = ": keep-alive\n\ndata: {\"a\":1}\n\ndata: {\"b\":2}\r\n\r\nevent: "
+                                   "ping\ndata: x\ndata: y\n\ndata:nospace\r\rdata: [DONE]\n\n";
         const std::vector<std::string> want = {"{\"a\":1}", "{\"b\":2}", "x\ny", "nospace", "[DONE]"};
         QCOMPARE(datas(parseAll(stream)), want);
-        for (size_t cut = 0; cut <= stream.size(); ++cut) QCOMPARE(datas(parseAll(stream, {cut})), want);
+        for (size_t cut = 0; cut <= stream.size(); ++cut)
+            QCOMPARE(datas(parseAll(stream, {cut})), want);
         std::vector<size_t> everyByte;
-        for (size_t i = 1; i < stream.size(); ++i) everyByte.push_back(i);
+        for (size_t i = 1; i < stream.size(); ++i)
+            everyByte.push_back(i);
         QCOMPARE(datas(parseAll(stream, everyByte)), want);
         const auto events = parseAll(stream);
         QCOMPARE(events[2].event, std::string("ping"));
@@ -80,13 +86,18 @@ private slots:
 
     void aCrLfSplitAcrossReadsIsOneLineEnd() {
         // "data: a\r" | "\n\r\n": one event, not an event and a blank dispatch too early
-        QCOMPARE(datas(parseAll("data: a\r\n\r\ndata: b\r\n\r\n", {8, 9, 10})), (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(datas(parseAll("data: a\r\n\r\ndata: b\r\n\r\n", {8, 9, 10})),
+                 (std::vector<std::string>{"a", "b"}));
     }
 
     void aByteOrderMarkIsSkippedEvenWhenSplit() {
-        const std::string s = "\xEF\xBB\xBF" "data: 1\n\n";
+        const std::string s = "\xEF\xBB\xBF"
+                              "data: 1\n\n";
         QCOMPARE(datas(parseAll(s, {1, 2})), std::vector<std::string>{"1"});
-        QCOMPARE(datas(parseAll("\xEF" "data: 1\n\n")).size(), size_t(0)); // a broken BOM spoils the field name
+        QCOMPARE(datas(parseAll("\xEF"
+                                "data: 1\n\n"))
+                     .size(),
+                 size_t(0)); // a broken BOM spoils the field name
     }
 
     void aCutStreamIsPendingNotDispatched() {
@@ -109,7 +120,8 @@ private slots:
         // many lines of one event add up too
         SseParser q([&](const SseEvent& e) { out.push_back(e); }, 64);
         std::string lines;
-        for (int i = 0; i < 20; ++i) lines += "data: 12345\n";
+        for (int i = 0; i < 20; ++i)
+            lines += "data: 12345\n";
         QVERIFY(!q.feed(lines.data(), lines.size()));
     }
 
@@ -118,7 +130,8 @@ private slots:
         const std::string alphabet = "data: \r\n:{}[]\"event\xEF\xBB\xBF";
         for (int round = 0; round < 2000; ++round) {
             std::string s(rng() % 300, ' ');
-            for (char& c : s) c = rng() % 4 ? alphabet[rng() % alphabet.size()] : char(rng() % 256);
+            for (char& c : s)
+                c = rng() % 4 ? alphabet[rng() % alphabet.size()] : char(rng() % 256);
             size_t n = 0;
             SseParser p([&](const SseEvent& e) { n += e.data.size() + 1; }, 128);
             for (size_t pos = 0; pos < s.size();) {
@@ -133,16 +146,24 @@ private slots:
     }
 
     void chatChunksAsVllmSendsThem() {
-        const auto role = interpretChunk(R"({"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})", Endpoint::ChatCompletions);
+        const auto role = interpretChunk(
+            R"({"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})",
+            Endpoint::ChatCompletions);
         QVERIFY(role.hasChoices);
         QVERIFY(role.text.empty()); // a role-only first chunk is no first token
-        const auto content = interpretChunk(R"({"choices":[{"index":0,"delta":{"content":" Hello"},"finish_reason":null}]})", Endpoint::ChatCompletions);
+        const auto content =
+            interpretChunk(R"({"choices":[{"index":0,"delta":{"content":" Hello"},"finish_reason":null}]})",
+                           Endpoint::ChatCompletions);
         QCOMPARE(content.text, std::string(" Hello"));
-        const auto reasoning = interpretChunk(R"({"choices":[{"index":0,"delta":{"reasoning_content":"hmm"}}]})", Endpoint::ChatCompletions);
+        const auto reasoning = interpretChunk(
+            R"({"choices":[{"index":0,"delta":{"reasoning_content":"hmm"}}]})", Endpoint::ChatCompletions);
         QCOMPARE(reasoning.text, std::string("hmm"));
-        const auto last = interpretChunk(R"({"choices":[{"index":0,"delta":{},"finish_reason":"length"}]})", Endpoint::ChatCompletions);
+        const auto last = interpretChunk(R"({"choices":[{"index":0,"delta":{},"finish_reason":"length"}]})",
+                                         Endpoint::ChatCompletions);
         QCOMPARE(last.finishReason.value_or(""), std::string("length"));
-        const auto usage = interpretChunk(R"({"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}})", Endpoint::ChatCompletions);
+        const auto usage = interpretChunk(
+            R"({"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}})",
+            Endpoint::ChatCompletions);
         QVERIFY(!usage.hasChoices);
         QCOMPARE(usage.promptTokens.value_or(-1), int64_t(12));
         QCOMPARE(usage.completionTokens.value_or(-1), int64_t(34));
@@ -150,29 +171,44 @@ private slots:
     }
 
     void completionChunksCarryText() {
-        const auto c = interpretChunk(R"({"object":"text_completion","choices":[{"index":0,"text":" world","finish_reason":null}]})", Endpoint::Completions);
+        const auto c = interpretChunk(
+            R"({"object":"text_completion","choices":[{"index":0,"text":" world","finish_reason":null}]})",
+            Endpoint::Completions);
         QCOMPARE(c.text, std::string(" world"));
-        const auto empty = interpretChunk(R"({"choices":[{"index":0,"text":"","finish_reason":null}]})", Endpoint::Completions);
+        const auto empty = interpretChunk(R"({"choices":[{"index":0,"text":"","finish_reason":null}]})",
+                                          Endpoint::Completions);
         QVERIFY(empty.hasChoices && empty.text.empty());
     }
 
     void errorsInsideAStreamInBothShapes() {
-        const auto current = interpretChunk(R"({"error":{"message":"out of memory","type":"InternalServerError","code":500}})", Endpoint::ChatCompletions);
+        const auto current =
+            interpretChunk(R"({"error":{"message":"out of memory","type":"InternalServerError","code":500}})",
+                           Endpoint::ChatCompletions);
         QCOMPARE(current.error.value_or(""), std::string("out of memory (InternalServerError, 500)"));
-        const auto flat = interpretChunk(R"({"object":"error","message":"context too long","type":"BadRequestError","param":null,"code":400})", Endpoint::Completions);
+        const auto flat = interpretChunk(
+            R"({"object":"error","message":"context too long","type":"BadRequestError","param":null,"code":400})",
+            Endpoint::Completions);
         QCOMPARE(flat.error.value_or(""), std::string("context too long (BadRequestError, 400)"));
-        const auto tgi = interpretChunk(R"({"error":"Input validation error","error_type":"validation"})", Endpoint::ChatCompletions);
+        const auto tgi = interpretChunk(R"({"error":"Input validation error","error_type":"validation"})",
+                                        Endpoint::ChatCompletions);
         QCOMPARE(tgi.error.value_or(""), std::string("Input validation error"));
         QVERIFY(interpretChunk("{not json", Endpoint::ChatCompletions).invalid);
         QVERIFY(interpretChunk("[1,2]", Endpoint::ChatCompletions).invalid);
-        QVERIFY(!interpretChunk(R"({"object":7,"choices":"x"})", Endpoint::ChatCompletions).invalid); // wrong kinds are ignored, not trusted
+        QVERIFY(!interpretChunk(R"({"object":7,"choices":"x"})", Endpoint::ChatCompletions)
+                     .invalid); // wrong kinds are ignored, not trusted
     }
 
     void httpErrorBodies() {
-        QCOMPARE(describeErrorBody(R"({"error":{"message":"The model `x` does not exist.","type":"NotFoundError","param":null,"code":404}})"),
-                 std::string("The model `x` does not exist. (NotFoundError, 404)"));
-        QCOMPARE(describeErrorBody(R"({"object":"error","message":"busy","type":"ServiceUnavailable","param":null,"code":503})"), std::string("busy (ServiceUnavailable, 503)"));
-        QCOMPARE(describeErrorBody("<html>502 Bad Gateway</html>"), std::string("<html>502 Bad Gateway</html>"));
+        QCOMPARE(
+            describeErrorBody(
+                R"({"error":{"message":"The model `x` does not exist.","type":"NotFoundError","param":null,"code":404}})"),
+            std::string("The model `x` does not exist. (NotFoundError, 404)"));
+        QCOMPARE(
+            describeErrorBody(
+                R"({"object":"error","message":"busy","type":"ServiceUnavailable","param":null,"code":503})"),
+            std::string("busy (ServiceUnavailable, 503)"));
+        QCOMPARE(describeErrorBody("<html>502 Bad Gateway</html>"),
+                 std::string("<html>502 Bad Gateway</html>"));
         QCOMPARE(describeErrorBody(""), std::string("(empty body)"));
         QCOMPARE(describeErrorBody(std::string(500, 'x')).size(), size_t(203));
     }
@@ -184,7 +220,8 @@ private slots:
         QVERIFY(u && u->kind == LengthDist::Kind::Uniform && u->a == 64 && u->b == 256);
         QCOMPARE(formatLengthDist(*u), std::string("uniform:64-256"));
         QCOMPARE(formatLengthDist(*parseLengthDist("normal:100,12.5", &why)), std::string("normal:100,12.5"));
-        for (const char* bad : {"", "0", "-3", "abc", "uniform:9-3", "uniform:3", "normal:5", "normal:0,1", "1e99", "nan"}) {
+        for (const char* bad :
+             {"", "0", "-3", "abc", "uniform:9-3", "uniform:3", "normal:5", "normal:0,1", "1e99", "nan"}) {
             QVERIFY2(!parseLengthDist(bad, &why), bad);
             QVERIFY(!why.empty());
         }
@@ -198,7 +235,8 @@ private slots:
         QVERIFY(slos && slos->size() == 2 && (*slos)[1].metric == "tpot" && (*slos)[1].ms == 50);
         QCOMPARE(formatSlos(*slos), std::string("ttft<=200ms,tpot<=50ms"));
         QCOMPARE(parseSlos("ttft:75,itl:19.75", &why)->at(1).ms, 19.75); // vLLM's --goodput form
-        for (const char* bad : {"", "ttft", "ttft<=", "speed<=3ms", "ttft<=-1ms", "ttft<=5s"}) QVERIFY2(!parseSlos(bad, &why), bad);
+        for (const char* bad : {"", "ttft", "ttft<=", "speed<=3ms", "ttft<=-1ms", "ttft<=5s"})
+            QVERIFY2(!parseSlos(bad, &why), bad);
     }
 
     void syntheticPromptsHaveTheirLengthInWordsAndDifferBySeed() {
@@ -213,20 +251,26 @@ private slots:
     void promptFiles() {
         size_t skipped = 0;
         std::string why;
-        const auto jsonl = readPromptFile("{\"prompt\":\"a b\",\"output_len\":7}\n\n{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}\nnot json\n{\"x\":1}\n", 100, &skipped, &why);
+        const auto jsonl = readPromptFile("{\"prompt\":\"a "
+                                          "b\",\"output_len\":7}\n\n{\"messages\":[{\"role\":\"user\","
+                                          "\"content\":\"hi\"}]}\nnot json\n{\"x\":1}\n",
+                                          100, &skipped, &why);
         QCOMPARE(jsonl.size(), size_t(2));
         QCOMPARE(jsonl[0].outputLen, int64_t(7));
         QCOMPARE(jsonl[1].text, std::string("hi"));
         QCOMPARE(skipped, size_t(2));
         QCOMPARE(why, std::string("line 4 is not JSON"));
-        const auto share = readPromptFile(R"([{"id":"x","conversations":[{"from":"human","value":"What is RDMA?"},{"from":"gpt","value":"..."}]},{"conversations":[]}])", 100, &skipped, &why);
+        const auto share = readPromptFile(
+            R"([{"id":"x","conversations":[{"from":"human","value":"What is RDMA?"},{"from":"gpt","value":"..."}]},{"conversations":[]}])",
+            100, &skipped, &why);
         QCOMPARE(share.size(), size_t(1));
         QCOMPARE(share[0].text, std::string("What is RDMA?"));
         QCOMPARE(skipped, size_t(1));
         QCOMPARE(readPromptFile("[{\"prompt\":\"a\"}", 10, &skipped, &why).size(), size_t(0));
         QCOMPARE(skipped, size_t(1));
         std::string many;
-        for (int i = 0; i < 50; ++i) many += "{\"prompt\":\"p\"}\n";
+        for (int i = 0; i < 50; ++i)
+            many += "{\"prompt\":\"p\"}\n";
         QCOMPARE(readPromptFile(many, 10, &skipped, &why).size(), size_t(10));
     }
 
@@ -239,11 +283,13 @@ private slots:
         const std::string text = "line\nwith \"quotes\", a tab\t and \xe4\xb8\xad\xe6\x96\x87";
         auto keys = [](const Json& j) {
             std::vector<std::string> out;
-            for (auto it = j.begin(); it != j.end(); ++it) out.push_back(it.key());
+            for (auto it = j.begin(); it != j.end(); ++it)
+                out.push_back(it.key());
             return out;
         };
         Json b = Json::parse(RequestBody(spec).make(nullptr, text, 128));
-        QCOMPARE(keys(b), (std::vector<std::string>{"model", "prompt", "max_tokens", "temperature", "ignore_eos", "stream", "stream_options"}));
+        QCOMPARE(keys(b), (std::vector<std::string>{"model", "prompt", "max_tokens", "temperature",
+                                                    "ignore_eos", "stream", "stream_options"}));
         QCOMPARE(b["model"].get<std::string>(), spec.model);
         QCOMPARE(b["prompt"].get<std::string>(), text);
         QCOMPARE(b["max_tokens"].get<int64_t>(), int64_t(128));
@@ -255,13 +301,15 @@ private slots:
         spec.ignoreEos = false;
         spec.continuousUsage = true;
         b = Json::parse(RequestBody(spec).make(nullptr, text, 5));
-        QCOMPARE(keys(b), (std::vector<std::string>{"model", "messages", "max_tokens", "stream", "stream_options"}));
+        QCOMPARE(keys(b),
+                 (std::vector<std::string>{"model", "messages", "max_tokens", "stream", "stream_options"}));
         QCOMPARE(b["messages"].dump(), Json::array({Json{{"role", "user"}, {"content", text}}}).dump());
         QCOMPARE(b["stream_options"]["continuous_usage_stats"].get<bool>(), true);
 
         Prompt fromFile;
         fromFile.text = "ignored where messages are given";
-        fromFile.messages = Json::parse("[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"hi\"}]");
+        fromFile.messages = Json::parse(
+            "[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"hi\"}]");
         b = Json::parse(RequestBody(spec).make(&fromFile, "", 3));
         QVERIFY(b["messages"] == fromFile.messages);
 
@@ -269,7 +317,8 @@ private slots:
         b = Json::parse(RequestBody(spec).make(nullptr, "x", 1));
         QCOMPARE(b.contains("stream_options"), false);
         QCOMPARE(b["stream"].get<bool>(), false);
-        b = Json::parse(RequestBody(spec).make(nullptr, "bad \xff byte", 1)); // not UTF-8: replaced, never thrown
+        b = Json::parse(
+            RequestBody(spec).make(nullptr, "bad \xff byte", 1)); // not UTF-8: replaced, never thrown
         QCOMPARE(b["messages"][0]["content"].get<std::string>(), std::string("bad \xef\xbf\xbd byte"));
     }
 
@@ -324,10 +373,33 @@ private slots:
         spec.model = "m";
         spec.concurrency = 8;
         const Json j = summaryJson(s, spec, *slos, "20261203-120000");
-        for (const char* key : {"date", "backend", "model_id", "num_prompts", "request_rate", "burstiness", "max_concurrency", "duration", "completed",
-                                "total_input_tokens", "total_output_tokens", "request_throughput", "request_goodput", "output_throughput",
-                                "total_token_throughput", "mean_ttft_ms", "median_ttft_ms", "std_ttft_ms", "p99_ttft_ms", "mean_tpot_ms",
-                                "median_tpot_ms", "p99_tpot_ms", "mean_itl_ms", "median_itl_ms", "p99_itl_ms", "mean_e2el_ms", "p99_e2el_ms"})
+        for (const char* key : {"date",
+                                "backend",
+                                "model_id",
+                                "num_prompts",
+                                "request_rate",
+                                "burstiness",
+                                "max_concurrency",
+                                "duration",
+                                "completed",
+                                "total_input_tokens",
+                                "total_output_tokens",
+                                "request_throughput",
+                                "request_goodput",
+                                "output_throughput",
+                                "total_token_throughput",
+                                "mean_ttft_ms",
+                                "median_ttft_ms",
+                                "std_ttft_ms",
+                                "p99_ttft_ms",
+                                "mean_tpot_ms",
+                                "median_tpot_ms",
+                                "p99_tpot_ms",
+                                "mean_itl_ms",
+                                "median_itl_ms",
+                                "p99_itl_ms",
+                                "mean_e2el_ms",
+                                "p99_e2el_ms"})
             QVERIFY2(j.contains(key), key);
         QVERIFY(j["request_rate"] == Json("inf"));
         QVERIFY(j["failures"]["dropped"]["count"] == Json(1));
@@ -335,14 +407,18 @@ private slots:
 
     void theTextReadsLikeVllmsOwn() {
         // Every label of vLLM's own result table (a real one, from its docs) is in ours.
-        const QByteArray real = rackscope::test::fixtureBytes("vllm-bench-serve_console_sharegpt-10prompts_docs-example.txt");
+        const QByteArray real =
+            rackscope::test::fixtureBytes("vllm-bench-serve_console_sharegpt-10prompts_docs-example.txt");
         QVERIFY(!real.isEmpty());
         const LoadSummary s = summarize({okRecord(70, 1000, 100)}, {}, {99});
         const QString ours = QString::fromStdString(summaryText(s, "Serving Benchmark Result"));
         for (const QByteArray& line : real.split('\n')) {
             const QString label = QString::fromUtf8(line).section(QLatin1Char(':'), 0, 0).trimmed();
             if (label.isEmpty() || label.startsWith(QLatin1Char('=')) || label.startsWith(QLatin1Char('-'))) {
-                if (label.startsWith(QLatin1Char('-'))) QVERIFY2(ours.contains(QString(label).remove(QRegularExpression(QStringLiteral("^-+|-+$")))), qPrintable(label));
+                if (label.startsWith(QLatin1Char('-')))
+                    QVERIFY2(
+                        ours.contains(QString(label).remove(QRegularExpression(QStringLiteral("^-+|-+$")))),
+                        qPrintable(label));
                 continue;
             }
             QVERIFY2(ours.contains(label + QLatin1Char(':')), qPrintable(label));
@@ -389,10 +465,15 @@ private slots:
         const auto s2 = loadSpecFromJson(toJson(spec), &why);
         QVERIFY2(s2, why.c_str());
         QVERIFY(toJson(*s2) == toJson(spec));
-        for (const char* badSpec : {"[]", "{\"model\":\"m\"}", "{\"url\":\"ftp://x\",\"model\":\"m\",\"requests\":1}", "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"concurrency\":\"many\"}",
-                                    "{\"url\":\"http://x\",\"model\":\"m\"}", "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"headers\":[[\"Bad Name\",\"v\"]]}",
-                                    "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"input_len\":{\"kind\":\"zipf\",\"a\":1,\"b\":2}}",
-                                    "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"concurrency\":0}", "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"burstiness\":0}"}) {
+        for (const char* badSpec :
+             {"[]", "{\"model\":\"m\"}", "{\"url\":\"ftp://x\",\"model\":\"m\",\"requests\":1}",
+              "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"concurrency\":\"many\"}",
+              "{\"url\":\"http://x\",\"model\":\"m\"}",
+              "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"headers\":[[\"Bad Name\",\"v\"]]}",
+              "{\"url\":\"http://"
+              "x\",\"model\":\"m\",\"requests\":1,\"input_len\":{\"kind\":\"zipf\",\"a\":1,\"b\":2}}",
+              "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"concurrency\":0}",
+              "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"burstiness\":0}"}) {
             QVERIFY2(!loadSpecFromJson(Json::parse(badSpec), &why), badSpec);
             QVERIFY(!why.empty());
         }
@@ -400,7 +481,8 @@ private slots:
 
     void randomJsonNeverBreaksTheReaders() {
         std::mt19937 rng(11);
-        const std::vector<Json> atoms = {Json(), Json(1), Json(-5), Json(1e300), Json("x"), Json::array(), Json::object(), Json(true)};
+        const std::vector<Json> atoms = {Json(),    Json(1),       Json(-5),       Json(1e300),
+                                         Json("x"), Json::array(), Json::object(), Json(true)};
         RequestRecord r = okRecord(1, 2, 3);
         LoadSpec spec;
         spec.url = "http://x";

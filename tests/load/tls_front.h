@@ -23,33 +23,48 @@ class TlsFront {
 public:
     // The certificate names `subjectAltName` ("IP:127.0.0.1", "DNS:elsewhere.example"); its files go in `dir`
     // under `name`. Forwards to 127.0.0.1:backendPort.
-    TlsFront(const QString& dir, const QString& name, int backendPort, const QString& subjectAltName = QStringLiteral("IP:127.0.0.1")) {
-        const QString cert = QDir(dir).filePath(name + QStringLiteral("-cert.pem")), key = QDir(dir).filePath(name + QStringLiteral("-key.pem"));
+    TlsFront(const QString& dir, const QString& name, int backendPort,
+             const QString& subjectAltName = QStringLiteral("IP:127.0.0.1")) {
+        const QString cert = QDir(dir).filePath(name + QStringLiteral("-cert.pem")),
+                      key = QDir(dir).filePath(name + QStringLiteral("-key.pem"));
         QProcess openssl;
-        openssl.start(QStringLiteral("openssl"), {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
-                                                  QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
-                                                  QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"), QStringLiteral("/CN=rackscope test"),
-                                                  QStringLiteral("-addext"), QStringLiteral("subjectAltName=") + subjectAltName, QStringLiteral("-keyout"), key,
-                                                  QStringLiteral("-out"), cert});
+        openssl.start(QStringLiteral("openssl"),
+                      {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                       QStringLiteral("ec"), QStringLiteral("-pkeyopt"),
+                       QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                       QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+                       QStringLiteral("/CN=rackscope test"), QStringLiteral("-addext"),
+                       QStringLiteral("subjectAltName=") + subjectAltName, QStringLiteral("-keyout"), key,
+                       QStringLiteral("-out"), cert});
         if (!openssl.waitForFinished(20000) || openssl.exitCode() != 0) {
-            error_ = QStringLiteral("openssl req failed: ") + QString::fromLocal8Bit(openssl.readAllStandardError());
+            error_ = QStringLiteral("openssl req failed: ") +
+                     QString::fromLocal8Bit(openssl.readAllStandardError());
             return;
         }
         QFile pem(cert);
-        if (pem.open(QIODevice::ReadOnly)) certPem_ = pem.readAll().toStdString();
+        if (pem.open(QIODevice::ReadOnly))
+            certPem_ = pem.readAll().toStdString();
         port_ = freePort();
-        const QString log = QDir(dir).filePath(name + QStringLiteral("-socat.log")); // its handshake errors, which some tests cause
-        socat_.start(QStringLiteral("socat"),
-                     {QStringLiteral("-lf"), log, QStringLiteral("OPENSSL-LISTEN:%1,bind=127.0.0.1,reuseaddr,fork,cert=%2,key=%3,verify=0").arg(port_).arg(cert, key),
-                      QStringLiteral("TCP:127.0.0.1:%1").arg(backendPort)});
+        const QString log = QDir(dir).filePath(
+            name + QStringLiteral("-socat.log")); // its handshake errors, which some tests cause
+        socat_.start(
+            QStringLiteral("socat"),
+            {QStringLiteral("-lf"), log,
+             QStringLiteral("OPENSSL-LISTEN:%1,bind=127.0.0.1,reuseaddr,fork,cert=%2,key=%3,verify=0")
+                 .arg(port_)
+                 .arg(cert, key),
+             QStringLiteral("TCP:127.0.0.1:%1").arg(backendPort)});
         if (!socat_.waitForStarted(5000)) {
             error_ = QStringLiteral("socat did not start (is it installed?)");
             return;
         }
-        for (int i = 0; i < 500 && !listening(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        if (listening()) return;
+        for (int i = 0; i < 500 && !listening(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (listening())
+            return;
         QFile said(log);
-        error_ = QStringLiteral("socat is not listening on port %1: ").arg(port_) + QString::fromLocal8Bit(said.open(QIODevice::ReadOnly) ? said.readAll() : QByteArray());
+        error_ = QStringLiteral("socat is not listening on port %1: ").arg(port_) +
+                 QString::fromLocal8Bit(said.open(QIODevice::ReadOnly) ? said.readAll() : QByteArray());
     }
     ~TlsFront() {
         socat_.kill();
@@ -72,7 +87,8 @@ private:
         a.sin_family = AF_INET;
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         socklen_t len = sizeof a;
-        const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), len) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
+        const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), len) == 0 &&
+                        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
         ::close(fd);
         return ok ? ntohs(a.sin_port) : 0;
     }

@@ -22,7 +22,8 @@ namespace {
 
 ParsedOptions parse(std::initializer_list<const char*> args) {
     std::vector<std::string> v;
-    for (const char* a : args) v.emplace_back(a);
+    for (const char* a : args)
+        v.emplace_back(a);
     return parseOptions(v);
 }
 
@@ -41,9 +42,10 @@ Buffer inputOf(int rank, std::size_t n, const DataSpec& spec) {
 std::vector<Buffer> simulate(Op op, const Geometry& g, int ranks, int root, const DataSpec& spec) {
     const std::size_t ws = dataTypeSize(spec.type);
     std::vector<Buffer> in;
-    for (int r = 0; r < ranks; ++r) in.push_back(inputOf(r, g.sendCount, spec));
-    const bool floating = spec.type == DataType::Half || spec.type == DataType::Float || spec.type == DataType::Double ||
-                          spec.type == DataType::Bfloat16;
+    for (int r = 0; r < ranks; ++r)
+        in.push_back(inputOf(r, g.sendCount, spec));
+    const bool floating = spec.type == DataType::Half || spec.type == DataType::Float ||
+                          spec.type == DataType::Double || spec.type == DataType::Bfloat16;
     auto rounded = [&](double v) {
         unsigned char cell[8];
         store(cell, 0, spec.type, v);
@@ -53,14 +55,21 @@ std::vector<Buffer> simulate(Op op, const Geometry& g, int ranks, int root, cons
         double acc = 0;
         for (int r = 0; r < ranks; ++r) {
             double v = load(in[r].data(), i, spec.type);
-            if (spec.op == RedOp::Avg && floating) v = rounded(v * rounded(1.0 / ranks));
-            if (r == 0) acc = v;
-            else if (spec.op == RedOp::Sum || spec.op == RedOp::Avg) acc = rounded(acc + v);
-            else if (spec.op == RedOp::Prod) acc = rounded(acc * v);
-            else if (spec.op == RedOp::Max) acc = std::max(acc, v);
-            else acc = std::min(acc, v);
+            if (spec.op == RedOp::Avg && floating)
+                v = rounded(v * rounded(1.0 / ranks));
+            if (r == 0)
+                acc = v;
+            else if (spec.op == RedOp::Sum || spec.op == RedOp::Avg)
+                acc = rounded(acc + v);
+            else if (spec.op == RedOp::Prod)
+                acc = rounded(acc * v);
+            else if (spec.op == RedOp::Max)
+                acc = std::max(acc, v);
+            else
+                acc = std::min(acc, v);
         }
-        if (spec.op == RedOp::Avg && !floating) acc = std::trunc(acc / ranks);
+        if (spec.op == RedOp::Avg && !floating)
+            acc = std::trunc(acc / ranks);
         return acc;
     };
     std::vector<Buffer> out(static_cast<std::size_t>(ranks), Buffer(g.recvCount * ws));
@@ -71,12 +80,24 @@ std::vector<Buffer> simulate(Op op, const Geometry& g, int ranks, int root, cons
             double v = 0;
             switch (op) {
             case Op::AllReduce:
-            case Op::Reduce: v = reduce(e); break;
-            case Op::ReduceScatter: v = reduce(static_cast<std::size_t>(r) * p + e); break;
-            case Op::AllGather: v = load(in[e / p].data(), e % p, spec.type); break;
-            case Op::AllToAll: v = load(in[e / p].data(), static_cast<std::size_t>(r) * p + e % p, spec.type); break;
-            case Op::Broadcast: v = load(in[root].data(), e, spec.type); break;
-            case Op::SendRecv: v = load(in[(r - 1 + ranks) % ranks].data(), e, spec.type); break;
+            case Op::Reduce:
+                v = reduce(e);
+                break;
+            case Op::ReduceScatter:
+                v = reduce(static_cast<std::size_t>(r) * p + e);
+                break;
+            case Op::AllGather:
+                v = load(in[e / p].data(), e % p, spec.type);
+                break;
+            case Op::AllToAll:
+                v = load(in[e / p].data(), static_cast<std::size_t>(r) * p + e % p, spec.type);
+                break;
+            case Op::Broadcast:
+                v = load(in[root].data(), e, spec.type);
+                break;
+            case Op::SendRecv:
+                v = load(in[(r - 1 + ranks) % ranks].data(), e, spec.type);
+                break;
             }
             store(o.data(), e, spec.type, v);
         }
@@ -86,13 +107,16 @@ std::vector<Buffer> simulate(Op op, const Geometry& g, int ranks, int root, cons
 
 // The rank count of a fixture: its "Using devices" lines, or the GPU count in its name for a bare table.
 int ranksOf(const NcclTestsRun& run, const QString& name) {
-    if (!run.ranks.empty()) return int(run.ranks.size());
+    if (!run.ranks.empty())
+        return int(run.ranks.size());
     const auto m = QRegularExpression(QStringLiteral("(\\d+)x")).match(name);
     return m.hasMatch() ? m.captured(1).toInt() : 0;
 }
 
 // The half-unit of the last digit nccl-tests printed the time with.
-double timeResolution(double us) { return us >= 10000 ? 0.5 : us >= 100 ? 0.05 : 0.005; }
+double timeResolution(double us) {
+    return us >= 10000 ? 0.5 : us >= 100 ? 0.05 : 0.005;
+}
 
 } // namespace
 
@@ -118,8 +142,9 @@ private slots:
     }
 
     void commandLinesPeopleWrite() {
-        const ParsedOptions p = parse({"-b", "8", "-e", "8G", "-f", "2", "-g", "4", "-n", "50", "-w", "10", "-o", "all", "-d",
-                                       "bfloat16", "-c", "0", "-r", "-1", "-G", "5", "-a", "3"});
+        const ParsedOptions p =
+            parse({"-b", "8",   "-e", "8G",       "-f", "2", "-g", "4",  "-n", "50", "-w", "10",
+                   "-o", "all", "-d", "bfloat16", "-c", "0", "-r", "-1", "-G", "5",  "-a", "3"});
         QVERIFY2(p.error.empty(), p.error.c_str());
         QCOMPARE(p.options.minBytes, std::size_t(8));
         QCOMPARE(p.options.maxBytes, std::size_t(8) << 30);
@@ -130,19 +155,23 @@ private slots:
         QCOMPARE(p.options.cudaGraphLaunches, 5);
         QCOMPARE(sweepSizes(p.options).size(), std::size_t(31)); // 8 B to 8 GiB by doubling
 
-        const ParsedOptions longForms = parse({"--minbytes=1M", "--maxbytes", "4m", "--stepbytes", "1048576", "--datatype=all", "-n10"});
+        const ParsedOptions longForms =
+            parse({"--minbytes=1M", "--maxbytes", "4m", "--stepbytes", "1048576", "--datatype=all", "-n10"});
         QVERIFY2(longForms.error.empty(), longForms.error.c_str());
         QCOMPARE(longForms.options.iters, 10);
         QCOMPARE(longForms.options.types.size(), std::size_t(10));
-        QCOMPARE(sweepSizes(longForms.options), (std::vector<std::size_t>{1 << 20, 2 << 20, 3 << 20, 4 << 20}));
+        QCOMPARE(sweepSizes(longForms.options),
+                 (std::vector<std::size_t>{1 << 20, 2 << 20, 3 << 20, 4 << 20}));
         QVERIFY(parse({"-h"}).help);
         std::size_t bytes = 0;
         QVERIFY(parseByteSize("1.5K", bytes) && bytes == 1536);
     }
 
     void badCommandLinesAreRefusedWithTheReason() {
-        QCOMPARE(parse({"-b", "8x"}).error, std::string("-b (--minbytes) '8x': invalid size specified for 'minbytes'"));
-        QVERIFY(parse({"-b", "1G", "-e", "1M"}).error.find("invalid sizes for 'minbytes' and 'maxbytes'") == 0);
+        QCOMPARE(parse({"-b", "8x"}).error,
+                 std::string("-b (--minbytes) '8x': invalid size specified for 'minbytes'"));
+        QVERIFY(parse({"-b", "1G", "-e", "1M"}).error.find("invalid sizes for 'minbytes' and 'maxbytes'") ==
+                0);
         QVERIFY(parse({"-t", "2"}).error.find("one thread per process") != std::string::npos);
         QVERIFY(parse({"-o", "mulsum"}).error.find("unknown reduction operation") != std::string::npos);
         QVERIFY(parse({"-d", "fp4"}).error.find("unknown data type") != std::string::npos);
@@ -157,7 +186,8 @@ private slots:
         QCOMPARE(opFromName("/opt/nccl-tests/build/all_reduce_perf"), std::optional<Op>(Op::AllReduce));
         QCOMPARE(opFromName("alltoall"), std::optional<Op>(Op::AllToAll));
         QVERIFY(!opFromName("rackscope-nccl-bench"));
-        for (Op op : allOps()) QCOMPARE(opFromName(opBinary(op)), std::optional<Op>(op));
+        for (Op op : allOps())
+            QCOMPARE(opFromName(opBinary(op)), std::optional<Op>(op));
     }
 
     // Every row of every real nccl-tests output: the size and count columns
@@ -168,7 +198,7 @@ private slots:
         int rows = 0;
         for (const QString& name : files) {
             const NcclTestsRun run = parseNcclTestsOutput(test::fixtureBytes(name));
-            const auto op = opFromName(name.contains(QLatin1String("alltoall")) ? "alltoall"
+            const auto op = opFromName(name.contains(QLatin1String("alltoall"))   ? "alltoall"
                                        : name.contains(QLatin1String("sendrecv")) ? "sendrecv"
                                                                                   : "all_reduce");
             const int ranks = ranksOf(run, name);
@@ -181,13 +211,22 @@ private slots:
                 QCOMPARE(qint64(reportedBytes(g, ws)), row.size);
                 QCOMPARE(qint64(g.paramCount), row.count);
                 for (const NcclTestsPass* pass : {&row.outOfPlace, &row.inPlace}) {
-                    if (pass->timeUs <= 0) continue;
+                    if (pass->timeUs <= 0)
+                        continue;
                     const Bandwidth b = bandwidth(*op, g.paramCount, ws, pass->timeUs * 1e-6, ranks);
                     const double slack = timeResolution(pass->timeUs) / pass->timeUs * 1.001;
                     QVERIFY2(std::fabs(b.algbw - pass->algbw) <= 0.005 + b.algbw * slack,
-                             qPrintable(QStringLiteral("%1 line %2: algbw %3, printed %4").arg(name).arg(row.line).arg(b.algbw).arg(pass->algbw)));
+                             qPrintable(QStringLiteral("%1 line %2: algbw %3, printed %4")
+                                            .arg(name)
+                                            .arg(row.line)
+                                            .arg(b.algbw)
+                                            .arg(pass->algbw)));
                     QVERIFY2(std::fabs(b.busbw - pass->busbw) <= 0.005 + b.busbw * slack,
-                             qPrintable(QStringLiteral("%1 line %2: busbw %3, printed %4").arg(name).arg(row.line).arg(b.busbw).arg(pass->busbw)));
+                             qPrintable(QStringLiteral("%1 line %2: busbw %3, printed %4")
+                                            .arg(name)
+                                            .arg(row.line)
+                                            .arg(b.busbw)
+                                            .arg(pass->busbw)));
                     ++rows;
                 }
             }
@@ -236,12 +275,16 @@ private slots:
                         const std::vector<Buffer> got = simulate(op, g, ranks, root, spec);
                         const std::size_t ws = dataTypeSize(type);
                         for (int r = 0; r < ranks; ++r) {
-                            if (!hasResult(op, r, root)) continue;
+                            if (!hasResult(op, r, root))
+                                continue;
                             Buffer expected(g.recvCount * ws);
                             fillExpected(op, g, r, root, expected.data(), 0, g.recvCount, spec);
                             const QString what = QStringLiteral("%1 %2 %3 ranks %4 rank %5")
-                                                     .arg(opName(op), dataTypeName(type), redOpName(red)).arg(ranks).arg(r);
-                            QVERIFY2(countWrong(got[r].data(), expected.data(), g.recvCount, spec) == 0, qPrintable(what));
+                                                     .arg(opName(op), dataTypeName(type), redOpName(red))
+                                                     .arg(ranks)
+                                                     .arg(r);
+                            QVERIFY2(countWrong(got[r].data(), expected.data(), g.recvCount, spec) == 0,
+                                     qPrintable(what));
                             // Checked in parts, as the GPU side does, it agrees.
                             Buffer tail((g.recvCount - 10) * ws);
                             fillExpected(op, g, r, root, tail.data(), 10, g.recvCount - 10, spec);
@@ -249,14 +292,17 @@ private slots:
 
                             Buffer corrupt = got[r];
                             store(corrupt.data(), 3, type, load(corrupt.data(), 3, type) + 3);
-                            QVERIFY2(countWrong(corrupt.data(), expected.data(), g.recvCount, spec) == 1, qPrintable(what));
+                            QVERIFY2(countWrong(corrupt.data(), expected.data(), g.recvCount, spec) == 1,
+                                     qPrintable(what));
                             const Buffer zeros(corrupt.size(), 0);
-                            QVERIFY2(countWrong(zeros.data(), expected.data(), g.recvCount, spec) > 0, qPrintable(what));
+                            QVERIFY2(countWrong(zeros.data(), expected.data(), g.recvCount, spec) > 0,
+                                     qPrintable(what));
                             DataSpec otherPass = spec;
                             otherPass.seed = 8;
                             Buffer stale(expected.size());
                             fillExpected(op, g, r, root, stale.data(), 0, g.recvCount, otherPass);
-                            QVERIFY2(countWrong(stale.data(), expected.data(), g.recvCount, spec) > 0, qPrintable(what));
+                            QVERIFY2(countWrong(stale.data(), expected.data(), g.recvCount, spec) > 0,
+                                     qPrintable(what));
                             ++cases;
                         }
                     }
@@ -274,7 +320,9 @@ private slots:
                         unsigned char cell[8];
                         store(cell, 0, type, v);
                         QVERIFY2(load(cell, 0, type) == v && v == std::floor(v),
-                                 qPrintable(QStringLiteral("%1 %2 %3").arg(dataTypeName(type), redOpName(red)).arg(ranks)));
+                                 qPrintable(QStringLiteral("%1 %2 %3")
+                                                .arg(dataTypeName(type), redOpName(red))
+                                                .arg(ranks)));
                     }
                 }
     }
@@ -283,14 +331,15 @@ private slots:
         QCOMPARE(floatToHalf(1.0f), std::uint16_t(0x3C00));
         QCOMPARE(floatToHalf(-2.0f), std::uint16_t(0xC000));
         QCOMPARE(floatToHalf(65504.0f), std::uint16_t(0x7BFF));
-        QCOMPARE(floatToHalf(65520.0f), std::uint16_t(0x7C00));       // rounds up to infinity
+        QCOMPARE(floatToHalf(65520.0f), std::uint16_t(0x7C00)); // rounds up to infinity
         QCOMPARE(floatToHalf(1.0f / 3), std::uint16_t(0x3555));
         QCOMPARE(floatToHalf(std::ldexp(1.0f, -24)), std::uint16_t(0x0001)); // the smallest subnormal
         QCOMPARE(floatToHalf(std::ldexp(1.0f, -26)), std::uint16_t(0x0000));
         QCOMPARE(floatToHalf(1.0f + std::ldexp(1.0f, -11)), std::uint16_t(0x3C00)); // a tie goes to even
         QCOMPARE(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), std::uint16_t(0x3C02));
         for (std::uint32_t h = 0; h < 0x10000; ++h) {
-            if ((h & 0x7C00) == 0x7C00 && (h & 0x3FF)) continue; // NaNs
+            if ((h & 0x7C00) == 0x7C00 && (h & 0x3FF))
+                continue; // NaNs
             QCOMPARE(floatToHalf(halfToFloat(std::uint16_t(h))), std::uint16_t(h));
         }
         QCOMPARE(floatToBfloat16(1.0f), std::uint16_t(0x3F80));
@@ -303,7 +352,8 @@ private slots:
     // parser to the same numbers: header, ranks, rows, N/A, the footer.
     void tableReadsBackThroughTheParser() {
         const ParsedOptions p = parse({"-b", "1K", "-e", "1M", "-f", "4"});
-        std::string text = "# Collective test starting: alltoall_perf (rackscope-nccl-bench)\n" + parameterLine(p.options);
+        std::string text =
+            "# Collective test starting: alltoall_perf (rackscope-nccl-bench)\n" + parameterLine(p.options);
         text += devicesBlock(deviceLine({0, 0, 4242, "gpu-node-17", 0, 0, 0x18, 0, "NVIDIA H100 80GB HBM3"}) +
                              deviceLine({1, 0, 4243, "gpu-node-17", 1, 0, 0x2a, 0, "NVIDIA H100 80GB HBM3"}));
         text += tableHeader();
@@ -321,7 +371,8 @@ private slots:
         text += footer(totals);
 
         const NcclTestsRun run = parseNcclTestsOutput(QByteArray::fromStdString(text));
-        QVERIFY2(run.diagnostics.empty(), qPrintable(run.diagnostics.empty() ? QString() : run.diagnostics.front().message));
+        QVERIFY2(run.diagnostics.empty(),
+                 qPrintable(run.diagnostics.empty() ? QString() : run.diagnostics.front().message));
         QCOMPARE(run.header.at(QStringLiteral("minBytes")), QStringLiteral("1024"));
         QCOMPARE(run.header.at(QStringLiteral("step")), QStringLiteral("4(factor)"));
         QCOMPARE(run.ranks.size(), std::size_t(2));

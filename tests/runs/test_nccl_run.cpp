@@ -19,7 +19,8 @@ using namespace rackscope;
 using namespace rackscope::test;
 
 namespace {
-// Whether Open MPI's mpirun is here, allowed to run as root (CI runs as root; Open MPI asks for both variables).
+// Whether Open MPI's mpirun is here, allowed to run as root (CI runs as root; Open MPI asks for both
+// variables).
 bool mpirunReady() {
     qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
@@ -44,16 +45,20 @@ private slots:
         s.environment.emplace_back(QStringLiteral("NCCL_IB_HCA"), QStringLiteral("=mlx5_0,mlx5_1"));
         s.binaryDir = QStringLiteral("/opt/nccl tests/build");
         QCOMPARE(shellCommand(launchArgv(s)).line,
-                 QStringLiteral("mpirun --host gpu01:8,gpu02:8 -np 16 -N 8 --bind-to none -x NCCL_DEBUG=INFO -x NCCL_IB_HCA==mlx5_0,mlx5_1 "
-                                "'/opt/nccl tests/build/all_reduce_perf' -b 8 -e 8G -f 2 -g 1 -n 20 -w 5 -d float -o sum -c 1"));
+                 QStringLiteral("mpirun --host gpu01:8,gpu02:8 -np 16 -N 8 --bind-to none -x NCCL_DEBUG=INFO "
+                                "-x NCCL_IB_HCA==mlx5_0,mlx5_1 "
+                                "'/opt/nccl tests/build/all_reduce_perf' -b 8 -e 8G -f 2 -g 1 -n 20 -w 5 -d "
+                                "float -o sum -c 1"));
         s.launcher = Launcher::Srun;
         s.collective = Collective::AllGather;
         s.processesPerHost = 4;
         s.gpusPerProcess = 2;
         s.binaryDir.clear();
         QCOMPARE(shellCommand(launchArgv(s)).line,
-                 QStringLiteral("env NCCL_DEBUG=INFO NCCL_IB_HCA==mlx5_0,mlx5_1 srun --nodes=2 --ntasks-per-node=4 '--nodelist=gpu[01-02]' --mpi=pmix "
-                                "--export=ALL all_gather_perf -b 8 -e 8G -f 2 -g 2 -n 20 -w 5 -d float -o sum -c 1"));
+                 QStringLiteral(
+                     "env NCCL_DEBUG=INFO NCCL_IB_HCA==mlx5_0,mlx5_1 srun --nodes=2 --ntasks-per-node=4 "
+                     "'--nodelist=gpu[01-02]' --mpi=pmix "
+                     "--export=ALL all_gather_perf -b 8 -e 8G -f 2 -g 2 -n 20 -w 5 -d float -o sum -c 1"));
         QCOMPARE(parseByteSize(QStringLiteral("8G")), std::optional<qint64>(8589934592LL));
         QCOMPARE(parseByteSize(QStringLiteral("512k")), std::optional<qint64>(524288));
         QVERIFY(!parseByteSize(QStringLiteral("8T")));
@@ -79,7 +84,8 @@ private slots:
     void realMpirunStreamsRows() {
         QVERIFY2(mpirunReady(), "mpirun (Debian package openmpi-bin) is needed");
         QTemporaryDir dir;
-        const QString replayed = fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
+        const QString replayed =
+            fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
         NcclRunSpec s;
         s.hosts = {QStringLiteral("localhost")};
         s.processesPerHost = 1;
@@ -90,7 +96,8 @@ private slots:
         NcclRunner runner;
         QElapsedTimer clock;
         std::vector<qint64> rowAt;
-        connect(&runner, &NcclRunner::row, this, [&](const NcclTestsRow&) { rowAt.push_back(clock.elapsed()); });
+        connect(&runner, &NcclRunner::row, this,
+                [&](const NcclTestsRow&) { rowAt.push_back(clock.elapsed()); });
         QSignalSpy finished(&runner, &NcclRunner::finished);
         clock.start();
         runner.startLocal(launchArgv(s));
@@ -98,7 +105,8 @@ private slots:
         const qint64 endedAt = clock.elapsed();
         QCOMPARE(finished.first().at(0).toInt(), 0);
         QCOMPARE(finished.first().at(1).toString(), QString());
-        const NcclTestsRun whole = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
+        const NcclTestsRun whole = parseNcclTestsOutput(
+            fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
         QCOMPARE(runner.run().rows.size(), whole.rows.size());
         QCOMPARE(runner.run().avgBusbw, whole.avgBusbw);
         QCOMPARE(rowAt.size(), whole.rows.size());
@@ -124,7 +132,9 @@ private slots:
         runner.startLocal(launchArgv(s));
         QVERIFY(finished.wait(60000));
         const QString why = finished.first().at(1).toString();
-        QVERIFY2(why.contains(QStringLiteral("no_such_all_reduce_perf: not found")) && !why.contains(QStringLiteral("misspelling")), qPrintable(why));
+        QVERIFY2(why.contains(QStringLiteral("no_such_all_reduce_perf: not found")) &&
+                     !why.contains(QStringLiteral("misspelling")),
+                 qPrintable(why));
     }
 
     void termOfTheCliEndsMpirunAndItsRanks() {
@@ -132,27 +142,33 @@ private slots:
         // the benchmark it started end with it, none left behind.
         QVERIFY2(mpirunReady(), "mpirun (Debian package openmpi-bin) is needed");
         QTemporaryDir dir;
-        const QString stand = dir.filePath(QStringLiteral("slow_all_reduce_perf.sh")); // a name only this test's processes have
+        const QString stand =
+            dir.filePath(QStringLiteral("slow_all_reduce_perf.sh")); // a name only this test's processes have
         QVERIFY(QFile::copy(QStringLiteral(RACKSCOPE_TESTS_DIR "/runs/replay_nccl_tests.sh"), stand));
         QFile::setPermissions(stand, QFile::ReadOwner | QFile::ExeOwner);
         const QString log = dir.filePath(QStringLiteral("log"));
         QProcess cli;
         cli.start(QStringLiteral(RACKSCOPE_CLI),
-                  {QStringLiteral("nccl"), QStringLiteral("--hosts"), QStringLiteral("localhost"), QStringLiteral("--ppn"), QStringLiteral("1"),
-                   QStringLiteral("--binary"), stand, QStringLiteral("--no-save"),
-                   QStringLiteral("--env"), QStringLiteral("REPLAY_FILE=") + fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")),
-                   QStringLiteral("--env"), QStringLiteral("REPLAY_DELAY=30"), QStringLiteral("--env"), QStringLiteral("REPLAY_LOG=") + log});
+                  {QStringLiteral("nccl"), QStringLiteral("--hosts"), QStringLiteral("localhost"),
+                   QStringLiteral("--ppn"), QStringLiteral("1"), QStringLiteral("--binary"), stand,
+                   QStringLiteral("--no-save"), QStringLiteral("--env"),
+                   QStringLiteral("REPLAY_FILE=") +
+                       fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")),
+                   QStringLiteral("--env"), QStringLiteral("REPLAY_DELAY=30"), QStringLiteral("--env"),
+                   QStringLiteral("REPLAY_LOG=") + log});
         QVERIFY(cli.waitForStarted(10000));
         QElapsedTimer clock;
         clock.start();
-        while (!QFile::exists(log) && clock.elapsed() < 60000) QTest::qWait(50); // the benchmark is running
+        while (!QFile::exists(log) && clock.elapsed() < 60000)
+            QTest::qWait(50); // the benchmark is running
         QVERIFY2(QFile::exists(log), cli.readAllStandardError().constData());
         const auto running = [&] { return anyProcessMatches(stand); };
         QVERIFY(running());
         ::kill(pid_t(cli.processId()), SIGTERM);
         QVERIFY(cli.waitForFinished(20000));
         clock.restart();
-        while (running() && clock.elapsed() < 10000) QTest::qWait(100);
+        while (running() && clock.elapsed() < 10000)
+            QTest::qWait(100);
         QVERIFY2(!running(), "the benchmark outlived rackscope-cli");
         QVERIFY(!anyProcessMatches(QStringLiteral("mpirun.*") + stand));
     }
@@ -170,15 +186,19 @@ private slots:
     // a host without a GPU driver).
     void failureNamesTheBenchmarksReason() {
         const QStringList lines{
-            QStringLiteral("rackscope-nccl-bench: vm: CUDA failure in cudaGetDeviceCount: CUDA driver version is insufficient for CUDA "
+            QStringLiteral("rackscope-nccl-bench: vm: CUDA failure in cudaGetDeviceCount: CUDA driver "
+                           "version is insufficient for CUDA "
                            "runtime version (no usable NVIDIA GPU or driver on this host)"),
             QStringLiteral("--------------------------------------------------------------------------"),
             QStringLiteral("MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD"),
             QStringLiteral("with errorcode 1."),
-            QStringLiteral("[vm:12767] [[23841,0],0] ORTE_ERROR_LOG: Data unpack would read past end of buffer in file "
-                           "../../../orte/util/show_help.c at line 501")};
+            QStringLiteral(
+                "[vm:12767] [[23841,0],0] ORTE_ERROR_LOG: Data unpack would read past end of buffer in file "
+                "../../../orte/util/show_help.c at line 501")};
         const QString why = explainRunFailure(1, lines);
-        QVERIFY2(why.startsWith(QStringLiteral("the run ended with exit status 1: rackscope-nccl-bench: vm: CUDA failure")), qPrintable(why));
+        QVERIFY2(why.startsWith(QStringLiteral(
+                     "the run ended with exit status 1: rackscope-nccl-bench: vm: CUDA failure")),
+                 qPrintable(why));
         QVERIFY(why.contains(QStringLiteral("no usable NVIDIA GPU")));
     }
 };

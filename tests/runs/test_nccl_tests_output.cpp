@@ -7,11 +7,11 @@
 #include "runs/nccl_tests_json.h"
 #include "runs/nccl_tests_output.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QDir>
-#include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
 
@@ -26,42 +26,59 @@ QList<QStringList> plainRows(const QByteArray& text) {
     for (const QString& line : QString::fromUtf8(text).split(QLatin1Char('\n'))) {
         const QStringList w = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         bool number = false;
-        if (!w.isEmpty()) w[0].toLongLong(&number);
-        if (number && !line.contains(QLatin1String("NCCL"))) rows << w;
+        if (!w.isEmpty())
+            w[0].toLongLong(&number);
+        if (number && !line.contains(QLatin1String("NCCL")))
+            rows << w;
     }
     return rows;
 }
 
-
 // The plain rows written out the way nccl-tests' util.cu writes its -J
 // report: numbers with %lf, the root as a padded string, bools as strings.
 QByteArray jsonReport(const QList<QStringList>& rows, bool truncate = false) {
-    QByteArray out = "{\"version\":3,\"start_time\":\"2026-12-02 10:00:00\",\"args\":[\"all_reduce_perf\"],\"env\":[],\"nccl_version\":22705,"
-                     "\"config\":{\"nthreads\":1,\"ngpus\":1,\"minimum_bytes\":8,\"maximum_bytes\":8589934592,\"step_factor\":2,"
-                     "\"warmup_iters\":5,\"iterations\":20,\"aggregated_iterations\":1,\"validation\":1,\"graph\":0,"
-                     "\"blocking_collectives\":\"false\",\"devices\":[{\"rank\":0,\"group\":0,\"pid\":6899,\"hostname\":\"node-a\","
-                     "\"device\":0,\"device_hex\":\"0000:04:00\",\"device_info\":\"NVIDIA H100 80GB HBM3\"}]},\"results\":[";
+    QByteArray out =
+        "{\"version\":3,\"start_time\":\"2026-12-02 "
+        "10:00:00\",\"args\":[\"all_reduce_perf\"],\"env\":[],\"nccl_version\":22705,"
+        "\"config\":{\"nthreads\":1,\"ngpus\":1,\"minimum_bytes\":8,\"maximum_bytes\":8589934592,\"step_"
+        "factor\":2,"
+        "\"warmup_iters\":5,\"iterations\":20,\"aggregated_iterations\":1,\"validation\":1,\"graph\":0,"
+        "\"blocking_collectives\":\"false\",\"devices\":[{\"rank\":0,\"group\":0,\"pid\":6899,\"hostname\":"
+        "\"node-a\","
+        "\"device\":0,\"device_hex\":\"0000:04:00\",\"device_info\":\"NVIDIA H100 80GB "
+        "HBM3\"}]},\"results\":[";
     auto pass = [](const QStringList& w, int at) {
-        const QByteArray wrong = w[at + 3] == QLatin1String("N/A") ? QByteArray("null") : QByteArray::number(w[at + 3].toDouble(), 'f', 6);
-        return QString::asprintf("{\"time\":%lf,\"alg_bw\":%lf,\"bus_bw\":%lf,\"nwrong\":%s}", w[at].toDouble(), w[at + 1].toDouble(),
-                                 w[at + 2].toDouble(), wrong.constData()).toUtf8();
+        const QByteArray wrong = w[at + 3] == QLatin1String("N/A")
+                                     ? QByteArray("null")
+                                     : QByteArray::number(w[at + 3].toDouble(), 'f', 6);
+        return QString::asprintf("{\"time\":%lf,\"alg_bw\":%lf,\"bus_bw\":%lf,\"nwrong\":%s}",
+                                 w[at].toDouble(), w[at + 1].toDouble(), w[at + 2].toDouble(),
+                                 wrong.constData())
+            .toUtf8();
     };
     for (int i = 0; i < rows.size(); ++i) {
         const QStringList& w = rows[i];
         const int first = int(w.size()) - 8;
         const QString redop = first >= 4 ? w[3] : QStringLiteral("none");
         const int root = first == 5 ? w[4].toInt() : -1;
-        out += QString::asprintf("%s{\"size\":%s,\"count\":%s,\"type\":\"%s\",\"redop\":\"%s\",\"root\":\"%6i\",", i ? "," : "", qPrintable(w[0]),
-                                 qPrintable(w[1]), qPrintable(w[2]), qPrintable(redop), root).toUtf8();
-        out += "\"out_of_place\":" + pass(w, first) + ",\"in_place\":" + pass(w, first + 4) + ",\"actual_iterations\":20,\"experiment_name\":\"\"}";
+        out +=
+            QString::asprintf(
+                "%s{\"size\":%s,\"count\":%s,\"type\":\"%s\",\"redop\":\"%s\",\"root\":\"%6i\",",
+                i ? "," : "", qPrintable(w[0]), qPrintable(w[1]), qPrintable(w[2]), qPrintable(redop), root)
+                .toUtf8();
+        out += "\"out_of_place\":" + pass(w, first) + ",\"in_place\":" + pass(w, first + 4) +
+               ",\"actual_iterations\":20,\"experiment_name\":\"\"}";
     }
-    if (truncate) return out; // the run died here: the report is never closed
-    return out + "],\"out_of_bounds\":{\"count\":0,\"okay\":\"true\"},\"average_bus_bandwidth\":{\"bandwidth\":123.450000,\"okay\":\"unchecked\"},"
+    if (truncate)
+        return out; // the run died here: the report is never closed
+    return out + "],\"out_of_bounds\":{\"count\":0,\"okay\":\"true\"},\"average_bus_bandwidth\":{"
+                 "\"bandwidth\":123.450000,\"okay\":\"unchecked\"},"
                  "\"errors\":[],\"end_time\":\"2026-12-02 10:05:00\"}";
 }
 
 QStringList files() {
-    return fixtures(QStringLiteral("nccl-tests-*.txt")) + fixtures(QStringLiteral("superbench_nccl-tests_*.log"));
+    return fixtures(QStringLiteral("nccl-tests-*.txt")) +
+           fixtures(QStringLiteral("superbench_nccl-tests_*.log"));
 }
 
 } // namespace
@@ -72,13 +89,15 @@ private slots:
     void everyFixture_data() {
         QTest::addColumn<QString>("file");
         QCOMPARE(files().size(), 6);
-        for (const QString& f : files()) QTest::newRow(qPrintable(f)) << f;
+        for (const QString& f : files())
+            QTest::newRow(qPrintable(f)) << f;
     }
     void everyFixture() {
         QFETCH(QString, file);
         const QByteArray text = fixtureBytes(file);
         const NcclTestsRun run = parseNcclTestsOutput(text);
-        QVERIFY2(run.diagnostics.empty(), run.diagnostics.empty() ? "" : qPrintable(run.diagnostics.front().message));
+        QVERIFY2(run.diagnostics.empty(),
+                 run.diagnostics.empty() ? "" : qPrintable(run.diagnostics.front().message));
         const QList<QStringList> plain = plainRows(text);
         QCOMPARE(int(run.rows.size()), int(plain.size()));
         for (int i = 0; i < plain.size(); ++i) {
@@ -91,7 +110,8 @@ private slots:
             QCOMPARE(r.inPlace.busbw, w[w.size() - 2].toDouble());
         }
         QCOMPARE(int(run.ranks.size()), int(text.count("Rank ")));
-        for (size_t i = 0; i < run.ranks.size(); ++i) QCOMPARE(run.ranks[i].rank, int(i));
+        for (size_t i = 0; i < run.ranks.size(); ++i)
+            QCOMPARE(run.ranks[i].rank, int(i));
         if (const qsizetype at = text.indexOf("# Avg bus bandwidth"); at >= 0) {
             const QByteArray value = text.mid(at).split('\n').first().split(':').last().trimmed();
             QCOMPARE(run.avgBusbw, std::optional<double>(value.toDouble()));
@@ -125,20 +145,27 @@ private slots:
     // (n-1)/n for alltoall, 1 for sendrecv, with n the ranks it listed.
     void busBandwidthFactorsMatchTheRealRuns() {
         const std::vector<std::pair<QString, QString>> runs{
-            {QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"), QStringLiteral("all_reduce_perf")},
-            {QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt"), QStringLiteral("all_reduce")},
-            {QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt"), QStringLiteral("allreduce")},
-            {QStringLiteral("superbench_nccl-tests_all_reduce_perf_1node-8xA100-40GB_old-error-column.log"), QStringLiteral("all_reduce")},
-            {QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log"), QStringLiteral("/opt/nccl-tests/build/alltoall_perf")},
+            {QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"),
+             QStringLiteral("all_reduce_perf")},
+            {QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt"),
+             QStringLiteral("all_reduce")},
+            {QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt"),
+             QStringLiteral("allreduce")},
+            {QStringLiteral("superbench_nccl-tests_all_reduce_perf_1node-8xA100-40GB_old-error-column.log"),
+             QStringLiteral("all_reduce")},
+            {QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log"),
+             QStringLiteral("/opt/nccl-tests/build/alltoall_perf")},
             {QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt"), QStringLiteral("sendrecv_perf")}};
         for (const auto& [file, binary] : runs) {
             const NcclTestsRun run = parseNcclTestsOutput(fixtureBytes(file));
             const auto c = collectiveFromName(binary);
             QVERIFY(c);
-            const int ranks = run.ranks.empty() ? 8 : int(run.ranks.size()); // the table-only sendrecv ran on 8 GPUs
+            const int ranks =
+                run.ranks.empty() ? 8 : int(run.ranks.size()); // the table-only sendrecv ran on 8 GPUs
             int checked = 0;
             for (const NcclTestsRow& r : run.rows) {
-                if (r.outOfPlace.algbw < 0.5) continue;
+                if (r.outOfPlace.algbw < 0.5)
+                    continue;
                 // Both columns are printed to two decimals: each may be off by 0.005.
                 const double f = busBandwidthFactor(*c, ranks);
                 QVERIFY2(std::abs(r.outOfPlace.busbw - r.outOfPlace.algbw * f) <= 0.005 * (1 + f) + 1e-9,
@@ -152,7 +179,8 @@ private slots:
     }
 
     void layouts() {
-        const NcclTestsRun k80 = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt")));
+        const NcclTestsRun k80 = parseNcclTestsOutput(
+            fixtureBytes(QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt")));
         QVERIFY(k80.errorColumn);
         QVERIFY(!k80.rootColumn);
         QCOMPARE(k80.rows[0].outOfPlace.maxError, std::optional<double>(2e-07));
@@ -163,7 +191,8 @@ private slots:
         QVERIFY(!k80.ranks[0].group);
         QCOMPARE(k80.header.at(QStringLiteral("minBytes")), QStringLiteral("33554432"));
 
-        const NcclTestsRun h100 = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
+        const NcclTestsRun h100 = parseNcclTestsOutput(
+            fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
         QVERIFY(h100.rootColumn);
         QCOMPARE(h100.rows[0].root, std::optional<int>(-1));
         QCOMPARE(h100.rows[0].outOfPlace.wrong, std::optional<qint64>(0));
@@ -176,19 +205,21 @@ private slots:
         QCOMPARE(h100.ranks[8].group, std::optional<int>(0));
         QCOMPARE(h100.wrongTotal(), 0);
 
-        const NcclTestsRun h200 = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt")));
+        const NcclTestsRun h200 = parseNcclTestsOutput(
+            fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH200-oci-roce.txt")));
         QCOMPARE(h200.ncclVersion, QStringLiteral("2.27.5+cuda12.8"));
 
-        const NcclTestsRun sendrecv = parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt")));
+        const NcclTestsRun sendrecv =
+            parseNcclTestsOutput(fixtureBytes(QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt")));
         QCOMPARE(sendrecv.rows[0].outOfPlace.wrong, std::optional<qint64>(0));
         QVERIFY(!sendrecv.rows[0].inPlace.wrong); // N/A
         QVERIFY(sendrecv.ranks.empty() && sendrecv.header.empty());
 
-        const NcclTestsRun alltoall = parseNcclTestsOutput(fixtureBytes(QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log")));
-        QVERIFY(alltoall.rows[0].redop.isEmpty()); // alltoall has no reduction
+        const NcclTestsRun alltoall = parseNcclTestsOutput(
+            fixtureBytes(QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log")));
+        QVERIFY(alltoall.rows[0].redop.isEmpty());      // alltoall has no reduction
         QVERIFY(!alltoall.rows[0].outOfPlace.maxError); // validation 0: N/A
     }
-
 
     void jsonReportOfEveryFixture_data() { everyFixture_data(); }
     void jsonReportOfEveryFixture() {
@@ -197,7 +228,8 @@ private slots:
         const QByteArray report = jsonReport(plainRows(fixtureBytes(file)));
         QVERIFY(looksLikeNcclTestsJson(report));
         const NcclTestsRun json = parseNcclTestsFile(report);
-        QVERIFY2(json.diagnostics.empty(), json.diagnostics.empty() ? "" : qPrintable(json.diagnostics.front().message));
+        QVERIFY2(json.diagnostics.empty(),
+                 json.diagnostics.empty() ? "" : qPrintable(json.diagnostics.front().message));
         QCOMPARE(json.rows.size(), text.rows.size());
         for (size_t i = 0; i < text.rows.size(); ++i) {
             QCOMPARE(json.rows[i].size, text.rows[i].size);
@@ -206,7 +238,8 @@ private slots:
             QCOMPARE(json.rows[i].outOfPlace.timeUs, text.rows[i].outOfPlace.timeUs);
             QCOMPARE(json.rows[i].outOfPlace.busbw, text.rows[i].outOfPlace.busbw);
             QCOMPARE(json.rows[i].inPlace.algbw, text.rows[i].inPlace.algbw);
-            if (!text.errorColumn) QCOMPARE(json.rows[i].inPlace.wrong, text.rows[i].inPlace.wrong);
+            if (!text.errorColumn)
+                QCOMPARE(json.rows[i].inPlace.wrong, text.rows[i].inPlace.wrong);
         }
         QCOMPARE(json.avgBusbw, std::optional(123.45));
         QCOMPARE(json.outOfBounds, std::optional<qint64>(0));
@@ -219,11 +252,13 @@ private slots:
     }
 
     void badJsonReports() {
-        const QList<QStringList> rows = plainRows(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
+        const QList<QStringList> rows =
+            plainRows(fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")));
         const NcclTestsRun cut = parseNcclTestsJson(jsonReport(rows, true));
         QVERIFY(cut.rows.empty());
         QVERIFY(cut.diagnostics[0].message.contains(QStringLiteral("cut short")));
-        const NcclTestsRun other = parseNcclTestsFile(fixtureBytes(QStringLiteral("lldpcli-json0-openwrt-switch-statistics-interfaces-chassis.json")));
+        const NcclTestsRun other = parseNcclTestsFile(
+            fixtureBytes(QStringLiteral("lldpcli-json0-openwrt-switch-statistics-interfaces-chassis.json")));
         QVERIFY(other.rows.empty());
         QVERIFY(other.diagnostics[0].message.contains(QStringLiteral("not an nccl-tests -J report")));
         QByteArray wrongKind = jsonReport(rows);
@@ -235,13 +270,15 @@ private slots:
         const QByteArray whole = jsonReport(rows);
         for (int i = 0; i < 300; ++i) {
             QByteArray b = whole;
-            for (int k = 0; k < 8; ++k) b[qsizetype(rng.bounded(quint32(b.size())))] = char(rng.bounded(256));
+            for (int k = 0; k < 8; ++k)
+                b[qsizetype(rng.bounded(quint32(b.size())))] = char(rng.bounded(256));
             parseNcclTestsJson(b);
         }
     }
 
     void badInput() {
-        const QByteArray text = fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
+        const QByteArray text =
+            fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"));
         // Cut in the middle of a row: the rows before it are kept, and the cut one is named by its line.
         const qsizetype cut = text.indexOf("    16777216") + 30;
         const NcclTestsRun truncated = parseNcclTestsOutput(text.left(cut));
@@ -249,18 +286,22 @@ private slots:
         QCOMPARE(truncated.diagnostics[0].line, int(text.left(cut).count('\n')) + 1);
         QCOMPARE(int(truncated.rows.size()), int(plainRows(text.left(cut)).size()) - 1);
         // Something else entirely: no rows, every line reported.
-        const NcclTestsRun other = parseNcclTestsOutput(fixtureBytes(QStringLiteral("topo-m-8xH100-8nic-spaces.txt")));
+        const NcclTestsRun other =
+            parseNcclTestsOutput(fixtureBytes(QStringLiteral("topo-m-8xH100-8nic-spaces.txt")));
         QVERIFY(other.rows.empty());
         QVERIFY(!other.diagnostics.empty());
         // A row with a word where a number belongs.
-        const NcclTestsRun word = parseNcclTestsOutput("         8             2     float     sum      -1    fast    0.00    0.00      0    123.5    0.00    0.00      0\n");
+        const NcclTestsRun word =
+            parseNcclTestsOutput("         8             2     float     sum      -1    fast    0.00    0.00 "
+                                 "     0    123.5    0.00    0.00      0\n");
         QVERIFY(word.rows.empty());
         QVERIFY(word.diagnostics[0].message.contains(QStringLiteral("numbers")));
         // Random bytes and one endless line: no crash, bounded.
         QRandomGenerator rng(3);
         for (int i = 0; i < 300; ++i) {
             QByteArray junk(int(rng.bounded(400)), '\0');
-            for (char& c : junk) c = char(rng.bounded(256));
+            for (char& c : junk)
+                c = char(rng.bounded(256));
             parseNcclTestsOutput(text.left(qsizetype(rng.bounded(quint32(text.size())))) + junk);
         }
         NcclTestsParser endless;
@@ -272,34 +313,46 @@ private slots:
 
     void cliJson() {
         QProcess p;
-        p.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")), QStringLiteral("--json")});
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {QStringLiteral("parse-nccl-tests"),
+                 fixture(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")),
+                 QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-        for (const char* key : {"header", "ranks", "rows", "avg_busbw", "wrong_total"}) QVERIFY2(doc.contains(QLatin1String(key)), key);
+        for (const char* key : {"header", "ranks", "rows", "avg_busbw", "wrong_total"})
+            QVERIFY2(doc.contains(QLatin1String(key)), key);
         const QJsonObject rank = doc.value("ranks").toArray().first().toObject();
-        for (const char* key : {"rank", "host", "device", "pci", "gpu"}) QVERIFY2(rank.contains(QLatin1String(key)), key);
+        for (const char* key : {"rank", "host", "device", "pci", "gpu"})
+            QVERIFY2(rank.contains(QLatin1String(key)), key);
         const QJsonObject row = doc.value("rows").toArray().last().toObject();
-        for (const char* key : {"size", "count", "type", "redop", "root", "oop", "ip"}) QVERIFY2(row.contains(QLatin1String(key)), key);
-        for (const char* key : {"time_us", "algbw", "busbw", "wrong"}) QVERIFY2(row.value("oop").toObject().contains(QLatin1String(key)), key);
+        for (const char* key : {"size", "count", "type", "redop", "root", "oop", "ip"})
+            QVERIFY2(row.contains(QLatin1String(key)), key);
+        for (const char* key : {"time_us", "algbw", "busbw", "wrong"})
+            QVERIFY2(row.value("oop").toObject().contains(QLatin1String(key)), key);
         QCOMPARE(row.value("oop").toObject().value("busbw").toDouble(), 338.82);
         QCOMPARE(doc.value("header").toObject().value("maxBytes").toDouble(), 8589934592.0);
         QCOMPARE(doc.value("wrong_total").toInt(), 0);
         QProcess bad;
-        bad.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), fixture(QStringLiteral("PROVENANCE.md"))});
+        bad.start(QStringLiteral(RACKSCOPE_CLI),
+                  {QStringLiteral("parse-nccl-tests"), fixture(QStringLiteral("PROVENANCE.md"))});
         QVERIFY(bad.waitForFinished(30000));
         QCOMPARE(bad.exitCode(), 2);
         QVERIFY(bad.readAllStandardError().contains("no nccl-tests result rows"));
         const QString report = QDir::temp().filePath(QStringLiteral("rackscope-test-report.json"));
         QFile f(report);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(jsonReport(plainRows(fixtureBytes(QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt")))));
+        f.write(
+            jsonReport(plainRows(fixtureBytes(QStringLiteral("nccl-tests-sendrecv-8xA100-table-only.txt")))));
         f.close();
         QProcess fromJson;
-        fromJson.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), report, QStringLiteral("--json")});
+        fromJson.start(QStringLiteral(RACKSCOPE_CLI),
+                       {QStringLiteral("parse-nccl-tests"), report, QStringLiteral("--json")});
         QVERIFY(fromJson.waitForFinished(30000));
         QCOMPARE(fromJson.exitCode(), 0);
-        QCOMPARE(QJsonDocument::fromJson(fromJson.readAllStandardOutput()).object().value("avg_busbw").toDouble(), 123.45);
+        QCOMPARE(
+            QJsonDocument::fromJson(fromJson.readAllStandardOutput()).object().value("avg_busbw").toDouble(),
+            123.45);
         f.remove();
     }
 };

@@ -23,17 +23,24 @@ namespace {
 
 QStringList logLines() {
     return {
-        QStringLiteral("gpu-a:4711:4711 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_3:1/RoCE [RO]; OOB eth0:10.0.0.1<0>"),
-        QStringLiteral("gpu-a:4712:4712 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_3:1/RoCE [RO]; OOB eth0:10.0.0.1<0>"),
+        QStringLiteral("gpu-a:4711:4711 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB "
+                       "[2]mlx5_3:1/RoCE [RO]; OOB eth0:10.0.0.1<0>"),
+        QStringLiteral("gpu-a:4712:4712 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB "
+                       "[2]mlx5_3:1/RoCE [RO]; OOB eth0:10.0.0.1<0>"),
         QStringLiteral("gpu-a:4711:4711 [0] NCCL INFO Using network IB"),
-        QStringLiteral("gpu-a:4711:4720 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)"),
+        QStringLiteral(
+            "gpu-a:4711:4720 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)"),
         QStringLiteral("gpu-a:4711:4720 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[0] [send] via NET/IB/0"),
         QStringLiteral("gpu-a:4711:4720 [0] NCCL INFO Channel 00/0 : 2[0] -> 0[0] [receive] via NET/IB/0"),
-        QStringLiteral("gpu-a:4711:4720 [0] NCCL INFO Channel 01/0 : 0[0] -> 2[0] [send] via NET/IB/2(1)/Shared"),
+        QStringLiteral(
+            "gpu-a:4711:4720 [0] NCCL INFO Channel 01/0 : 0[0] -> 2[0] [send] via NET/IB/2(1)/Shared"),
         QStringLiteral("gpu-a:4711:4720 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[1] via P2P/IPC"),
-        QStringLiteral("gpu-a:4712:4721 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/1/GDRDMA"),
-        QStringLiteral("gpu-a:4712:4721 [1] NCCL INFO Channel 01/0 : 2[0] -> 1[1] [receive] via NET/IB/1/GDRDMA(PCI)/Shared"),
-        QStringLiteral("gpu-b:5000:5000 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0> [1]eth1:10.0.1.2<0>"),
+        QStringLiteral(
+            "gpu-a:4712:4721 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/1/GDRDMA"),
+        QStringLiteral("gpu-a:4712:4721 [1] NCCL INFO Channel 01/0 : 2[0] -> 1[1] [receive] via "
+                       "NET/IB/1/GDRDMA(PCI)/Shared"),
+        QStringLiteral(
+            "gpu-b:5000:5000 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0> [1]eth1:10.0.1.2<0>"),
         QStringLiteral("gpu-b:5000:5000 [0] NCCL INFO Using network Socket"),
         QStringLiteral("gpu-b:5000:5010 [0] NCCL INFO Channel 00/0 : 2[0] -> 0[0] [send] via NET/Socket/1"),
         QStringLiteral("NCCL INFO a line without NCCL's prefix"),
@@ -50,12 +57,14 @@ std::vector<NcclTestsRank> ranks() {
         k.pci = QLatin1String(pci);
         return k;
     };
-    return {rank(0, "gpu-a", 0, "0000:0f:00"), rank(1, "gpu-a", 1, "0000:2d:00"), rank(2, "gpu-b", 0, "0000:0f:00")};
+    return {rank(0, "gpu-a", 0, "0000:0f:00"), rank(1, "gpu-a", 1, "0000:2d:00"),
+            rank(2, "gpu-b", 0, "0000:0f:00")};
 }
 
 const Finding* find(const std::vector<Finding>& all, const char* code, const QString& subject) {
     for (const Finding& f : all)
-        if (f.code == QLatin1String(code) && f.subjects.contains(subject)) return &f;
+        if (f.code == QLatin1String(code) && f.subjects.contains(subject))
+            return &f;
     return nullptr;
 }
 
@@ -90,34 +99,43 @@ private slots:
     void withoutTopologiesStillNamesTheRank() {
         const std::vector<Finding> f = ncclTransportFindings(readNcclTransport(logLines()), ranks());
         QVERIFY(find(f, codes::kNcclSocketFallback, QStringLiteral("gpu-b")));
-        QVERIFY(find(f, codes::kNcclSocketFallback, QStringLiteral("gpu-b"))->message.contains(QStringLiteral("ranks 2")));
+        QVERIFY(find(f, codes::kNcclSocketFallback, QStringLiteral("gpu-b"))
+                    ->message.contains(QStringLiteral("ranks 2")));
         const Finding* noGdr = find(f, codes::kNcclNoGdr, QStringLiteral("gpu-a"));
         QVERIFY(noGdr);
         QVERIFY(noGdr->message.contains(QStringLiteral("rank 0 on gpu-a reached mlx5_0")));
         QVERIFY(noGdr->message.contains(QStringLiteral("no module")));
         QVERIFY(!find(f, codes::kNcclGdrExpected, QStringLiteral("gpu-a"))); // nothing to compare with
-        for (const Finding& x : f) QVERIFY2(!x.message.contains(QStringLiteral("rank 1 ")), qPrintable(x.message)); // rank 1 had GDRDMA throughout
+        for (const Finding& x : f)
+            QVERIFY2(!x.message.contains(QStringLiteral("rank 1 ")),
+                     qPrintable(x.message)); // rank 1 had GDRDMA throughout
     }
 
     void laidOverTheTopology() {
-        const ImportResult imported = loadTopologyFile(fixture(QStringLiteral("nccl-topo-dump-oci-bm-gpu-h100-8.xml")));
+        const ImportResult imported =
+            loadTopologyFile(fixture(QStringLiteral("nccl-topo-dump-oci-bm-gpu-h100-8.xml")));
         QVERIFY(imported.host);
-        const std::map<QString, HostTopology> topologies{{QStringLiteral("gpu-a"), *imported.host}, {QStringLiteral("gpu-b"), *imported.host}};
-        const std::vector<Finding> f = ncclTransportFindings(readNcclTransport(logLines()), ranks(), topologies);
+        const std::map<QString, HostTopology> topologies{{QStringLiteral("gpu-a"), *imported.host},
+                                                         {QStringLiteral("gpu-b"), *imported.host}};
+        const std::vector<Finding> f =
+            ncclTransportFindings(readNcclTransport(logLines()), ranks(), topologies);
         // mlx5_0 sits under GPU0's PCIe switch: GPUDirect was possible, and missing.
         const Finding* expected = find(f, codes::kNcclGdrExpected, QStringLiteral("gpu-a/GPU0"));
         QVERIFY(expected);
         QVERIFY(expected->subjects.contains(QStringLiteral("gpu-a/NIC0")));
         QVERIFY(expected->message.contains(QStringLiteral("PXB")));
         QVERIFY(expected->message.contains(QStringLiteral("nvidia-peermem")));
-        // mlx5_3 is across the host bridge (PHB): no GPUDirect was to be had, and it is not GPU0's nearest NIC.
+        // mlx5_3 is across the host bridge (PHB): no GPUDirect was to be had, and it is not GPU0's nearest
+        // NIC.
         const Finding* predicted = find(f, codes::kNcclNoGdr, QStringLiteral("gpu-a/NIC2"));
         QVERIFY(predicted);
         QVERIFY(predicted->message.contains(QStringLiteral("as the topology predicts")));
         const Finding* far = find(f, codes::kNcclNicNotNearest, QStringLiteral("gpu-a/NIC2"));
         QVERIFY(far);
         QVERIFY(far->message.contains(QStringLiteral("PHB")));
-        QCOMPARE(int(std::count_if(f.begin(), f.end(), [](const Finding& x) { return x.severity == Severity::Error; })), 2); // GDR expected, sockets
+        QCOMPARE(int(std::count_if(f.begin(), f.end(),
+                                   [](const Finding& x) { return x.severity == Severity::Error; })),
+                 2); // GDR expected, sockets
 
         // On the canvas: the rank's GPU and the NIC it used, joined, with NCCL's account.
         DiagramInput in;
@@ -135,7 +153,8 @@ private slots:
         QCOMPARE(drawn->why, expected->message);
         // gpu-b is not drawn: its findings stay in the list, not on the canvas.
         for (const Highlight& h : d.highlights)
-            for (int i : h.items) QCOMPARE(d.items[i].host, QStringLiteral("gpu-a"));
+            for (int i : h.items)
+                QCOMPARE(d.items[i].host, QStringLiteral("gpu-a"));
     }
 
     void streamedRunKeepsTheLines() {
@@ -159,26 +178,40 @@ private slots:
         file.write(text);
         file.close();
         QProcess p;
-        p.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), file.fileName(), QStringLiteral("--json"), QStringLiteral("--topology"),
-                                                host + QStringLiteral("=") + fixture(QStringLiteral("nccl-topo-dump-oci-bm-gpu-h100-8.xml"))});
+        p.start(
+            QStringLiteral(RACKSCOPE_CLI),
+            {QStringLiteral("parse-nccl-tests"), file.fileName(), QStringLiteral("--json"),
+             QStringLiteral("--topology"),
+             host + QStringLiteral("=") + fixture(QStringLiteral("nccl-topo-dump-oci-bm-gpu-h100-8.xml"))});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
-        const QJsonObject transport = QJsonDocument::fromJson(p.readAllStandardOutput()).object().value("transport").toObject();
-        QCOMPARE(transport.value("hosts").toObject().value(host).toObject().value("network").toString(), QStringLiteral("IB"));
+        const QJsonObject transport =
+            QJsonDocument::fromJson(p.readAllStandardOutput()).object().value("transport").toObject();
+        QCOMPARE(transport.value("hosts").toObject().value(host).toObject().value("network").toString(),
+                 QStringLiteral("IB"));
         QStringList codesSeen;
-        for (const QJsonValue& f : transport.value("findings").toArray()) codesSeen << f.toObject().value("code").toString();
-        QVERIFY2(codesSeen.contains(QLatin1String(codes::kNcclSocketFallback)), qPrintable(codesSeen.join(',')));
-        QVERIFY2(codesSeen.contains(QLatin1String(codes::kNcclNoGdr)) || codesSeen.contains(QLatin1String(codes::kNcclGdrExpected)), qPrintable(codesSeen.join(',')));
+        for (const QJsonValue& f : transport.value("findings").toArray())
+            codesSeen << f.toObject().value("code").toString();
+        QVERIFY2(codesSeen.contains(QLatin1String(codes::kNcclSocketFallback)),
+                 qPrintable(codesSeen.join(',')));
+        QVERIFY2(codesSeen.contains(QLatin1String(codes::kNcclNoGdr)) ||
+                     codesSeen.contains(QLatin1String(codes::kNcclGdrExpected)),
+                 qPrintable(codesSeen.join(',')));
         QProcess bad;
-        bad.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), file.fileName(), QStringLiteral("--topology"), QStringLiteral("nohost")});
+        bad.start(QStringLiteral(RACKSCOPE_CLI), {QStringLiteral("parse-nccl-tests"), file.fileName(),
+                                                  QStringLiteral("--topology"), QStringLiteral("nohost")});
         QVERIFY(bad.waitForFinished(30000));
         QCOMPARE(bad.exitCode(), 2);
     }
 
     void badInput() {
         QStringList junk;
-        for (int i = 0; i < 2000; ++i) junk << QStringLiteral("h:1:1 [0] NCCL INFO Channel %1/0 : %2[0] -> [x] via NET/").arg(i).arg(i * 7);
-        junk << QStringLiteral("h:1:1 [0] NCCL INFO NET/IB : Using") << QStringLiteral("h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/99/GDRDMA");
+        for (int i = 0; i < 2000; ++i)
+            junk << QStringLiteral("h:1:1 [0] NCCL INFO Channel %1/0 : %2[0] -> [x] via NET/")
+                        .arg(i)
+                        .arg(i * 7);
+        junk << QStringLiteral("h:1:1 [0] NCCL INFO NET/IB : Using")
+             << QStringLiteral("h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/99/GDRDMA");
         const NcclTransport t = readNcclTransport(junk);
         QCOMPARE(t.ranks.size(), size_t(1));
         QCOMPARE(t.ranks[0].nics, QStringList{QStringLiteral("NET device 99")}); // never a made-up name

@@ -30,7 +30,8 @@ QString record(const QString& dir, const QByteArray& output, const QString& labe
     meta.command = QStringLiteral("mpirun --host a:8,b:8 -np 16 all_reduce_perf -b 8 -e 8G");
     meta.hosts = {QStringLiteral("a"), QStringLiteral("b")};
     meta.environment = {{QStringLiteral("NCCL_DEBUG"), QStringLiteral("INFO")}};
-    if (!r.open(dir, meta).isEmpty()) return {};
+    if (!r.open(dir, meta).isEmpty())
+        return {};
     NcclTestsParser parser;
     parser.onRow = [&](const NcclTestsRow& row) { r.row(row); };
     for (const QByteArray& line : output.split('\n')) {
@@ -95,7 +96,8 @@ private slots:
             QVERIFY(rec.run.rows.size() >= previous); // never fewer rows from more of the file
             previous = rec.run.rows.size();
             QVERIFY(!rec.exitStatus); // the end entry is the last line: it is gone
-            if (whole.at(cut - 1) != '\n') QVERIFY(rec.problems.isEmpty() || rec.problems.last().contains(QStringLiteral("cut short")));
+            if (whole.at(cut - 1) != '\n')
+                QVERIFY(rec.problems.isEmpty() || rec.problems.last().contains(QStringLiteral("cut short")));
         }
         QVERIFY(previous > 0);
         // Everything but the last newline: the end entry is whole, and read.
@@ -117,7 +119,8 @@ private slots:
         QFile junk(dir.filePath(QStringLiteral("junk.rsrun")));
         QVERIFY(junk.open(QIODevice::WriteOnly));
         QRandomGenerator rng(4);
-        for (int i = 0; i < 5000; ++i) junk.putChar(char(rng.bounded(256)));
+        for (int i = 0; i < 5000; ++i)
+            junk.putChar(char(rng.bounded(256)));
         junk.close();
         error.clear();
         loadRunRecord(junk.fileName(), &error);
@@ -149,39 +152,51 @@ private slots:
         QElapsedTimer clock;
         clock.start();
         while (samples.size() < 2 && clock.elapsed() < 20000) {
-            if (!agent.canReadLine() && !agent.waitForReadyRead(1000)) continue;
+            if (!agent.canReadLine() && !agent.waitForReadyRead(1000))
+                continue;
             while (agent.canReadLine()) {
                 const QJsonObject o = QJsonDocument::fromJson(agent.readLine()).object();
-                if (o.value("event").toString() == QLatin1String("sample")) samples.push_back(o.value("data").toObject());
+                if (o.value("event").toString() == QLatin1String("sample"))
+                    samples.push_back(o.value("data").toObject());
             }
         }
         agent.closeWriteChannel();
         agent.waitForFinished(5000);
         QCOMPARE(samples.size(), size_t(2));
-        const std::vector<CounterChange> changes = counterChanges(QStringLiteral("here"), samples[0], samples[1]);
+        const std::vector<CounterChange> changes =
+            counterChanges(QStringLiteral("here"), samples[0], samples[1]);
         QVERIFY(!changes.empty());
-        const QJsonObject before = samples[0].value("counters").toObject(), after = samples[1].value("counters").toObject();
+        const QJsonObject before = samples[0].value("counters").toObject(),
+                          after = samples[1].value("counters").toObject();
         for (const CounterChange& c : changes) {
-            const qint64 x = after.value(c.counter).toObject().value("value").toInteger(), y = before.value(c.counter).toObject().value("value").toInteger();
-            if (x >= y) QCOMPARE(c.delta, std::optional<qint64>(x - y));
-            else QVERIFY(!c.delta && c.note.contains(QStringLiteral("went back")));
+            const qint64 x = after.value(c.counter).toObject().value("value").toInteger(),
+                         y = before.value(c.counter).toObject().value("value").toInteger();
+            if (x >= y)
+                QCOMPARE(c.delta, std::optional<qint64>(x - y));
+            else
+                QVERIFY(!c.delta && c.note.contains(QStringLiteral("went back")));
         }
         // Names as the kernel gives them.
         QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/symbol_error")), CounterKind::Error);
-        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/hw_counters/local_ack_timeout_err")), CounterKind::Error);
-        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/hw_counters/rp_cnp_handled")), CounterKind::Congestion);
+        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/hw_counters/local_ack_timeout_err")),
+                 CounterKind::Error);
+        QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/hw_counters/rp_cnp_handled")),
+                 CounterKind::Congestion);
         QCOMPARE(counterKind(QStringLiteral("ethtool/eth2/rx_prio3_pause")), CounterKind::Congestion);
         QCOMPARE(counterKind(QStringLiteral("ib/mlx5_0/1/port_xmit_data")), CounterKind::Traffic);
         QCOMPARE(counterKind(QStringLiteral("net/eth0/rx_bytes")), CounterKind::Traffic);
-        // Rising errors warn, congestion informs, traffic says nothing; a counter that went back is not a rise.
-        const QJsonObject b{{"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error", QJsonObject{{"value", 5}}},
-                                                    {"ib/mlx5_2/1/hw_counters/np_cnp_sent", QJsonObject{{"value", 100}}},
-                                                    {"ib/mlx5_2/1/port_rcv_errors", QJsonObject{{"value", 9}}},
-                                                    {"net/eth0/rx_bytes", QJsonObject{{"value", 1}}}}}};
-        const QJsonObject a{{"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error", QJsonObject{{"value", 17}}},
-                                                    {"ib/mlx5_2/1/hw_counters/np_cnp_sent", QJsonObject{{"value", 400}}},
-                                                    {"ib/mlx5_2/1/port_rcv_errors", QJsonObject{{"value", 2}}},
-                                                    {"net/eth0/rx_bytes", QJsonObject{{"value", 9000}}}}}};
+        // Rising errors warn, congestion informs, traffic says nothing; a counter that went back is not a
+        // rise.
+        const QJsonObject b{
+            {"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error", QJsonObject{{"value", 5}}},
+                                     {"ib/mlx5_2/1/hw_counters/np_cnp_sent", QJsonObject{{"value", 100}}},
+                                     {"ib/mlx5_2/1/port_rcv_errors", QJsonObject{{"value", 9}}},
+                                     {"net/eth0/rx_bytes", QJsonObject{{"value", 1}}}}}};
+        const QJsonObject a{
+            {"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error", QJsonObject{{"value", 17}}},
+                                     {"ib/mlx5_2/1/hw_counters/np_cnp_sent", QJsonObject{{"value", 400}}},
+                                     {"ib/mlx5_2/1/port_rcv_errors", QJsonObject{{"value", 2}}},
+                                     {"net/eth0/rx_bytes", QJsonObject{{"value", 9000}}}}}};
         const std::vector<Finding> f = counterFindings(counterChanges(QStringLiteral("n7"), b, a));
         QCOMPARE(f.size(), size_t(2));
         QCOMPARE(f[0].code, QLatin1String(codes::kRunCounterCongestion));
@@ -214,10 +229,12 @@ private slots:
         const QString a = record(dir.path(), output, QStringLiteral("baseline"));
         const QString b = record(dir.path(), halved, QStringLiteral("today"), 1);
         QString error;
-        const std::vector<SizeComparison> sizes = compareRuns(loadRunRecord(a, &error).run, loadRunRecord(b, &error).run);
+        const std::vector<SizeComparison> sizes =
+            compareRuns(loadRunRecord(a, &error).run, loadRunRecord(b, &error).run);
         QCOMPARE(sizes.size(), parseNcclTestsOutput(output).rows.size());
         QVERIFY(qAbs(*sizes.back().ratio - 0.5) < 0.01);
-        QCOMPARE(*peakBusbw(loadRunRecord(a, &error).run), parseNcclTestsOutput(output).rows.back().outOfPlace.busbw);
+        QCOMPARE(*peakBusbw(loadRunRecord(a, &error).run),
+                 parseNcclTestsOutput(output).rows.back().outOfPlace.busbw);
 
         auto cli = [](const QStringList& args, int* code) {
             QProcess p;
@@ -227,22 +244,33 @@ private slots:
             return p.readAllStandardOutput();
         };
         int code = -1;
-        const QJsonArray list = QJsonDocument::fromJson(cli({QStringLiteral("list"), dir.path(), QStringLiteral("--json")}, &code)).array();
+        const QJsonArray list =
+            QJsonDocument::fromJson(
+                cli({QStringLiteral("list"), dir.path(), QStringLiteral("--json")}, &code))
+                .array();
         QCOMPARE(code, 0);
         QCOMPARE(list.size(), 2);
         QStringList endings;
-        for (const QJsonValue& v : list) endings << v.toObject().value("ending").toString();
-        QVERIFY2(endings.contains(QStringLiteral("finished")) && endings.contains(QStringLiteral("the run ended with exit status 1")), qPrintable(endings.join('|')));
-        const QJsonObject shown = QJsonDocument::fromJson(cli({QStringLiteral("show"), b, QStringLiteral("--json")}, &code)).object();
+        for (const QJsonValue& v : list)
+            endings << v.toObject().value("ending").toString();
+        QVERIFY2(endings.contains(QStringLiteral("finished")) &&
+                     endings.contains(QStringLiteral("the run ended with exit status 1")),
+                 qPrintable(endings.join('|')));
+        const QJsonObject shown =
+            QJsonDocument::fromJson(cli({QStringLiteral("show"), b, QStringLiteral("--json")}, &code))
+                .object();
         QCOMPARE(code, 0);
         QCOMPARE(shown.value("exit_status").toInt(), 1);
         QCOMPARE(shown.value("rows").toArray().size(), int(sizes.size()));
         const QByteArray csv = cli({QStringLiteral("show"), a, QStringLiteral("--csv")}, &code);
         QCOMPARE(code, 0);
         QCOMPARE(csv.count('\n'), int(sizes.size()) + 1);
-        const QJsonObject compared = QJsonDocument::fromJson(cli({QStringLiteral("compare"), a, b, QStringLiteral("--json")}, &code)).object();
+        const QJsonObject compared =
+            QJsonDocument::fromJson(cli({QStringLiteral("compare"), a, b, QStringLiteral("--json")}, &code))
+                .object();
         QCOMPARE(code, 0);
-        QVERIFY(qAbs(compared.value("sizes").toArray().last().toObject().value("ratio").toDouble() - 0.5) < 0.01);
+        QVERIFY(qAbs(compared.value("sizes").toArray().last().toObject().value("ratio").toDouble() - 0.5) <
+                0.01);
         cli({QStringLiteral("show"), fixture(QLatin1String(kRun))}, &code);
         QCOMPARE(code, 2);
     }

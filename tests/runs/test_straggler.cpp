@@ -12,16 +12,19 @@ using namespace rackscope;
 namespace {
 QStringList hostsNamed(int n) {
     QStringList h;
-    for (int i = 1; i <= n; ++i) h << QStringLiteral("h%1").arg(i);
+    for (int i = 1; i <= n; ++i)
+        h << QStringLiteral("h%1").arg(i);
     return h;
 }
 
 // Every pair of the hosts at `usual` GB/s with a little spread, except what `slower` says.
-std::vector<PairBandwidth> measure(const QStringList& hosts, const std::function<double(const QString&, const QString&)>& slower) {
+std::vector<PairBandwidth> measure(const QStringList& hosts,
+                                   const std::function<double(const QString&, const QString&)>& slower) {
     std::vector<PairBandwidth> out;
     int k = 0;
     for (const auto& round : roundRobinRounds(hosts))
-        for (const auto& [a, b] : round) out.push_back({a, b, slower(a, b) + (k++ % 5) * 0.8});
+        for (const auto& [a, b] : round)
+            out.push_back({a, b, slower(a, b) + (k++ % 5) * 0.8});
     return out;
 }
 } // namespace
@@ -54,7 +57,8 @@ private slots:
         QCOMPARE(levels.back().size(), size_t(8));
         for (const auto& level : levels) {
             QStringList joined;
-            for (const QStringList& g : level) joined += g;
+            for (const QStringList& g : level)
+                joined += g;
             QCOMPARE(joined, hostsNamed(16)); // every level covers every host once
         }
         QCOMPARE(bisectionLevels(hostsNamed(5)).size(), size_t(2));
@@ -72,16 +76,20 @@ private slots:
         QCOMPARE(host.hosts.front().first, QStringLiteral("h5"));
 
         const auto link = findStragglers(measure(hosts, [](const QString& a, const QString& b) {
-            return std::minmax(a, b) == std::minmax(QStringLiteral("h2"), QStringLiteral("h7")) ? 60.0 : 180.0;
+            return std::minmax(a, b) == std::minmax(QStringLiteral("h2"), QStringLiteral("h7")) ? 60.0
+                                                                                                : 180.0;
         }));
         QVERIFY(link.slowHosts.empty());
         QCOMPARE(link.slowPairs.size(), size_t(1));
-        QVERIFY(link.slowPairs[0].subject.contains(QStringLiteral("h2")) && link.slowPairs[0].subject.contains(QStringLiteral("h7")));
-        // The same verdict as findings, for the window and the CLI alike: targets are the hosts, never split from text.
+        QVERIFY(link.slowPairs[0].subject.contains(QStringLiteral("h2")) &&
+                link.slowPairs[0].subject.contains(QStringLiteral("h7")));
+        // The same verdict as findings, for the window and the CLI alike: targets are the hosts, never split
+        // from text.
         const std::vector<Finding> linkFindings = stragglerFindings(link);
         QCOMPARE(linkFindings.size(), size_t(1));
         QCOMPARE(linkFindings[0].code, QStringLiteral("run-slow-link"));
-        QCOMPARE(QSet<QString>(linkFindings[0].subjects.begin(), linkFindings[0].subjects.end()), (QSet<QString>{QStringLiteral("h2"), QStringLiteral("h7")}));
+        QCOMPARE(QSet<QString>(linkFindings[0].subjects.begin(), linkFindings[0].subjects.end()),
+                 (QSet<QString>{QStringLiteral("h2"), QStringLiteral("h7")}));
         const std::vector<Finding> hostFindings = stragglerFindings(host);
         QCOMPARE(hostFindings.size(), size_t(1));
         QCOMPARE(hostFindings[0].code, QStringLiteral("run-slow-host"));
@@ -89,11 +97,13 @@ private slots:
         QCOMPARE(hostFindings[0].subjects, QStringList{QStringLiteral("h5")});
 
         // Even runs flag nobody; a known line rate flags everything far under it.
-        const auto even = findStragglers(measure(hosts, [](const QString&, const QString&) { return 180.0; }));
+        const auto even =
+            findStragglers(measure(hosts, [](const QString&, const QString&) { return 180.0; }));
         QVERIFY(even.slowHosts.empty() && even.slowPairs.empty());
         StragglerRule rule;
         rule.lineRateGBs = 400;
-        const auto underLine = findStragglers(measure(hosts, [](const QString&, const QString&) { return 180.0; }), rule);
+        const auto underLine =
+            findStragglers(measure(hosts, [](const QString&, const QString&) { return 180.0; }), rule);
         QCOMPARE(underLine.slowHosts.size(), size_t(8));
         QVERIFY(underLine.slowHosts[0].reason.contains(QStringLiteral("line rate")));
         QVERIFY(findStragglers({}).hosts.empty());

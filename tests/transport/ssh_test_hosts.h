@@ -36,8 +36,10 @@ public:
 
     // Why the tests cannot run here, or empty.
     static QString missing() {
-        if (::geteuid() != 0) return QStringLiteral("needs root to create network namespaces (CI runs as root)");
-        if (!QFile::exists(QStringLiteral("/usr/sbin/sshd"))) return QStringLiteral("needs Debian's openssh-server (/usr/sbin/sshd)");
+        if (::geteuid() != 0)
+            return QStringLiteral("needs root to create network namespaces (CI runs as root)");
+        if (!QFile::exists(QStringLiteral("/usr/sbin/sshd")))
+            return QStringLiteral("needs Debian's openssh-server (/usr/sbin/sshd)");
         return {};
     }
 
@@ -45,15 +47,23 @@ public:
         tag_ = QString::number(QCoreApplication::applicationPid() % 100000);
         bridge_ = QStringLiteral("rsb") + tag_;
         QDir().mkpath(QStringLiteral("/run/sshd")); // sshd's privilege separation directory
-        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C rackscope-test -f %1").arg(path(QStringLiteral("id_user"))));
-        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C other -f %1").arg(path(QStringLiteral("id_other"))));
+        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C rackscope-test -f %1")
+               .arg(path(QStringLiteral("id_user"))));
+        sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C other -f %1")
+               .arg(path(QStringLiteral("id_other"))));
         // The first 10.213.N.0/24 (and its 10.214.N.0/24 behind-networks) no interface here uses.
         const QByteArray used = shOut(QStringLiteral("ip -o addr show"));
         for (int i = 0; i < 150 && !subnet_; ++i) {
             const int n = 100 + int((QCoreApplication::applicationPid() + i) % 150);
-            if (!used.contains(QStringLiteral(" 10.213.%1.").arg(n).toUtf8()) && !used.contains(QStringLiteral(" 10.214.%1.").arg(n).toUtf8())) subnet_ = n;
+            if (!used.contains(QStringLiteral(" 10.213.%1.").arg(n).toUtf8()) &&
+                !used.contains(QStringLiteral(" 10.214.%1.").arg(n).toUtf8()))
+                subnet_ = n;
         }
-        ok_ = subnet_ && sh(QStringLiteral("ip link add %1 type bridge && ip addr add 10.213.%2.1/24 dev %1 && ip link set %1 up").arg(bridge_).arg(subnet_));
+        ok_ = subnet_ &&
+              sh(QStringLiteral(
+                     "ip link add %1 type bridge && ip addr add 10.213.%2.1/24 dev %1 && ip link set %1 up")
+                     .arg(bridge_)
+                     .arg(subnet_));
     }
     ~SshTestHosts() {
         for (auto& [name, h] : hosts_) {
@@ -63,9 +73,11 @@ public:
                 h.sshd->waitForFinished(3000);
                 delete h.sshd;
             }
-            // The veth goes at once, both ends; a namespace only when its last process has died, and until then
-            // the end left outside would keep its name from the next test's host.
-            sh(QStringLiteral("ip link del %1 2>/dev/null; ip netns pids %2 2>/dev/null | xargs -r kill -9; ip netns del %2 2>/dev/null").arg(h.veth, h.ns));
+            // The veth goes at once, both ends; a namespace only when its last process has died, and until
+            // then the end left outside would keep its name from the next test's host.
+            sh(QStringLiteral("ip link del %1 2>/dev/null; ip netns pids %2 2>/dev/null | xargs -r kill -9; "
+                              "ip netns del %2 2>/dev/null")
+                   .arg(h.veth, h.ns));
         }
         sh(QStringLiteral("ip link del %1 2>/dev/null").arg(bridge_));
     }
@@ -84,28 +96,36 @@ public:
     // A host on the bridge. `behind`: reachable only through that host, on a network of its own.
     // `passwordUser`: the host has kPasswordUser, whose home is the host's home, and sshd takes passwords.
     enum class Login { Keys, Password, KeyboardInteractive };
-    bool add(const QString& name, const QString& behind = {}, const QString& homeMountOptions = {}, Login login = Login::Keys) {
+    bool add(const QString& name, const QString& behind = {}, const QString& homeMountOptions = {},
+             Login login = Login::Keys) {
         const bool passwordUser = login != Login::Keys;
         Host h;
         h.name = name;
         const int n = int(hosts_.size()) + 1;
         h.ns = QStringLiteral("rs%1n%2").arg(tag_).arg(n);
-        const QString a = QStringLiteral("rs%1v%2a").arg(tag_).arg(n), b = QStringLiteral("rs%1v%2b").arg(tag_).arg(n);
+        const QString a = QStringLiteral("rs%1v%2a").arg(tag_).arg(n),
+                      b = QStringLiteral("rs%1v%2b").arg(tag_).arg(n);
         h.veth = a;
-        if (!sh(QStringLiteral("ip netns add %1 && ip -n %1 link set lo up && ip link add %2 type veth peer name %3 && ip link set %3 netns %1").arg(h.ns, a, b)))
+        if (!sh(QStringLiteral("ip netns add %1 && ip -n %1 link set lo up && ip link add %2 type veth peer "
+                               "name %3 && ip link set %3 netns %1")
+                    .arg(h.ns, a, b)))
             return false;
         if (behind.isEmpty()) {
             h.address = QStringLiteral("10.213.%1.%2").arg(subnet_).arg(10 + n);
-            if (!sh(QStringLiteral("ip link set %1 master %2 && ip link set %1 up").arg(a, bridge_))) return false;
+            if (!sh(QStringLiteral("ip link set %1 master %2 && ip link set %1 up").arg(a, bridge_)))
+                return false;
         } else {
             // A point-to-point network between `behind` and this host: 10.214.<subnet>.<4n>/30.
             const Host& gw = hosts_.at(behind);
             const QString gwAddr = QStringLiteral("10.214.%1.%2").arg(subnet_).arg(4 * n + 1);
             h.address = QStringLiteral("10.214.%1.%2").arg(subnet_).arg(4 * n + 2);
-            if (!sh(QStringLiteral("ip link set %1 netns %2 && ip -n %2 addr add %3/30 dev %1 && ip -n %2 link set %1 up").arg(a, gw.ns, gwAddr)))
+            if (!sh(QStringLiteral("ip link set %1 netns %2 && ip -n %2 addr add %3/30 dev %1 && ip -n %2 "
+                                   "link set %1 up")
+                        .arg(a, gw.ns, gwAddr)))
                 return false;
         }
-        if (!sh(QStringLiteral("ip -n %1 addr add %2/%3 dev %4 && ip -n %1 link set %4 up").arg(h.ns, h.address, behind.isEmpty() ? QStringLiteral("24") : QStringLiteral("30"), b)))
+        if (!sh(QStringLiteral("ip -n %1 addr add %2/%3 dev %4 && ip -n %1 link set %4 up")
+                    .arg(h.ns, h.address, behind.isEmpty() ? QStringLiteral("24") : QStringLiteral("30"), b)))
             return false;
         h.home = path(QStringLiteral("home-") + name);
         QDir().mkpath(h.home + QStringLiteral("/.ssh"));
@@ -114,12 +134,16 @@ public:
         sh(QStringLiteral("ssh-keygen -q -t ed25519 -N '' -C %1 -f %2").arg(name, h.hostKey));
         const QString config = path(QStringLiteral("sshd-") + name + QStringLiteral(".conf"));
         QFile c(config);
-        if (!c.open(QIODevice::WriteOnly)) return false;
-        c.write(QStringLiteral("ListenAddress %1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4/.ssh/authorized_keys\n"
-                               "PermitRootLogin prohibit-password\nPasswordAuthentication %5\nKbdInteractiveAuthentication %6\n"
-                               "UsePAM %6\nStrictModes no\nAllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel VERBOSE\n")
-                    .arg(h.address, h.hostKey, path(QStringLiteral("sshd-") + name + QStringLiteral(".pid")), h.home,
-                         login == Login::Password ? QStringLiteral("yes") : QStringLiteral("no"),
+        if (!c.open(QIODevice::WriteOnly))
+            return false;
+        c.write(QStringLiteral(
+                    "ListenAddress %1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4/.ssh/authorized_keys\n"
+                    "PermitRootLogin prohibit-password\nPasswordAuthentication "
+                    "%5\nKbdInteractiveAuthentication %6\n"
+                    "UsePAM %6\nStrictModes no\nAllowTcpForwarding yes\nSubsystem sftp "
+                    "internal-sftp\nLogLevel VERBOSE\n")
+                    .arg(h.address, h.hostKey, path(QStringLiteral("sshd-") + name + QStringLiteral(".pid")),
+                         h.home, login == Login::Password ? QStringLiteral("yes") : QStringLiteral("no"),
                          login == Login::KeyboardInteractive ? QStringLiteral("yes") : QStringLiteral("no"))
                     .toUtf8());
         c.close();
@@ -127,21 +151,30 @@ public:
         if (passwordUser) {
             // The user exists only in copies of passwd/shadow/group that this host's mount namespace sees.
             // The hash is SHA-512 crypt of kPassword, fixed so no tool is needed to make it.
-            const QString hash = QStringLiteral("$6$abc$IdWKNKTJEb8LxY7CGg8YBXlvtfZzFw7Mp/r6niK9YB2mdvgY..TKjv1T..8RadRt2qvUHYRLr/TsVArtr91iR1");
+            const QString hash = QStringLiteral("$6$abc$IdWKNKTJEb8LxY7CGg8YBXlvtfZzFw7Mp/"
+                                                "r6niK9YB2mdvgY..TKjv1T..8RadRt2qvUHYRLr/TsVArtr91iR1");
             const QString etc = path(QStringLiteral("etc-") + name);
             QDir().mkpath(etc);
-            sh(QStringLiteral("cp /etc/passwd /etc/shadow /etc/group %1/ && echo '%2:x:4242:4242::%3:/bin/sh' >> %1/passwd && "
-                              "echo '%2:%4:19000:0:99999:7:::' >> %1/shadow && echo '%2:x:4242:' >> %1/group && chown -R 4242:4242 %3")
+            sh(QStringLiteral("cp /etc/passwd /etc/shadow /etc/group %1/ && echo "
+                              "'%2:x:4242:4242::%3:/bin/sh' >> %1/passwd && "
+                              "echo '%2:%4:19000:0:99999:7:::' >> %1/shadow && echo '%2:x:4242:' >> %1/group "
+                              "&& chown -R 4242:4242 %3")
                    .arg(etc, QLatin1String(kPasswordUser), h.home, hash));
-            QFile::setPermissions(dir_.path(), QFile::permissions(dir_.path()) | QFile::ExeGroup | QFile::ExeOther); // the user reaches its home
-            for (const char* f : {"passwd", "shadow", "group"}) mount += QStringLiteral(" && mount --bind %1/%2 /etc/%2").arg(etc, QLatin1String(f));
+            QFile::setPermissions(dir_.path(), QFile::permissions(dir_.path()) | QFile::ExeGroup |
+                                                   QFile::ExeOther); // the user reaches its home
+            for (const char* f : {"passwd", "shadow", "group"})
+                mount += QStringLiteral(" && mount --bind %1/%2 /etc/%2").arg(etc, QLatin1String(f));
         }
-        if (!homeMountOptions.isEmpty()) mount += QStringLiteral(" && mount -o remount,bind,%1 /root").arg(homeMountOptions);
+        if (!homeMountOptions.isEmpty())
+            mount += QStringLiteral(" && mount -o remount,bind,%1 /root").arg(homeMountOptions);
         h.sshd = new QProcess;
         h.sshd->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        h.sshd->start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("unshare"), QStringLiteral("--uts"),
-                                              QStringLiteral("--mount"), QStringLiteral("sh"), QStringLiteral("-c"),
-                                              QStringLiteral("hostname %1 && %2 && exec /usr/sbin/sshd -D -e -q -f %3").arg(name, mount, config)});
+        h.sshd->start(QStringLiteral("ip"),
+                      {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("unshare"),
+                       QStringLiteral("--uts"), QStringLiteral("--mount"), QStringLiteral("sh"),
+                       QStringLiteral("-c"),
+                       QStringLiteral("hostname %1 && %2 && exec /usr/sbin/sshd -D -e -q -f %3")
+                           .arg(name, mount, config)});
         hosts_[name] = h;
         return h.sshd->waitForStarted(5000) && waitForPort(h, behind);
     }
@@ -163,7 +196,8 @@ public:
     QString sshConfig(const QString& extra = {}, const QString& identity = {}) const {
         QString text;
         for (const auto& [name, h] : hosts_)
-            text += QStringLiteral("Host %1\n  HostName %2\n  User root\n  IdentityFile %3\n  IdentitiesOnly yes\n")
+            text += QStringLiteral(
+                        "Host %1\n  HostName %2\n  User root\n  IdentityFile %3\n  IdentitiesOnly yes\n")
                         .arg(name, h.address, identity.isEmpty() ? userKey() : identity);
         text += extra;
         const QString file = path(QStringLiteral("ssh_config-%1").arg(++files_));
@@ -175,17 +209,25 @@ public:
 
     // Kills only the host's sessions: the server is still there to connect to again.
     void dropSessions(const QString& name) {
-        sh(QStringLiteral("for p in $(ip netns pids %1); do grep -qa 'root@' /proc/$p/cmdline && kill -9 $p; done; true").arg(hosts_.at(name).ns));
+        sh(QStringLiteral(
+               "for p in $(ip netns pids %1); do grep -qa 'root@' /proc/$p/cmdline && kill -9 $p; done; true")
+               .arg(hosts_.at(name).ns));
     }
-    void stop(const QString& name) { sh(QStringLiteral("kill -STOP %1").arg(hosts_.at(name).sshd->processId())); }
+    void stop(const QString& name) {
+        sh(QStringLiteral("kill -STOP %1").arg(hosts_.at(name).sshd->processId()));
+    }
     // Kills the host's sshd and every session it serves: the connection drops.
-    void drop(const QString& name) { sh(QStringLiteral("ip netns pids %1 | xargs -r kill -9").arg(hosts_.at(name).ns)); }
+    void drop(const QString& name) {
+        sh(QStringLiteral("ip netns pids %1 | xargs -r kill -9").arg(hosts_.at(name).ns));
+    }
 
 private:
     bool waitForPort(const Host& h, const QString& behind) {
         for (int i = 0; i < 100; ++i) {
-            const QString from = behind.isEmpty() ? QString() : QStringLiteral("ip netns exec %1 ").arg(hosts_.at(behind).ns);
-            if (sh(from + QStringLiteral("bash -c 'exec 3<>/dev/tcp/%1/22' 2>/dev/null").arg(h.address))) return true;
+            const QString from =
+                behind.isEmpty() ? QString() : QStringLiteral("ip netns exec %1 ").arg(hosts_.at(behind).ns);
+            if (sh(from + QStringLiteral("bash -c 'exec 3<>/dev/tcp/%1/22' 2>/dev/null").arg(h.address)))
+                return true;
             QTest::qWait(50);
         }
         return false;
