@@ -9,7 +9,6 @@
 #include "protocol/protocol.h"
 #include "rackscope_version.h"
 #include "render/diagram_export.h"
-#include "runs/line_rate.h"
 #include "runs/run_record.h"
 #include "runs_panel.h"
 #include "servers_panel.h"
@@ -264,10 +263,7 @@ void MainWindow::showView(const WorkspaceViewPtr& view) {
         servers_->group(*ws.fabric(), *ws.fabricAnalysis());
     servers_->markFlagged(ws.flagged());
     report_->setPlainText(view->report);
-    std::vector<HostTopology> topologies;
-    for (const InspectedHost& h : ws.hosts())
-        topologies.push_back(h.host);
-    runs_->setLineRate(expectedBusbw(topologies));
+    runs_->setLineRate(view->lineRate);
     const std::vector<RawSource>& sources = ws.sources();
     demoOffer_->setVisible(
         sources.empty() ||

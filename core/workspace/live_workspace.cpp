@@ -64,6 +64,10 @@ public:
         view->findings = ws.findings();
         view->diagram = buildDiagram(ws.diagramInput(), options);
         view->report = inspectToText(ws.hosts(), ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr);
+        std::vector<HostTopology> topologies;
+        for (const InspectedHost& h : ws.hosts())
+            topologies.push_back(h.host);
+        view->lineRate = expectedBusbw(topologies);
         view->options = options;
         dirty = false;
         emit published(view);

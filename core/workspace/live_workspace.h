@@ -6,6 +6,7 @@
 // in the order they were given; a replacing command makes the results of
 // older collections stale, and those are dropped ("latest job wins").
 #include "diagram/diagram.h"
+#include "runs/line_rate.h"
 #include "workspace.h"
 
 #include <QObject>
@@ -23,6 +24,7 @@ struct WorkspaceView {
     std::vector<WorkspaceFinding> findings;
     Diagram diagram;
     QString report;         // the inspect report, as text
+    LineRate lineRate;      // what an NCCL run over these servers can reach
     DiagramOptions options; // as the diagram was laid out (many servers start closed)
 };
 using WorkspaceViewPtr = std::shared_ptr<const WorkspaceView>;
