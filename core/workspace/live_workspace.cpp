@@ -31,7 +31,7 @@ public:
         if (loaded.input.fabric)
             r.fabricSource = loaded.input.fabric->source;
         if (r.taken()) {
-            ws.take(std::move(loaded), mode, QStringLiteral("open#%1").arg(++opened));
+            ws.takeOpened(std::move(loaded), mode);
             r.replaced = mode == Workspace::Mode::Replace;
             dirty = true;
         }
@@ -77,7 +77,6 @@ public:
     DiagramOptions options;
     bool dirty = false;
     int shownConnection = -1;
-    int opened = 0;
     quint64 generation = 0;
 
 signals:

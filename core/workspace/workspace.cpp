@@ -9,7 +9,7 @@ namespace rackscope {
 std::vector<FailedInput> Workspace::open(const QStringList& paths, Mode mode) {
     LoadedSources loaded = loadSources(paths);
     std::vector<FailedInput> failed = std::move(loaded.failed);
-    take(std::move(loaded), mode, QStringLiteral("open#%1").arg(++opened_));
+    takeOpened(std::move(loaded), mode);
     return failed;
 }
 

@@ -33,6 +33,10 @@ public:
     // What loadSources or importSources read (on any thread). A server already shown under the same name or
     // location is replaced, and so is the fabric that the source under `key` gave before.
     void take(LoadedSources loaded, Mode mode, const QString& key);
+    // The same for files the person opened: each opening is a source of its own.
+    void takeOpened(LoadedSources loaded, Mode mode) {
+        take(std::move(loaded), mode, QStringLiteral("open#%1").arg(++opened_));
+    }
     // One agent's answer (a collect snapshot) from `location` ("ssh://host", or this machine): its topology
     // and what its NICs see of the fabric (LLDP). Returns why it could not be taken, or nothing.
     QString takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode);
