@@ -57,5 +57,8 @@ check "rackscope-agent collect" "rackscope-agent collect > /tmp/rackscope/snapsh
 check "inspect the agent's snapshot" "rackscope-cli inspect /tmp/rackscope/snapshot.json >/dev/null"
 check "inspect --local finds the packaged agent" "rackscope-cli inspect --local --json | grep -q agent-snapshot"
 check "the console carries the agent" "test -x /usr/lib/rackscope/rackscope-agent"
+check "the console carries the hwloc reader" "test -x /usr/lib/rackscope/rackscope-hwloc-reader"
+# hwloc 2.9 crashes on a Machine without its complete_cpuset: the packaged reader takes the crash.
+check "a file that crashes libhwloc is an error" "sed '0,/ complete_cpuset=\"[^\"]*\"/s///' /tmp/rackscope/hwloc-nvidiaDGX2.xml > /tmp/rackscope/broken.xml; rackscope-cli inspect /tmp/rackscope/broken.xml 2>&1 | grep -q 'crashed on this input'"
 check "the GUI starts (offscreen)" "QT_QPA_PLATFORM=offscreen timeout 5 rackscope /tmp/rackscope/topo-m-8xH200-12nic-dgx.txt 2>/dev/null; test \$? -eq 124"
 echo "test-packages: $passed passed, 0 failed"

@@ -1,8 +1,8 @@
 #include "hwloc_importer.h"
 
 #include "device_facts.h"
+#include "hwloc_reader.h"
 #include "input_file.h"
-#include "isolated_import.h"
 
 #include <QRegularExpression>
 #include <QXmlStreamReader>
@@ -303,43 +303,58 @@ QString hwlocRuntimeVersion() {
     return QStringLiteral("%1.%2.%3").arg(v >> 16).arg((v >> 8) & 0xff).arg(v & 0xff);
 }
 
-ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
+namespace {
+
+// Refuses what this hwloc cannot read, before anything is started for it.
+QString formatProblem(const QByteArray& xml, QString* version) {
     QString error;
-    const QString version = xmlFormatVersion(xml, &error);
+    *version = xmlFormatVersion(xml, &error);
     if (!error.isEmpty())
-        return ImportResult::fail(error);
-    const int major = version.section(QLatin1Char('.'), 0, 0).toInt();
+        return error;
+    const int major = version->section(QLatin1Char('.'), 0, 0).toInt();
     const int supported = int(hwloc_get_api_version() >> 16);
-    if (major > supported)
-        return ImportResult::fail(QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and "
-                                                 "rackscope runs with hwloc API %3; "
-                                                 "export it again with hwloc %4.x's lstopo (`lstopo --of "
-                                                 "xml`), or build rackscope with hwloc %2")
-                                      .arg(version)
-                                      .arg(major)
-                                      .arg(hwlocRuntimeVersion())
-                                      .arg(supported));
-    // libhwloc trusts its XML more than a file from elsewhere deserves (2.9
-    // dereferences a missing cpuset): it reads each file in a child process.
-    return importIsolated(
-        [&]() -> ImportResult {
-            TopologyPtr topo = newTopology();
-            if (!topo)
-                return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
-            if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||
-                hwloc_topology_load(topo.get()) != 0) {
-                // Say where the XML breaks when it does: checked only after a refusal,
-                // it costs more than hwloc's own parse.
-                const QString broken = xmlParseError(xml);
-                return ImportResult::fail(
-                    !broken.isEmpty()
-                        ? broken
-                        : QStringLiteral("hwloc (API %1) rejected the XML (format %2): %3")
-                              .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno))));
-            }
-            return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
-        },
-        QStringLiteral("hwloc (API %1)").arg(hwlocRuntimeVersion()));
+    if (major <= supported)
+        return {};
+    return QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and "
+                          "rackscope runs with hwloc API %3; "
+                          "export it again with hwloc %4.x's lstopo (`lstopo --of "
+                          "xml`), or build rackscope with hwloc %2")
+        .arg(*version)
+        .arg(major)
+        .arg(hwlocRuntimeVersion())
+        .arg(supported);
+}
+
+} // namespace
+
+ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
+    QString version;
+    if (const QString problem = formatProblem(xml, &version); !problem.isEmpty())
+        return ImportResult::fail(problem);
+    // libhwloc trusts its XML more than a file from elsewhere deserves (2.9 dereferences a
+    // missing complete_cpuset): a helper process reads it.
+    return readInHwlocReader(xml, location);
+}
+
+ImportResult readHwlocXmlHere(const QByteArray& xml, const QString& location) {
+    QString version;
+    if (const QString problem = formatProblem(xml, &version); !problem.isEmpty())
+        return ImportResult::fail(problem);
+    TopologyPtr topo = newTopology();
+    if (!topo)
+        return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
+    if (hwloc_topology_set_xmlbuffer(topo.get(), xml.constData(), int(xml.size())) != 0 ||
+        hwloc_topology_load(topo.get()) != 0) {
+        // Say where the XML breaks when it does: checked only after a refusal,
+        // it costs more than hwloc's own parse.
+        const QString broken = xmlParseError(xml);
+        return ImportResult::fail(
+            !broken.isEmpty()
+                ? broken
+                : QStringLiteral("hwloc (API %1) rejected the XML (format %2): %3")
+                      .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno))));
+    }
+    return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
 }
 
 } // namespace rackscope
