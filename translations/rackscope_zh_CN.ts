@@ -300,22 +300,27 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>由 nvidia-smi topo -m 给出</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="139"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="138"/>
+        <source>%1 (line %2: %3)</source>
+        <translation>%1（第 %2 行：%3）</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="143"/>
         <source>sources disagree on %1</source>
         <translation>各来源在 %1 上不一致</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="146"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="149"/>
         <source>%1 is declared %2 but is cabled as a %3</source>
         <translation>%1 声明为%2，但按接线是%3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="197"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="200"/>
         <source>%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised fabric device k of every server reaches rail k, so traffic between rails crosses the spines</source>
         <translation>%1 %2 接到了 %3，即轨道 %4 的叶交换机（其 %6 个服务器端口中有 %5 个属于 %4）：在轨道优化网络中，每台服务器的第 k 个设备应接到轨道 k，否则轨道之间的流量要经过脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="245"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="247"/>
         <source>%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)</source>
         <translation>%1 收敛比为 %2:1（面向服务器 %3 Gb/s，面向脊交换机 %4 Gb/s）</translation>
     </message>
@@ -325,32 +330,37 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 运行在 %2，设计要求 %3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="313"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="312"/>
         <source>%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s</source>
         <translation>%1 运行在 %2（%3 Gb/s），而同层之间 %5 条链路中有 %4 条运行在 %6 Gb/s</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="332"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="325"/>
         <source>%1 port %2 is not active</source>
         <translation>%1 的端口 %2 未激活</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="341"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="331"/>
+        <source>%1 is down</source>
+        <translation>%1 已断开</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="334"/>
         <source>%1 is in the design, but no discovered source shows it up</source>
         <translation>%1 在设计中，但没有任何发现来源显示它处于连通状态</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="359"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="351"/>
         <source>%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped</source>
         <translation>%1 发送 MTU %2，但 %3 的端口 %4 最多接受 %5：更大的包会被丢弃</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="379"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="369"/>
         <source>%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller</source>
         <translation>%1 使用 MTU %2，而 %4 台主机中有 %3 台使用 %5：它们之间的流量受限于较小者</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="400"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="388"/>
         <source>%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra</source>
         <translation>%1 连到 %2 台叶交换机，而 %4 台主机中有 %3 台连到 %5 台：少了或多了一根线缆或一个端口</translation>
     </message>
@@ -360,22 +370,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="41"/>
+        <location filename="../core/analysis/findings.cpp" line="52"/>
         <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
         <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="53"/>
+        <location filename="../core/analysis/findings.cpp" line="61"/>
         <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
         <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="64"/>
+        <location filename="../core/analysis/findings.cpp" line="69"/>
         <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
         <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="91"/>
+        <location filename="../core/analysis/findings.cpp" line="96"/>
         <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
         <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
     </message>
@@ -385,73 +395,73 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="150"/>
+        <location filename="../core/analysis/findings.cpp" line="147"/>
         <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
         <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="169"/>
+        <location filename="../core/analysis/findings.cpp" line="165"/>
         <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
         <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="186"/>
+        <location filename="../core/analysis/findings.cpp" line="179"/>
         <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
         <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="189"/>
+        <location filename="../core/analysis/findings.cpp" line="181"/>
         <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="55"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="43"/>
         <source>%1 has no RDMA device (%2)</source>
         <translation>%1 没有 RDMA 设备（%2）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="58"/>
-        <location filename="../core/analysis/host_analysis.cpp" line="61"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="46"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="49"/>
         <source>NCCL found no GPUDirect support on %1 (gdr=0)</source>
         <translation>NCCL 在 %1 上未发现 GPUDirect 支持（gdr=0）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="64"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="52"/>
         <source>path %1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL</source>
         <translation>路径 %1 比 PXB（NCCL 默认的 NCCL_NET_GDR_LEVEL）更远</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="68"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="56"/>
         <source>no peer-memory module (nvidia_peermem) is loaded and the kernel is older than 5.12, so DMA-BUF cannot stand in</source>
         <translation>未加载 peer-memory 模块（nvidia_peermem），且内核早于 5.12，DMA-BUF 也无法替代</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="76"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="64"/>
         <source>the source does not give the path between them</source>
         <translation>来源没有给出它们之间的路径</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="67"/>
         <source>path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
         <translation>路径 %1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）才能提供 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="84"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="72"/>
         <source>path %1 allows it, but %2</source>
         <translation>路径 %1 允许，但 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="89"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="77"/>
         <source>path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2</source>
         <translation>路径 %1 在 NCCL_NET_GDR_LEVEL=PXB 之内，且 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="95"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="83"/>
         <source>%1 on package %2, %3 on package %4</source>
         <translation>%1 在插槽 %2，%3 在插槽 %4</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="103"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="91"/>
         <source>packages unknown; judged from path %1</source>
         <translation>插槽未知；根据路径 %1 判断</translation>
     </message>
@@ -466,12 +476,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>已饱和：仅为下限</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="83"/>
+        <location filename="../core/runs/counter_watch.cpp" line="84"/>
         <source>%1: %2 rose by %3 during the run%4</source>
         <translation>%1：运行期间 %2 增加了 %3%4</translation>
     </message>
     <message>
-        <location filename="../core/runs/counter_watch.cpp" line="90"/>
+        <location filename="../core/runs/counter_watch.cpp" line="91"/>
         <source>%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)</source>
         <translation>%1：运行期间 %2 增加了 %3：网络在施加反压（PFC 暂停、ECN/CNP）</translation>
     </message>
@@ -481,27 +491,37 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NET 设备 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="153"/>
-        <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
-        <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA%2：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
+        <location filename="../core/runs/nccl_transport.cpp" line="151"/>
+        <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
+        <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="189"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="155"/>
+        <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA, for ranks %2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
+        <translation>%1：NCCL 在 rank %2 上走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="208"/>
+        <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), though the topology allows it (%5): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%6</source>
+        <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），尽管拓扑允许（%5）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%6</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="217"/>
+        <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), as the topology predicts: %5%6</source>
+        <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），与拓扑的预测一致：%5%6</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="225"/>
+        <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)%5</source>
+        <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）%5</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_transport.cpp" line="192"/>
         <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="196"/>
-        <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)</source>
-        <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）</translation>
-    </message>
-    <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="208"/>
-        <source>%1, though the topology allows it (%2): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%3</source>
-        <translation>%1，尽管拓扑允许（%2）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%3</translation>
-    </message>
-    <message>
-        <location filename="../core/runs/straggler.cpp" line="138"/>
+        <location filename="../core/runs/straggler.cpp" line="145"/>
         <source>%1: %2 GB/s, %3</source>
         <translation>%1：%2 GB/s，%3</translation>
     </message>
@@ -592,22 +612,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::FindingsPanel</name>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="47"/>
+        <location filename="../app/gui/findings_panel.cpp" line="63"/>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="47"/>
+        <location filename="../app/gui/findings_panel.cpp" line="63"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="47"/>
+        <location filename="../app/gui/findings_panel.cpp" line="63"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="47"/>
+        <location filename="../app/gui/findings_panel.cpp" line="63"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -1048,7 +1068,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="130"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
@@ -1113,42 +1133,42 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="132"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="134"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="86"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="88"/>
+        <location filename="../app/gui/main_window.cpp" line="87"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="94"/>
+        <location filename="../app/gui/main_window.cpp" line="93"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="100"/>
+        <location filename="../app/gui/main_window.cpp" line="99"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="104"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
@@ -1323,42 +1343,42 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="368"/>
+        <location filename="../app/gui/main_window.cpp" line="364"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="373"/>
+        <location filename="../app/gui/main_window.cpp" line="369"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="405"/>
+        <location filename="../app/gui/main_window.cpp" line="401"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="422"/>
+        <location filename="../app/gui/main_window.cpp" line="418"/>
         <source>no server of %1 answered; the view still shows %2</source>
         <translation>%1 中没有服务器应答；视图仍显示 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="424"/>
+        <location filename="../app/gui/main_window.cpp" line="420"/>
         <source>No server answered (see the Servers list); still showing %1</source>
         <translation>没有服务器应答（原因见“服务器”列表）；仍显示 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="387"/>
+        <location filename="../app/gui/main_window.cpp" line="383"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="389"/>
+        <location filename="../app/gui/main_window.cpp" line="385"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="436"/>
+        <location filename="../app/gui/main_window.cpp" line="432"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
@@ -1373,94 +1393,94 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="309"/>
+        <location filename="../app/gui/main_window.cpp" line="305"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="404"/>
+        <location filename="../app/gui/main_window.cpp" line="400"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="411"/>
+        <location filename="../app/gui/main_window.cpp" line="407"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="411"/>
+        <location filename="../app/gui/main_window.cpp" line="407"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="412"/>
+        <location filename="../app/gui/main_window.cpp" line="408"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="243"/>
+        <location filename="../app/gui/main_window.cpp" line="242"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="246"/>
+        <location filename="../app/gui/main_window.cpp" line="245"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="215"/>
+        <location filename="../app/gui/main_window.cpp" line="214"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="186"/>
+        <location filename="../app/gui/main_window.cpp" line="185"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="217"/>
+        <location filename="../app/gui/main_window.cpp" line="216"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="225"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="249"/>
+        <location filename="../app/gui/main_window.cpp" line="248"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="262"/>
+        <location filename="../app/gui/main_window.cpp" line="261"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="251"/>
+        <location filename="../app/gui/main_window.cpp" line="250"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="333"/>
+        <location filename="../app/gui/main_window.cpp" line="329"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="336"/>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="241"/>
+        <location filename="../app/gui/main_window.cpp" line="240"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
@@ -1485,43 +1505,43 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="343"/>
+        <location filename="../app/gui/main_window.cpp" line="339"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="353"/>
+        <location filename="../app/gui/main_window.cpp" line="349"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="356"/>
+        <location filename="../app/gui/main_window.cpp" line="352"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="277"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
-        <location filename="../app/gui/main_window.cpp" line="343"/>
-        <location filename="../app/gui/main_window.cpp" line="353"/>
-        <location filename="../app/gui/main_window.cpp" line="368"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="339"/>
+        <location filename="../app/gui/main_window.cpp" line="349"/>
+        <location filename="../app/gui/main_window.cpp" line="364"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="102"/>
+        <location filename="../app/gui/main_window.cpp" line="101"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -2017,62 +2037,62 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rsload</name>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="152"/>
+        <location filename="../core/load_model/load_spec.cpp" line="152"/>
         <source>the URL must start with http:// or https://</source>
         <translation>URL 必须以 http:// 或 https:// 开头</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="155"/>
+        <location filename="../core/load_model/load_spec.cpp" line="155"/>
         <source>a model name is needed (the server&apos;s --served-model-name)</source>
         <translation>需要模型名（服务端的 --served-model-name）</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="157"/>
+        <location filename="../core/load_model/load_spec.cpp" line="157"/>
         <source>the concurrency must be between 0 and 100000</source>
         <translation>并发数必须在 0 到 100000 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="159"/>
+        <location filename="../core/load_model/load_spec.cpp" line="159"/>
         <source>give a concurrency, a request rate, or both</source>
         <translation>请给出并发数、请求速率，或两者都给</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="162"/>
+        <location filename="../core/load_model/load_spec.cpp" line="162"/>
         <source>the request rate must be between 0 and 1000000 per second</source>
         <translation>请求速率必须在每秒 0 到 1000000 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="164"/>
+        <location filename="../core/load_model/load_spec.cpp" line="164"/>
         <source>the burstiness must be above 0 (1 is Poisson)</source>
         <translation>突发度必须大于 0（1 为泊松）</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="166"/>
+        <location filename="../core/load_model/load_spec.cpp" line="166"/>
         <source>request counts cannot be negative</source>
         <translation>请求数不能为负</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="168"/>
+        <location filename="../core/load_model/load_spec.cpp" line="168"/>
         <source>give a request count, a duration, or both</source>
         <translation>请给出请求数、持续时间，或两者都给</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="170"/>
+        <location filename="../core/load_model/load_spec.cpp" line="170"/>
         <source>times cannot be negative</source>
         <translation>时间不能为负</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="172"/>
+        <location filename="../core/load_model/load_spec.cpp" line="172"/>
         <source>the temperature must be between 0 and 2</source>
         <translation>temperature 必须在 0 到 2 之间</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="174"/>
+        <location filename="../core/load_model/load_spec.cpp" line="174"/>
         <source>a CA certificate or skipping the certificate check is for https:// URLs</source>
         <translation>CA 证书和跳过证书校验只适用于 https:// URL</translation>
     </message>
     <message>
-        <location filename="../remote_agent/load/load_spec.cpp" line="178"/>
+        <location filename="../core/load_model/load_spec.cpp" line="178"/>
         <source>the CA certificate file is not PEM certificates (-----BEGIN CERTIFICATE-----), or is over 1 MiB</source>
         <translation>CA 证书文件不是 PEM 证书（-----BEGIN CERTIFICATE-----），或超过 1 MiB</translation>
     </message>

@@ -24,10 +24,6 @@ namespace {
 const QStringList kExportFormats{QStringLiteral("topology.conf"), QStringLiteral("dot"),
                                  QStringLiteral("json"), QStringLiteral("fabric")};
 
-QJsonValue hopsJson(const std::optional<int>& h) {
-    return h ? QJsonValue(*h) : QJsonValue();
-}
-
 int printHops(const Fabric& f, const FabricAnalysis& a, const QString& pair, bool json, QTextStream& out) {
     const QStringList hosts = pair.split(QLatin1Char(','));
     if (hosts.size() != 2) {
@@ -36,8 +32,7 @@ int printHops(const Fabric& f, const FabricAnalysis& a, const QString& pair, boo
     }
     const auto hops = FabricDistances(f, a).switchHops(hosts[0], hosts[1]);
     if (json)
-        out << QJsonDocument(QJsonObject{{"a", hosts[0]}, {"b", hosts[1]}, {"switch_hops", hopsJson(hops)}})
-                   .toJson(QJsonDocument::Indented);
+        out << QJsonDocument(switchHopsToJson(hosts[0], hosts[1], hops)).toJson(QJsonDocument::Indented);
     else if (hops)
         out << hosts[0] << " - " << hosts[1] << ": " << *hops << " switch hop(s)\n";
     else
@@ -67,15 +62,7 @@ int printGroups(const Fabric& f, const FabricAnalysis& a, const QString& sizeTex
     }
     const Placement p = proposeGroups(f, a, hosts, size);
     if (json) {
-        QJsonArray groups;
-        for (const PlacementGroup& g : p.groups)
-            groups.append(QJsonObject{{"hosts", QJsonArray::fromStringList(g.hosts)},
-                                      {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
-                                      {"max_switch_hops", hopsJson(g.maxHops)}});
-        out << QJsonDocument(QJsonObject{{"group_size", size},
-                                         {"groups", groups},
-                                         {"unplaced", QJsonArray::fromStringList(p.unplaced)}})
-                   .toJson(QJsonDocument::Indented);
+        out << QJsonDocument(placementToJson(size, p)).toJson(QJsonDocument::Indented);
     } else {
         for (const PlacementGroup& g : p.groups)
             out << compressHostlist(g.hosts) << "  "

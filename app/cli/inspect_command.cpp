@@ -7,7 +7,6 @@
 #include "workspace/workspace.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cstdio>
@@ -67,10 +66,8 @@ int runInspect(const QStringList& args) {
     for (const FailedInput& f : ws.open(files, Workspace::Mode::Add))
         fail(f.input, f.message);
 
-    // Servers over SSH: one entry per host, in the order given, after the files; a failed host's entry is its
-    // error.
-    std::vector<std::pair<QString, QJsonObject>> remoteErrors; // ssh location -> its error entry
-    QStringList remoteOrder;
+    // Servers over SSH, in the order given, whatever order they answer in; one that fails is listed with
+    // the stage that failed.
     if (remote.wanted(parser)) {
         const RemoteAnswers answers =
             askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect));
@@ -78,53 +75,37 @@ int runInspect(const QStringList& args) {
             fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(answers.error));
             return 2;
         }
+        QStringList order;
+        for (const HostResult& r : answers.results)
+            order << r.host;
+        ws.setServerOrder(order);
         for (const HostResult& r : answers.results) {
             const QString location = QStringLiteral("ssh://") + r.host;
-            remoteOrder << location;
-            QString stage = QStringLiteral("import"), message;
+            UnreachableServer failure{r.host, location, QStringLiteral("import"), {}};
             if (r.error)
-                stage = stageName(r.error->stage), message = r.error->message;
+                failure.stage = stageName(r.error->stage), failure.message = r.error->message;
             else if (!r.result)
-                message = QStringLiteral("no answer");
+                failure.message = QStringLiteral("no answer");
             else
-                message = ws.takeAgentAnswer(location, *r.result, Workspace::Mode::Add);
-            if (message.isEmpty())
+                failure.message = ws.takeAgentAnswer(location, *r.result, Workspace::Mode::Add);
+            if (failure.message.isEmpty())
                 continue;
-            if (!r.error)
-                fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(message));
-            remoteErrors.emplace_back(
-                location, QJsonObject{{"name", r.host},
-                                      {"error", QJsonObject{{"stage", stage}, {"message", message}}}});
+            if (!r.error) // the fleet has said its own
+                fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(failure.message));
+            ws.takeUnreachable(std::move(failure));
         }
     }
 
-    const Fabric* fabric = ws.fabric() ? &*ws.fabric() : nullptr;
     const FabricAnalysis* fabricAnalysis = ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr;
     QTextStream out(stdout);
-    if (parser.isSet(json)) {
-        std::vector<InspectedHost> notRemote;
-        for (const InspectedHost& h : ws.hosts())
-            if (!remoteOrder.contains(h.host.source.location))
-                notRemote.push_back(h);
-        QJsonObject doc = inspectToJson(notRemote, failed, fabric, fabricAnalysis);
-        QJsonArray all = doc.value("hosts").toArray();
-        for (const QString& location : remoteOrder) {
-            const auto error = std::find_if(remoteErrors.begin(), remoteErrors.end(),
-                                            [&](const auto& e) { return e.first == location; });
-            if (error != remoteErrors.end())
-                all.append(error->second);
-            else
-                for (const InspectedHost& h : ws.hosts())
-                    if (h.host.source.location == location)
-                        all.append(hostToJson(h));
-        }
-        doc.insert("hosts", all);
-        out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
-    } else {
+    if (parser.isSet(json))
+        out << QJsonDocument(
+                   inspectToJson(ws.servers(), failed, ws.fabric() ? &*ws.fabric() : nullptr, fabricAnalysis))
+                   .toJson(QJsonDocument::Indented);
+    else
         out << inspectToText(ws.hosts(), fabricAnalysis);
-    }
     out.flush();
-    return !failed.empty() ? 2 : !remoteErrors.empty() ? 1 : 0;
+    return !failed.empty() ? 2 : !ws.unreachable().empty() ? 1 : 0;
 }
 
 } // namespace rackscope::cli

@@ -4,7 +4,7 @@
 
 #include "import/input_file.h"
 
-#include "load/prompts.h"
+#include "load_model/prompts.h"
 #include "remote_hosts.h"
 #include "runs/load_runner.h"
 

@@ -3,10 +3,10 @@
 #include "interrupts.h"
 
 #include "model/hostlist.h"
-#include "model/json_values.h"
 #include "rackscope_version.h"
 #include "report/finding_json.h"
 #include "report/nccl_tests_report.h"
+#include "report/run_report.h"
 #include "runs/nccl_run_spec.h"
 #include "runs/straggler_hunt.h"
 #include "transport/local_agent.h"
@@ -15,7 +15,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QEventLoop>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cstdio>
@@ -68,29 +67,7 @@ int runHunt(const HuntOptions& options, const QString& prompt, bool dryRun, bool
     for (const GroupRun& r : hunt.runs())
         failures += r.error.isEmpty() ? 0 : 1;
     if (json) {
-        QJsonArray runs, hostsJson, slowHosts, slowPairs;
-        for (const GroupRun& r : hunt.runs())
-            runs.append(QJsonObject{{"round", r.round + 1},
-                                    {"hosts", QJsonArray::fromStringList(r.hosts)},
-                                    {"busbw", orNull(r.busbw)},
-                                    {"error", r.error.isEmpty() ? QJsonValue() : QJsonValue(r.error)},
-                                    {"record", r.record},
-                                    {"findings", findingsToJson(r.findings)}});
-        for (const auto& [host, bw] : verdict.hosts)
-            hostsJson.append(QJsonObject{{"host", host}, {"busbw", bw}});
-        for (const Flagged& f : verdict.slowHosts)
-            slowHosts.append(QJsonObject{{"host", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
-        for (const Flagged& f : verdict.slowPairs)
-            slowPairs.append(QJsonObject{{"pair", f.subject}, {"busbw", f.value}, {"reason", f.reason}});
-        out << QJsonDocument(
-                   QJsonObject{{"schedule", options.schedule == HuntSchedule::Pairs ? "pairs" : "bisect"},
-                               {"runs", runs},
-                               {"median_busbw", verdict.median},
-                               {"mad", verdict.mad},
-                               {"hosts", hostsJson},
-                               {"slow_hosts", slowHosts},
-                               {"slow_pairs", slowPairs},
-                               {"findings", findingsToJson(stragglerFindings(verdict))}})
+        out << QJsonDocument(huntToJson(options.schedule, hunt.runs(), verdict))
                    .toJson(QJsonDocument::Indented);
     } else {
         out << "median " << verdict.median << " GB/s over " << hunt.runs().size() << " runs (MAD "
@@ -329,19 +306,8 @@ int runNccl(const QStringList& args) {
             doc.insert("record", outcome.record);
         if (!error.isEmpty())
             doc.insert("error", error);
-        if (request.counters) {
-            QJsonArray changes;
-            for (const CounterChange& c : outcome.counterChanges)
-                if (c.kind != CounterKind::Other && (c.delta.value_or(1) != 0))
-                    changes.append(QJsonObject{{"host", c.host},
-                                               {"counter", c.counter},
-                                               {"delta", orNull(c.delta)},
-                                               {"note", c.note},
-                                               {"kind", counterKindName(c.kind)}});
-            doc.insert("counters",
-                       QJsonObject{{"changes", changes},
-                                   {"errors", QJsonArray::fromStringList(outcome.counterErrors)}});
-        }
+        if (request.counters)
+            doc.insert("counters", counterChangesToJson(outcome.counterChanges, outcome.counterErrors));
         doc.insert("findings", findingsToJson(outcome.findings));
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
     } else {

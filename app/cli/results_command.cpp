@@ -1,7 +1,7 @@
 #include "results_command.h"
 
-#include "model/json_values.h"
 #include "report/nccl_tests_report.h"
+#include "report/run_report.h"
 #include "runs/run_compare.h"
 #include "runs/run_record.h"
 
@@ -22,15 +22,6 @@ bool load(const QString& path, RunRecord* out) {
     for (const QString& p : out->problems)
         fprintf(stderr, "rackscope-cli results: %s: %s\n", qPrintable(path), qPrintable(p));
     return error.isEmpty();
-}
-
-QString ending(const RunRecord& r) {
-    if (!r.exitStatus)
-        return QStringLiteral("record ends before the run did");
-    if (!r.error.isEmpty())
-        return r.error;
-    return *r.exitStatus == 0 ? QStringLiteral("finished")
-                              : QStringLiteral("exit status %1").arg(*r.exitStatus);
 }
 
 } // namespace
@@ -67,17 +58,12 @@ int runResults(const QStringList& args) {
                 continue;
             const auto peak = peakBusbw(r.run);
             if (parser.isSet(json))
-                list.append(QJsonObject{{"path", path},
-                                        {"label", r.meta.label},
-                                        {"started", r.meta.started.toString(Qt::ISODate)},
-                                        {"rows", int(r.run.rows.size())},
-                                        {"peak_busbw", orNull(peak)},
-                                        {"ending", ending(r)}});
+                list.append(recordSummaryToJson(path, r));
             else
                 out << r.meta.started.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  " << r.meta.label
                     << "  " << r.run.rows.size() << " sizes"
                     << (peak ? QStringLiteral(", %1 GB/s at the largest").arg(*peak) : QString()) << "  ("
-                    << ending(r) << ")  " << path << "\n";
+                    << recordEnding(r) << ")  " << path << "\n";
         }
         if (parser.isSet(json))
             out << QJsonDocument(list).toJson(QJsonDocument::Indented);
@@ -90,16 +76,10 @@ int runResults(const QStringList& args) {
         if (parser.isSet(csv)) {
             out << runRowsToCsv(r.run);
         } else if (parser.isSet(json)) {
-            QJsonObject doc = ncclTestsToJson(r.run, pos[1]);
-            doc.insert("command", r.meta.command);
-            doc.insert("hosts", QJsonArray::fromStringList(r.meta.hosts));
-            doc.insert("started", r.meta.started.toString(Qt::ISODateWithMs));
-            doc.insert("exit_status", orNull(r.exitStatus));
-            doc.insert("ending", ending(r));
-            out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+            out << QJsonDocument(recordToJson(pos[1], r)).toJson(QJsonDocument::Indented);
         } else {
             out << r.meta.label << "\n$ " << r.meta.command << "\n"
-                << r.run.rows.size() << " sizes; " << ending(r) << "\n";
+                << r.run.rows.size() << " sizes; " << recordEnding(r) << "\n";
             for (const NcclTestsRow& row : r.run.rows)
                 out << qSetFieldWidth(14) << row.size << qSetFieldWidth(10) << row.outOfPlace.busbw
                     << qSetFieldWidth(0) << " GB/s\n";
@@ -112,14 +92,7 @@ int runResults(const QStringList& args) {
             return 2;
         const std::vector<SizeComparison> rows = compareRuns(a.run, b.run);
         if (parser.isSet(json)) {
-            QJsonArray list;
-            for (const SizeComparison& c : rows)
-                list.append(QJsonObject{{"size", c.size},
-                                        {"busbw_a", orNull(c.busbwA)},
-                                        {"busbw_b", orNull(c.busbwB)},
-                                        {"ratio", orNull(c.ratio)}});
-            out << QJsonDocument(QJsonObject{{"a", pos[1]}, {"b", pos[2]}, {"sizes", list}})
-                       .toJson(QJsonDocument::Indented);
+            out << QJsonDocument(comparisonToJson(pos[1], pos[2], rows)).toJson(QJsonDocument::Indented);
         } else {
             out << "A: " << a.meta.label << " (" << pos[1] << ")\nB: " << b.meta.label << " (" << pos[2]
                 << ")\n";

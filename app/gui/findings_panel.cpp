@@ -7,25 +7,41 @@ namespace {
 
 enum Column { SeverityColumn, Code, Subject, Message };
 
-// Which item a finding is about: a device of its host, else the host, else a switch by name.
-QString targetOf(const Diagram& d, const QString& host, const QStringList& subjects) {
-    for (const QString& s : subjects)
-        if (!host.isEmpty() && d.find(host + QLatin1Char('/') + s) >= 0)
-            return host + QLatin1Char('/') + s;
-    for (const QString& s : subjects) // a run's findings name "host/GPU0"
-        if (d.find(s) >= 0)
-            return s;
-    if (!host.isEmpty())
-        return QStringLiteral("host:") + host;
-    for (const QString& s : subjects) {
-        const QString first = s.section(QStringLiteral(" - "), 0, 0).section(QLatin1Char('['), 0, 0);
-        const QString asHost = QStringLiteral("host:") + first.section(QLatin1Char(' '), 0, 0);
-        if (d.find(asHost) >= 0)
-            return asHost;
-        for (const DiagramItem& it : d.items)
-            if (it.label == first)
-                return it.id;
-    }
+// A fabric node's item: its switch, else the NIC or the server it is.
+QString itemOfNode(const Diagram& d, const Workspace& ws, const QString& id) {
+    if (const QString s = QStringLiteral("switch:") + id; d.find(s) >= 0)
+        return s;
+    const FabricNode* n = ws.fabric()->node(id);
+    if (!n || n->host.isEmpty())
+        return {};
+    if (const InspectedHost* h = ws.host(n->host))
+        for (const Device& nic : h->host.nics)
+            if (!n->device.isEmpty() && nic.rdmaDevices.contains(n->device))
+                if (const QString item = n->host + QLatin1Char('/') + nic.id; d.find(item) >= 0)
+                    return item;
+    const QString host = QStringLiteral("host:") + n->host;
+    return d.find(host) >= 0 ? host : QString();
+}
+
+// Which item a finding is about, by its target: a device of its server, the server, else what the
+// fabric's nodes and links it names are drawn as.
+QString targetOf(const Diagram& d, const Workspace& ws, const QString& host, const Finding& f) {
+    const QString server = f.target.host.isEmpty() ? host : f.target.host;
+    for (const QString& device : f.target.devices)
+        if (const QString id = server + QLatin1Char('/') + device; d.find(id) >= 0)
+            return id;
+    if (const QString id = QStringLiteral("host:") + server; !server.isEmpty() && d.find(id) >= 0)
+        return id;
+    if (!ws.fabric())
+        return {};
+    const Fabric& fabric = *ws.fabric();
+    QStringList nodes = f.target.nodes;
+    for (std::size_t l : f.target.links)
+        if (l < fabric.links.size())
+            nodes << fabric.links[l].a << fabric.links[l].b;
+    for (const QString& node : nodes)
+        if (const QString id = itemOfNode(d, ws, node); !id.isEmpty())
+            return id;
     return {};
 }
 
@@ -45,17 +61,26 @@ FindingsPanel::FindingsPanel(QWidget* parent) : QTreeWidget(parent) {
 
 void FindingsPanel::retranslate() {
     setHeaderLabels({tr("Severity"), tr("Code"), tr("Subject"), tr("Message")});
+    // The sentences again in the language now installed, from their sources and values.
+    for (int i = 0; i < topLevelItemCount() && i < int(shown_.size()); ++i) {
+        const QString text = findingText(shown_[size_t(i)]);
+        topLevelItem(i)->setText(Message, text);
+        topLevelItem(i)->setToolTip(Message, text);
+    }
 }
 
 void FindingsPanel::showFindings(const WorkspaceView& view) {
     clear();
+    shown_.clear();
     for (const WorkspaceFinding& wf : view.findings) {
         const Finding& f = wf.finding;
+        shown_.push_back(f);
         const QString subject = (wf.host.isEmpty() ? QString() : wf.host + QStringLiteral(": ")) +
                                 f.subjects.join(QStringLiteral(", "));
-        auto* it = new QTreeWidgetItem(this, {severityName(f.severity), f.code, subject, f.message});
-        it->setToolTip(Message, f.message);
-        it->setData(SeverityColumn, Qt::UserRole, targetOf(view.diagram, wf.host, f.subjects));
+        const QString text = findingText(f);
+        auto* it = new QTreeWidgetItem(this, {severityName(f.severity), f.code, subject, text});
+        it->setToolTip(Message, text);
+        it->setData(SeverityColumn, Qt::UserRole, targetOf(view.diagram, view.workspace, wf.host, f));
         if (f.severity == Severity::Error)
             it->setForeground(SeverityColumn, QBrush(Qt::red));
         else if (f.severity == Severity::Warning)

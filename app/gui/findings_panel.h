@@ -16,6 +16,9 @@ public:
 
 signals:
     void itemChosen(const QString& diagramId);
+
+private:
+    std::vector<Finding> shown_; // in the order of the rows
 };
 
 } // namespace rackscope::gui

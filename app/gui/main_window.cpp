@@ -311,7 +311,7 @@ void MainWindow::showRunFindings(const std::vector<Finding>& findings) {
     for (const Finding& f : findings)
         if (f.code.startsWith(QLatin1String("nccl-"))) {
             nccl.push_back(f);
-            log(f.subjects.value(0), f.message);
+            log(f.subjects.value(0), findingText(f));
         }
     if (!nccl.empty())
         live_->addRunFindings(nccl);

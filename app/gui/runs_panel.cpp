@@ -105,10 +105,11 @@ void RunsPanel::log(const QString& text) {
 
 void RunsPanel::addFindings(const QString& where, const std::vector<Finding>& findings) {
     for (const Finding& f : findings) {
-        auto* item = new QTreeWidgetItem(
-            findings_, {severityName(f.severity), f.code,
-                        where.isEmpty() ? f.message : where + QStringLiteral(": ") + f.message});
-        item->setToolTip(2, f.message);
+        const QString text = findingText(f);
+        auto* item =
+            new QTreeWidgetItem(findings_, {severityName(f.severity), f.code,
+                                            where.isEmpty() ? text : where + QStringLiteral(": ") + text});
+        item->setToolTip(2, text);
         if (f.severity == Severity::Error)
             item->setForeground(0, QBrush(Qt::red));
     }

@@ -5,7 +5,6 @@
 #include "model/hostlist.h"
 
 #include <QCollator>
-#include <QCoreApplication>
 #include <QRegularExpression>
 #include <algorithm>
 #include <set>
@@ -26,8 +25,13 @@ QString rateText(const FabricLink& l) {
     return l.width + l.speed;
 }
 
-Finding finding(Severity s, const char* code, QStringList subjects, const QString& message) {
-    return {s, QLatin1String(code), std::move(subjects), message};
+Finding finding(Severity s, const char* code, QStringList subjects, FindingText text,
+                FindingTarget target = {}) {
+    return makeFinding(s, QLatin1String(code), std::move(subjects), std::move(text), std::move(target));
+}
+
+QString number(double x) {
+    return QStringLiteral("%1").arg(x);
 }
 
 template <typename T> T mostCommon(const std::vector<T>& values, int* count = nullptr) {
@@ -70,14 +74,14 @@ private:
         auto it = node_.find(id);
         return it == node_.end() ? nullptr : it->second;
     }
-    // A finding about one link (or node), remembered with it so a drawing can mark it.
+    // A finding about one link (or node), which it targets so that a drawing can mark it.
     void onLink(const FabricLink* l, Finding f) {
         if (l)
-            a_.findingLinks[a_.findings.size()].push_back(static_cast<std::size_t>(l - f_.links.data()));
+            f.target.links.push_back(static_cast<std::size_t>(l - f_.links.data()));
         a_.findings.push_back(std::move(f));
     }
     void onNode(const QString& id, Finding f) {
-        a_.findingNodes[a_.findings.size()] << id;
+        f.target.nodes << id;
         a_.findings.push_back(std::move(f));
     }
     bool isSwitch(const QString& id) const {
@@ -130,21 +134,21 @@ private:
 
     void sourceFindings() {
         for (const FabricDiagnostic& d : f_.diagnostics)
-            a_.findings.push_back(
-                finding(Severity::Warning, codes::kFabricSourceLine, {QStringLiteral("line %1").arg(d.line)},
-                        QStringLiteral("%1 (line %2: %3)").arg(d.message).arg(d.line).arg(d.text)));
+            a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceLine,
+                                          {QStringLiteral("line %1").arg(d.line)},
+                                          {QT_TRANSLATE_NOOP("rackscope", "%1 (line %2: %3)"),
+                                           {d.message, QString::number(d.line), d.text}}));
         for (const QString& c : f_.conflicts)
-            a_.findings.push_back(
-                finding(Severity::Warning, codes::kFabricSourceConflict, {},
-                        QCoreApplication::translate("rackscope", "sources disagree on %1").arg(c)));
+            a_.findings.push_back(finding(Severity::Warning, codes::kFabricSourceConflict, {},
+                                          {QT_TRANSLATE_NOOP("rackscope", "sources disagree on %1"), {c}}));
         const auto inferred = inferSwitchTiers(f_, false);
         for (const FabricNode& n : f_.nodes) {
             const auto it = inferred.find(n.id);
             if (n.tier && it != inferred.end() && it->second != *n.tier)
-                a_.findings.push_back(finding(
-                    Severity::Warning, codes::kFabricTierDiffers, {switchName(n)},
-                    QCoreApplication::translate("rackscope", "%1 is declared %2 but is cabled as a %3")
-                        .arg(switchName(n), tierName(*n.tier), tierName(it->second))));
+                onNode(n.id,
+                       finding(Severity::Warning, codes::kFabricTierDiffers, {switchName(n)},
+                               {QT_TRANSLATE_NOOP("rackscope", "%1 is declared %2 but is cabled as a %3"),
+                                {switchName(n), tierName(*n.tier), tierName(it->second)}}));
         }
     }
 
@@ -194,14 +198,14 @@ private:
                 const auto [n, all] = share[p.switchId];
                 onLink(p.link, finding(Severity::Warning, codes::kFabricRailBreak,
                                        {h.name, p.device, nameOf(p.switchId)},
-                                       QCoreApplication::translate(
-                                           "rackscope", "%1 %2 is cabled to %3, the leaf of rail %4 (%5 of "
-                                                        "its %6 server ports are %4): on a rail-optimised "
-                                                        "fabric device k of every server reaches rail k, so "
-                                                        "traffic between rails crosses the spines")
-                                           .arg(h.name, p.device, nameOf(p.switchId), rail->second)
-                                           .arg(n)
-                                           .arg(all)));
+                                       {QT_TRANSLATE_NOOP(
+                                            "rackscope", "%1 %2 is cabled to %3, the leaf of rail %4 (%5 of "
+                                                         "its %6 server ports are %4): on a rail-optimised "
+                                                         "fabric device k of every server reaches rail k, so "
+                                                         "traffic between rails crosses the spines"),
+                                        {h.name, p.device, nameOf(p.switchId), rail->second,
+                                         QString::number(n), QString::number(all)}},
+                                       serverTarget(h.name, {p.device})));
             }
     }
 
@@ -240,14 +244,12 @@ private:
                 load.upGbps.reset();
             a_.leaves.push_back(load);
             if (const auto r = load.ratio(); r && *r > 1.0 + 1e-9)
-                a_.findings.push_back(finding(
-                    Severity::Info, codes::kFabricOversubscribed, {nameOf(leaf)},
-                    QCoreApplication::translate(
-                        "rackscope", "%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)")
-                        .arg(nameOf(leaf))
-                        .arg(*r, 0, 'g', 3)
-                        .arg(*load.downGbps)
-                        .arg(*load.upGbps)));
+                onNode(leaf, finding(Severity::Info, codes::kFabricOversubscribed, {nameOf(leaf)},
+                                     {QT_TRANSLATE_NOOP("rackscope",
+                                                        "%1 is oversubscribed %2:1 (%3 Gb/s to servers "
+                                                        "over %4 Gb/s to spines)"),
+                                      {nameOf(leaf), QString::number(*r, 'g', 3), number(*load.downGbps),
+                                       number(*load.upGbps)}}));
         }
     }
 
@@ -296,10 +298,10 @@ private:
                            want = linkGbps(QStringLiteral("1x"), es);
                 const bool slow = have && want && *have < *want;
                 if (narrow || slow)
-                    onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowExpected, {linkName(l)},
-                                       QCoreApplication::translate("rackscope",
-                                                                   "%1 runs at %2, the design expects %3")
-                                           .arg(linkName(l), rateText(l), ew + es)));
+                    onLink(&l,
+                           finding(Severity::Warning, codes::kFabricLinkBelowExpected, {linkName(l)},
+                                   {QT_TRANSLATE_NOOP("rackscope", "%1 runs at %2, the design expects %3"),
+                                    {linkName(l), rateText(l), ew + es}}));
                 continue;
             }
             const auto g = linkGbps(l.width, l.speed);
@@ -309,15 +311,12 @@ private:
             if (u.of < 3)
                 continue;
             if (*g < u.gbps && u.count * 2 > int(u.of))
-                onLink(&l, finding(Severity::Warning, codes::kFabricLinkBelowPeers, {linkName(l)},
-                                   QCoreApplication::translate("rackscope",
-                                                               "%1 runs at %2 (%3 Gb/s) where %4 of %5 links "
-                                                               "between the same tiers run at %6 Gb/s")
-                                       .arg(linkName(l), rateText(l))
-                                       .arg(*g)
-                                       .arg(u.count)
-                                       .arg(u.of)
-                                       .arg(u.gbps)));
+                onLink(&l,
+                       finding(Severity::Warning, codes::kFabricLinkBelowPeers, {linkName(l)},
+                               {QT_TRANSLATE_NOOP("rackscope", "%1 runs at %2 (%3 Gb/s) where %4 of %5 links "
+                                                               "between the same tiers run at %6 Gb/s"),
+                                {linkName(l), rateText(l), number(*g), QString::number(u.count),
+                                 QString::number(u.of), number(u.gbps)}}));
         }
     }
 
@@ -326,21 +325,21 @@ private:
             for (const QString& p : n.downPorts) {
                 const QString who =
                     n.host.isEmpty() ? switchName(n) : QStringLiteral("%1 %2").arg(n.host, n.device);
-                onNode(n.id,
-                       finding(
-                           Severity::Warning, codes::kFabricPortDown, {who},
-                           QCoreApplication::translate("rackscope", "%1 port %2 is not active").arg(who, p)));
+                onNode(n.id, finding(Severity::Warning, codes::kFabricPortDown, {who},
+                                     {QT_TRANSLATE_NOOP("rackscope", "%1 port %2 is not active"), {who, p}},
+                                     serverTarget(n.host,
+                                                  n.host.isEmpty() ? QStringList() : QStringList{n.device})));
             }
         for (const FabricLink& l : f_.links) {
             if (l.state == QLatin1String("down"))
                 onLink(&l, finding(Severity::Warning, codes::kFabricPortDown, {linkName(l)},
-                                   QStringLiteral("%1 is down").arg(linkName(l))));
+                                   {QT_TRANSLATE_NOOP("rackscope", "%1 is down"), {linkName(l)}}));
             else if (l.state == QLatin1String("missing"))
                 onLink(&l,
                        finding(Severity::Warning, codes::kFabricLinkMissing, {linkName(l)},
-                               QCoreApplication::translate(
-                                   "rackscope", "%1 is in the design, but no discovered source shows it up")
-                                   .arg(linkName(l))));
+                               {QT_TRANSLATE_NOOP(
+                                    "rackscope", "%1 is in the design, but no discovered source shows it up"),
+                                {linkName(l)}}));
         }
     }
 
@@ -353,16 +352,15 @@ private:
                 const bool hostIsA = l.a == p.node;
                 const auto mine = hostIsA ? l.aMtu : l.bMtu, theirs = hostIsA ? l.bMtu : l.aMtu;
                 if (mine && theirs && *mine > *theirs)
-                    a_.findings.push_back(finding(
-                        Severity::Warning, codes::kFabricMtuMismatch,
-                        {endName(p, h.name), nameOf(p.switchId)},
-                        QCoreApplication::translate(
-                            "rackscope",
-                            "%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped")
-                            .arg(endName(p, h.name))
-                            .arg(*mine)
-                            .arg(nameOf(p.switchId), p.switchPort)
-                            .arg(*theirs)));
+                    onLink(&l,
+                           finding(Severity::Warning, codes::kFabricMtuMismatch,
+                                   {endName(p, h.name), nameOf(p.switchId)},
+                                   {QT_TRANSLATE_NOOP("rackscope", "%1 sends MTU %2 but %3 port %4 takes at "
+                                                                   "most %5: larger packets are dropped"),
+                                    {endName(p, h.name), QString::number(*mine), nameOf(p.switchId),
+                                     p.switchPort, QString::number(*theirs)}},
+                                   serverTarget(h.name,
+                                                p.device.isEmpty() ? QStringList() : QStringList{p.device})));
                 if (mine && !hostMtu.count(h.name)) {
                     hostMtu[h.name] = *mine;
                     hostMtus.push_back(*mine);
@@ -374,15 +372,13 @@ private:
         const int usual = mostCommon(hostMtus, &count);
         for (const auto& [host, m] : hostMtu)
             if (m != usual)
-                a_.findings.push_back(finding(
-                    Severity::Warning, codes::kFabricMtuMismatch, {host},
-                    QCoreApplication::translate("rackscope", "%1 uses MTU %2 where %3 of %4 hosts use %5: "
-                                                             "traffic between them is limited to the smaller")
-                        .arg(host)
-                        .arg(m)
-                        .arg(count)
-                        .arg(hostMtus.size())
-                        .arg(usual)));
+                a_.findings.push_back(
+                    finding(Severity::Warning, codes::kFabricMtuMismatch, {host},
+                            {QT_TRANSLATE_NOOP("rackscope", "%1 uses MTU %2 where %3 of %4 hosts use %5: "
+                                                            "traffic between them is limited to the smaller"),
+                             {host, QString::number(m), QString::number(count),
+                              QString::number(hostMtus.size()), QString::number(usual)}},
+                            serverTarget(host)));
     }
 
     void leafCounts() {
@@ -395,16 +391,13 @@ private:
         const int usual = mostCommon(counts, &n);
         for (const FabricHost& h : a_.hosts)
             if (int(h.leaves.size()) != usual)
-                a_.findings.push_back(
-                    finding(Severity::Warning, codes::kFabricHostLeafCount, {h.name},
-                            QCoreApplication::translate("rackscope",
-                                                        "%1 reaches %2 leaf switch(es) where %3 of %4 hosts "
-                                                        "reach %5: a cable or port is missing or extra")
-                                .arg(h.name)
-                                .arg(h.leaves.size())
-                                .arg(n)
-                                .arg(counts.size())
-                                .arg(usual)));
+                a_.findings.push_back(finding(
+                    Severity::Warning, codes::kFabricHostLeafCount, {h.name},
+                    {QT_TRANSLATE_NOOP("rackscope", "%1 reaches %2 leaf switch(es) where %3 of %4 hosts "
+                                                    "reach %5: a cable or port is missing or extra"),
+                     {h.name, QString::number(h.leaves.size()), QString::number(n),
+                      QString::number(counts.size()), QString::number(usual)}},
+                    serverTarget(h.name)));
     }
 };
 

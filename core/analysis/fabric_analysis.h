@@ -48,10 +48,7 @@ struct FabricAnalysis {
     std::vector<FabricHost> hosts; // by name, naturally sorted
     std::vector<Rail> rails;       // empty unless servers have two or more ports on the fabric
     std::vector<LeafLoad> leaves;
-    std::vector<Finding> findings;
-    // What a finding concerns, for drawing it: indices into the fabric's links, and node ids.
-    std::map<std::size_t, std::vector<std::size_t>> findingLinks;
-    std::map<std::size_t, QStringList> findingNodes;
+    std::vector<Finding> findings; // each targets the links and nodes it concerns
     const FabricHost* host(const QString& name) const;
 };
 

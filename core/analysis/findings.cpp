@@ -1,6 +1,6 @@
 #include "findings.h"
 
-#include <QCoreApplication>
+#include <QtGlobal>
 
 #include <algorithm>
 
@@ -9,6 +9,20 @@ namespace {
 
 QString describe(const Device& d) {
     return d.name.isEmpty() ? d.id : QStringLiteral("%1 (%2)").arg(d.id, d.name);
+}
+
+// A finding on `host`, pointing at the devices among its subjects. `words`: the source's own
+// sentence, for a finding with no text of rackscope's.
+Finding onHost(const HostTopology& host, Severity severity, const char* code, const QStringList& subjects,
+               FindingText text, const QString& words = {}) {
+    FindingTarget target = serverTarget(host.name);
+    for (const QString& s : subjects)
+        if (host.findDevice(s))
+            target.devices << s;
+    Finding f = makeFinding(severity, QLatin1String(code), subjects, std::move(text), std::move(target));
+    if (!words.isEmpty())
+        f.message = words;
+    return f;
 }
 
 bool isRdma(const Device& nic) {
@@ -35,36 +49,29 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
         }
         if (nearest && nearest->crossSocket.value_or(false))
             out.push_back(
-                {Severity::Warning,
-                 codes::kNearestNicCrossSocket,
-                 {gpu.id, nearestNic->id},
-                 QCoreApplication::translate(
-                     "rackscope", "%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its "
-                                  "network traffic crosses the inter-socket link.")
-                     .arg(gpu.id, describe(*nearestNic), pathTypeName(*nearest->path),
-                          nearest->crossSocketEvidence)});
+                onHost(host, Severity::Warning, codes::kNearestNicCrossSocket, {gpu.id, nearestNic->id},
+                       {QT_TRANSLATE_NOOP("rackscope",
+                                          "%1's nearest RDMA NIC, %2, is across the CPU socket (%3, %4): "
+                                          "its network traffic crosses the inter-socket link."),
+                        {gpu.id, describe(*nearestNic), pathTypeName(*nearest->path),
+                         nearest->crossSocketEvidence}}));
         if (!anyPair || anyTrue)
             continue;
         if (anyUnknown) {
             out.push_back(
-                {Severity::Info,
-                 codes::kGpuDirectUnknown,
-                 {gpu.id},
-                 QCoreApplication::translate(
-                     "rackscope", "Whether %1 can use GPUDirect RDMA is unknown: the source does not say "
-                                  "enough about its NICs.")
-                     .arg(gpu.id)});
+                onHost(host, Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
+                       {QT_TRANSLATE_NOOP("rackscope",
+                                          "Whether %1 can use GPUDirect RDMA is unknown: the source does "
+                                          "not say enough about its NICs."),
+                        {gpu.id}}));
         } else {
             QString why =
                 nearest ? nearest->gpudirectReason : a.pair(gpu.id, host.nics.front().id)->gpudirectReason;
-            out.push_back(
-                {Severity::Warning,
-                 codes::kNoGpuDirectNic,
-                 {gpu.id},
-                 QCoreApplication::translate(
-                     "rackscope", "%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its "
-                                  "network traffic is staged through host memory.")
-                     .arg(gpu.id, why)});
+            out.push_back(onHost(
+                host, Severity::Warning, codes::kNoGpuDirectNic, {gpu.id},
+                {QT_TRANSLATE_NOOP("rackscope", "%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: "
+                                                "%2). Its network traffic is staged through host memory."),
+                 {gpu.id, why}}));
         }
     }
 }
@@ -87,14 +94,12 @@ void nicLoadFindings(const HostTopology& host, const HostAnalysis& a, std::vecto
     for (const auto& [gpu, nic] : a.ncclNic)
         if (nic == hi->first)
             gpus << gpu;
-    out.push_back({Severity::Warning, codes::kNicSharedUnevenly, QStringList{hi->first, lo->first} + gpus,
-                   QCoreApplication::translate(
-                       "rackscope", "NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits "
-                                    "every collective.")
-                       .arg(hi->first)
-                       .arg(hi->second)
-                       .arg(gpus.join(QStringLiteral(", ")), lo->first)
-                       .arg(lo->second)});
+    out.push_back(
+        onHost(host, Severity::Warning, codes::kNicSharedUnevenly, QStringList{hi->first, lo->first} + gpus,
+               {QT_TRANSLATE_NOOP("rackscope", "NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the "
+                                               "busiest NIC limits every collective."),
+                {hi->first, QString::number(hi->second), gpus.join(QStringLiteral(", ")), lo->first,
+                 QString::number(lo->second)}}));
 }
 
 // Two links compare only in one unit: GT/s x lanes where both give it, else GB/s.
@@ -122,12 +127,10 @@ void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
         for (const Device& d : *list) {
             const auto rates = comparable(d.linkCurrent, d.linkMax);
             if (rates && rates->first < rates->second)
-                out.push_back({Severity::Warning,
-                               codes::kPcieLinkDegraded,
-                               {d.id},
-                               QCoreApplication::translate(
-                                   "rackscope", "%1's PCIe link runs at %2, below its capability %3.")
-                                   .arg(describe(d), linkText(d.linkCurrent), linkText(d.linkMax))});
+                out.push_back(onHost(host, Severity::Warning, codes::kPcieLinkDegraded, {d.id},
+                                     {QT_TRANSLATE_NOOP("rackscope", "%1's PCIe link runs at %2, below its "
+                                                                     "capability %3."),
+                                      {describe(d), linkText(d.linkCurrent), linkText(d.linkMax)}}));
         }
         // Identical devices (same vendor:device) should train to the same link.
         for (const Device& d : *list) {
@@ -144,13 +147,11 @@ void pcieFindings(const HostTopology& host, std::vector<Finding>& out) {
             }
             if (best)
                 out.push_back(
-                    {Severity::Warning,
-                     codes::kPcieLinkBelowPeers,
-                     {d.id, best->id},
-                     QCoreApplication::translate(
-                         "rackscope", "%1's PCIe link runs at %2 while the identical %3 reaches %4: it may "
-                                      "have trained at a lower speed or width.")
-                         .arg(describe(d), linkText(d.linkCurrent), best->id, linkText(best->linkCurrent))});
+                    onHost(host, Severity::Warning, codes::kPcieLinkBelowPeers, {d.id, best->id},
+                           {QT_TRANSLATE_NOOP("rackscope",
+                                              "%1's PCIe link runs at %2 while the identical %3 reaches "
+                                              "%4: it may have trained at a lower speed or width."),
+                            {describe(d), linkText(d.linkCurrent), best->id, linkText(best->linkCurrent)}}));
         }
     }
 }
@@ -165,11 +166,11 @@ void acsFindings(const HostTopology& host, std::vector<Finding>& out) {
                 below[bridge] << d.id;
     for (const auto& [bridge, devices] : below)
         out.push_back(
-            {Severity::Warning, codes::kAcsEnabled, QStringList{bridge} + devices,
-             QCoreApplication::translate(
-                 "rackscope", "ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and "
-                              "GPUDirect traffic is sent up to the root complex, or fails.")
-                 .arg(bridge, devices.join(QStringLiteral(", ")))});
+            onHost(host, Severity::Warning, codes::kAcsEnabled, QStringList{bridge} + devices,
+                   {QT_TRANSLATE_NOOP("rackscope",
+                                      "ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer "
+                                      "and GPUDirect traffic is sent up to the root complex, or fails."),
+                    {bridge, devices.join(QStringLiteral(", "))}}));
 }
 
 } // namespace
@@ -179,20 +180,18 @@ std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a
     gpuFindings(host, a, out);
     if (!host.gpus.empty() && std::none_of(host.nics.begin(), host.nics.end(), isRdma))
         out.push_back(
-            {Severity::Info,
-             codes::kNoRdmaNic,
-             {},
-             host.nics.empty()
-                 ? QCoreApplication::translate(
-                       "rackscope",
-                       "The source lists no NIC: GPUDirect RDMA and NCCL's NIC choice cannot be judged.")
-                 : QCoreApplication::translate(
-                       "rackscope", "No NIC is known to be RDMA-capable: NCCL would fall back to sockets.")});
+            onHost(host, Severity::Info, codes::kNoRdmaNic, {},
+                   {host.nics.empty()
+                        ? QT_TRANSLATE_NOOP("rackscope", "The source lists no NIC: GPUDirect RDMA and "
+                                                         "NCCL's NIC choice cannot be judged.")
+                        : QT_TRANSLATE_NOOP("rackscope", "No NIC is known to be RDMA-capable: NCCL would "
+                                                         "fall back to sockets."),
+                    {}}));
     nicLoadFindings(host, a, out);
     pcieFindings(host, out);
     acsFindings(host, out);
     for (const QString& note : host.notes)
-        out.push_back({Severity::Info, codes::kSourceNote, {}, note});
+        out.push_back(onHost(host, Severity::Info, codes::kSourceNote, {}, {}, note));
     std::stable_sort(out.begin(), out.end(),
                      [](const Finding& x, const Finding& y) { return int(x.severity) < int(y.severity); });
     return out;

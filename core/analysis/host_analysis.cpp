@@ -7,18 +7,6 @@
 
 namespace rackscope {
 
-QString severityName(Severity s) {
-    switch (s) {
-    case Severity::Error:
-        return QStringLiteral("error");
-    case Severity::Warning:
-        return QStringLiteral("warning");
-    case Severity::Info:
-        return QStringLiteral("info");
-    }
-    return {};
-}
-
 const GpuNicPair* HostAnalysis::pair(const QString& gpu, const QString& nic) const {
     if (gpuNicIndex.size() == qsizetype(gpuNic.size())) {
         const auto it = gpuNicIndex.constFind(qMakePair(gpu, nic));

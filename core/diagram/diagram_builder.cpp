@@ -755,27 +755,26 @@ private:
                 if (f.code == QLatin1String(codes::kPcieLinkDegraded) ||
                     f.code == QLatin1String(codes::kPcieLinkBelowPeers)) {
                     std::vector<int> items;
-                    for (const QString& s : f.subjects)
+                    for (const QString& s : f.target.devices)
                         if (const int i = standIn(name, s);
                             i >= 0 && std::find(items.begin(), items.end(), i) == items.end())
                             items.push_back(i);
                     if (!items.empty())
-                        d_.highlights.push_back({HighlightKind::PcieDegraded, items, {}, {}, f.message});
+                        d_.highlights.push_back({HighlightKind::PcieDegraded, items, {}, {}, findingText(f)});
                 }
         }
         // A load run's own account: a rank that went without GPUDirect RDMA (where the topology allowed it,
         // an error), over sockets, or not through its nearest NIC; drawn on its GPU and NIC.
         for (const Finding& f : in_.runFindings) {
             std::vector<int> items;
-            for (const QString& s : f.subjects) {
-                const int i = s.contains(QLatin1Char('/')) ? item(s) : item(QStringLiteral("host:") + s);
-                if (i >= 0)
+            for (const QString& d : f.target.devices) // its devices say more than its host
+                if (const int i = item(f.target.host + QLatin1Char('/') + d); i >= 0)
                     items.push_back(i);
-            }
-            if (items.size() > 1 && d_.items[items.front()].kind == ItemKind::Host)
-                items.erase(items.begin()); // its devices say more
+            if (items.empty())
+                if (const int i = item(QStringLiteral("host:") + f.target.host); i >= 0)
+                    items.push_back(i);
             if (!items.empty())
-                d_.highlights.push_back({HighlightKind::RunTransport, items, {}, {}, f.message});
+                d_.highlights.push_back({HighlightKind::RunTransport, items, {}, {}, findingText(f)});
         }
         for (const QString& host : in_.flaggedHosts)
             if (const int i = item(QStringLiteral("host:") + host); i >= 0)
@@ -791,8 +790,7 @@ private:
         if (!fabric_)
             return;
         const FabricNodeIndex node(*in_.fabric);
-        for (std::size_t i = 0; i < fabric_->findings.size(); ++i) {
-            const Finding& f = fabric_->findings[i];
+        for (const Finding& f : fabric_->findings) {
             HighlightKind kind;
             if (f.code == QLatin1String(codes::kFabricRailBreak))
                 kind = HighlightKind::RailBreak;
@@ -804,21 +802,19 @@ private:
                 kind = HighlightKind::PortDown;
             else
                 continue;
-            Highlight h{kind, {}, {}, {}, f.message};
-            if (const auto links = fabric_->findingLinks.find(i); links != fabric_->findingLinks.end())
-                for (std::size_t l : links->second)
-                    if (const auto dl = linkOfFabricLink_.find(l); dl != linkOfFabricLink_.end()) {
-                        h.links.push_back(dl->second);
-                        for (int end : {d_.links[dl->second].a, d_.links[dl->second].b})
-                            if (d_.items[end].kind != ItemKind::Leaf &&
-                                d_.items[end].kind != ItemKind::Spine && d_.items[end].kind != ItemKind::Core)
-                                h.items.push_back(end);
-                    }
-            if (const auto nodes = fabric_->findingNodes.find(i); nodes != fabric_->findingNodes.end())
-                for (const QString& id : nodes->second)
-                    if (const FabricNode* n = node(id))
-                        if (const int e = endOf(*n); e >= 0)
-                            h.items.push_back(e);
+            Highlight h{kind, {}, {}, {}, findingText(f)};
+            for (std::size_t l : f.target.links)
+                if (const auto dl = linkOfFabricLink_.find(l); dl != linkOfFabricLink_.end()) {
+                    h.links.push_back(dl->second);
+                    for (int end : {d_.links[dl->second].a, d_.links[dl->second].b})
+                        if (d_.items[end].kind != ItemKind::Leaf && d_.items[end].kind != ItemKind::Spine &&
+                            d_.items[end].kind != ItemKind::Core)
+                            h.items.push_back(end);
+                }
+            for (const QString& id : f.target.nodes)
+                if (const FabricNode* n = node(id))
+                    if (const int e = endOf(*n); e >= 0)
+                        h.items.push_back(e);
             if (!h.items.empty() || !h.links.empty())
                 d_.highlights.push_back(h);
         }

@@ -15,6 +15,14 @@ struct ImportResult {
     static ImportResult ok(HostTopology h) { return {std::move(h), {}}; }
 };
 
+// A server that could not be inspected: the stage that failed (connect, host-key, deploy, ...) and why.
+struct UnreachableServer {
+    QString name;     // as the person gave it
+    QString location; // "ssh://name"
+    QString stage;
+    QString message;
+};
+
 // An input that could not be read, and why.
 struct FailedInput {
     QString input; // file path or host name

@@ -246,4 +246,19 @@ QString fabricToDot(const Fabric& f, const FabricAnalysis& a) {
     return out;
 }
 
+QJsonObject switchHopsToJson(const QString& a, const QString& b, const std::optional<int>& hops) {
+    return {{"a", a}, {"b", b}, {"switch_hops", orNull(hops)}};
+}
+
+QJsonObject placementToJson(int groupSize, const Placement& placement) {
+    QJsonArray groups;
+    for (const PlacementGroup& g : placement.groups)
+        groups.append(QJsonObject{{"hosts", QJsonArray::fromStringList(g.hosts)},
+                                  {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
+                                  {"max_switch_hops", orNull(g.maxHops)}});
+    return {{"group_size", groupSize},
+            {"groups", groups},
+            {"unplaced", QJsonArray::fromStringList(placement.unplaced)}};
+}
+
 } // namespace rackscope

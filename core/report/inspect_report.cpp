@@ -65,11 +65,16 @@ QJsonObject hostToJson(const InspectedHost& h) {
         {"findings", findings}};
 }
 
-QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed,
+QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::vector<FailedInput>& failed,
                           const Fabric* fabric, const FabricAnalysis* fabricAnalysis) {
     QJsonArray list, errors;
-    for (const auto& h : hosts)
-        list.append(hostToJson(h));
+    for (const ServerEntry& e : servers)
+        if (e.host)
+            list.append(hostToJson(*e.host));
+        else if (e.unreachable)
+            list.append(QJsonObject{{"name", e.unreachable->name},
+                                    {"error", QJsonObject{{"stage", e.unreachable->stage},
+                                                          {"message", e.unreachable->message}}}});
     for (const auto& f : failed)
         errors.append(QJsonObject{{"input", f.input}, {"message", f.message}});
     QJsonObject doc{{"hosts", list}};
@@ -79,6 +84,13 @@ QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::ve
     if (!errors.isEmpty())
         doc.insert("errors", errors);
     return doc;
+}
+
+QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed) {
+    std::vector<ServerEntry> servers;
+    for (const InspectedHost& h : hosts)
+        servers.push_back({&h, nullptr});
+    return inspectToJson(servers, failed);
 }
 
 namespace {

@@ -10,10 +10,18 @@
 
 namespace rackscope {
 
+// One entry of the report's "hosts": a server inspected, or one that could not be ({"name", "error":
+// {"stage", "message"}}).
+struct ServerEntry {
+    const InspectedHost* host = nullptr;
+    const UnreachableServer* unreachable = nullptr;
+};
+
 QJsonObject hostToJson(const InspectedHost& h);
 // With a fabric, its source and its findings as "fabric".
-QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed,
+QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::vector<FailedInput>& failed,
                           const Fabric* fabric = nullptr, const FabricAnalysis* fabricAnalysis = nullptr);
+QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed);
 QString inspectToText(const std::vector<InspectedHost>& hosts,
                       const FabricAnalysis* fabricAnalysis = nullptr);
 

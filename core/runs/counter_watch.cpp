@@ -75,23 +75,24 @@ std::vector<Finding> counterFindings(const std::vector<CounterChange>& changes) 
         if (!c.delta || *c.delta == 0)
             continue;
         // "ib/mlx5_0/1/symbol_error" concerns host/mlx5_0; "net/eth0/rx_errors" host/eth0.
-        const QStringList subjects{c.host,
-                                   c.host + QLatin1Char('/') + c.counter.section(QLatin1Char('/'), 1, 1)};
+        const QString device = c.counter.section(QLatin1Char('/'), 1, 1);
+        const QStringList subjects{c.host, c.host + QLatin1Char('/') + device};
+        const FindingTarget target = serverTarget(c.host, {device});
         if (c.kind == CounterKind::Error)
-            out.push_back(
-                {Severity::Warning, codes::kRunCounterErrors, subjects,
-                 QCoreApplication::translate("rackscope", "%1: %2 rose by %3 during the run%4")
-                     .arg(c.host, c.counter)
-                     .arg(*c.delta)
-                     .arg(c.note.isEmpty() ? QString() : QStringLiteral(" (") + c.note + QLatin1Char(')'))});
+            out.push_back(makeFinding(
+                Severity::Warning, QLatin1String(codes::kRunCounterErrors), subjects,
+                {QT_TRANSLATE_NOOP("rackscope", "%1: %2 rose by %3 during the run%4"),
+                 {c.host, c.counter, QString::number(*c.delta),
+                  c.note.isEmpty() ? QString() : QStringLiteral(" (") + c.note + QLatin1Char(')')}},
+                target));
         else if (c.kind == CounterKind::Congestion)
-            out.push_back(
-                {Severity::Info, codes::kRunCounterCongestion, subjects,
-                 QCoreApplication::translate(
+            out.push_back(makeFinding(
+                Severity::Info, QLatin1String(codes::kRunCounterCongestion), subjects,
+                {QT_TRANSLATE_NOOP(
                      "rackscope",
-                     "%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)")
-                     .arg(c.host, c.counter)
-                     .arg(*c.delta)});
+                     "%1: %2 rose by %3 during the run: the network pushed back (PFC pause, ECN/CNP)"),
+                 {c.host, c.counter, QString::number(*c.delta)}},
+                target));
     }
     return out;
 }

@@ -4,7 +4,7 @@
 // it arrives, so a crash or a dropped agent loses nothing received), and
 // summary.json at each step's end (vLLM's --save-result field names). A sweep
 // keeps one such folder per step (step-01, step-02, ...) under its own.
-#include "load/load_summary.h"
+#include "load_model/load_summary.h"
 
 #include <QFile>
 #include <QString>

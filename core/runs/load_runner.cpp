@@ -1,24 +1,16 @@
 #include "load_runner.h"
 
+#include "load_json.h"
 #include "logging.h"
 #include "transport/agent_client.h"
 #include "transport/local_agent.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QJsonDocument>
 #include <cmath>
 
 namespace rackscope {
 namespace {
-
-QJsonObject toQt(const rsload::Json& j) {
-    return QJsonDocument::fromJson(QByteArray::fromStdString(j.dump())).object();
-}
-rsload::Json fromQt(const QJsonObject& o) {
-    const QByteArray bytes = QJsonDocument(o).toJson(QJsonDocument::Compact);
-    return rsload::Json::parse(bytes.begin(), bytes.end(), nullptr, false);
-}
 
 template <class T> T share(T total, int i, int n) {
     return total / T(n) + (T(i) < total % T(n) ? 1 : 0);
@@ -106,7 +98,7 @@ void LoadRunner::startStep() {
         const rsload::LoadSpec mine = shareOf(stepSpec_, 0, 1, "");
         connect(agent_.get(), &AgentClient::ready, this, [this, mine] {
             agentRequest_ = agent_->request(QString::fromLatin1(rsagent::protocol::method::kLoad),
-                                            toQt(rsload::toJson(mine)));
+                                            toQtJson(rsload::toJson(mine)).toObject());
         });
         connect(
             agent_.get(), &AgentClient::event, this,
@@ -144,14 +136,15 @@ void LoadRunner::startStep() {
         const QString host = request_.hosts[i];
         fleet_->stream(
             {host}, QString::fromLatin1(rsagent::protocol::method::kLoad),
-            toQt(rsload::toJson(shareOf(stepSpec_, i, int(request_.hosts.size()), host.toStdString()))));
+            toQtJson(rsload::toJson(shareOf(stepSpec_, i, int(request_.hosts.size()), host.toStdString())))
+                .toObject());
     }
 }
 
 void LoadRunner::onEvent(const QString& client, const QString& name, const QJsonObject& data) {
     if (name == QLatin1String("request")) {
         std::string why;
-        std::optional<rsload::RequestRecord> r = rsload::recordFromJson(fromQt(data), &why);
+        std::optional<rsload::RequestRecord> r = rsload::recordFromJson(fromQtJson(data), &why);
         if (!r) {
             clientErrors_ << QStringLiteral("%1: a record could not be read: %2")
                                  .arg(client, QString::fromStdString(why));

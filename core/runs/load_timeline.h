@@ -4,7 +4,7 @@
 // request and token throughput and failures; in-flight requests from the
 // progress events; a latency histogram; and for a sweep, throughput against
 // latency per step. No widgets: the GUI draws it, a test reads it.
-#include "load/load_summary.h"
+#include "load_model/load_summary.h"
 
 #include <QtGlobal>
 #include <cstdint>

@@ -146,17 +146,19 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
         if (network == QLatin1String("Socket"))
             socketRanks.try_emplace(host);
     for (const auto& [host, list] : socketRanks)
-        out.push_back(
-            {Severity::Error,
-             codes::kNcclSocketFallback,
-             {host},
-             QCoreApplication::translate(
-                 "rackscope",
-                 "%1: NCCL sent over TCP sockets (NET/Socket), not RDMA%2: it found no usable RDMA device, "
-                 "or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one")
-                 .arg(host, list.isEmpty()
-                                ? QString()
-                                : QStringLiteral(" for ranks ") + list.join(QStringLiteral(", ")))});
+        out.push_back(makeFinding(
+            Severity::Error, QLatin1String(codes::kNcclSocketFallback), {host},
+            {list.isEmpty()
+                 ? QT_TRANSLATE_NOOP("rackscope",
+                                     "%1: NCCL sent over TCP sockets (NET/Socket), not RDMA: it found no "
+                                     "usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA "
+                                     "kept it from one")
+                 : QT_TRANSLATE_NOOP("rackscope",
+                                     "%1: NCCL sent over TCP sockets (NET/Socket), not RDMA, for ranks "
+                                     "%2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET "
+                                     "/ NCCL_IB_HCA kept it from one"),
+             {host, list.join(QStringLiteral(", "))}},
+            serverTarget(host)));
 
     std::map<QString, HostAnalysis> analyses;
     for (const NcclRankNetwork& r : t.ranks) {
@@ -174,49 +176,60 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
             const Device* nic = gpu ? nicNamed(topo->second, nicName) : nullptr;
             const GpuNicPair* pair = nic ? analysis->pair(gpu->id, nic->id) : nullptr;
             QStringList subjects{r.host};
-            if (gpu)
-                subjects << r.host + QLatin1Char('/') + gpu->id;
-            if (nic)
-                subjects << r.host + QLatin1Char('/') + nic->id;
+            FindingTarget target = serverTarget(r.host);
+            for (const Device* d : {gpu, nic})
+                if (d) {
+                    subjects << r.host + QLatin1Char('/') + d->id;
+                    target.devices << d->id;
+                }
             if (analysis && nic) {
                 const auto nearest = std::find_if(analysis->ncclNic.begin(), analysis->ncclNic.end(),
                                                   [&](const auto& gn) { return gn.first == gpu->id; });
                 const GpuNicPair* best =
                     nearest == analysis->ncclNic.end() ? nullptr : analysis->pair(gpu->id, nearest->second);
                 if (best && best->path && pair && pair->path && ncclRank(*best->path) < ncclRank(*pair->path))
-                    out.push_back(
-                        {Severity::Warning, codes::kNcclNicNotNearest, subjects,
-                         QCoreApplication::translate(
-                             "rackscope", "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA")
-                             .arg(who, nicName, pathTypeName(*pair->path), nearest->second)});
+                    out.push_back(makeFinding(
+                        Severity::Warning, QLatin1String(codes::kNcclNicNotNearest), subjects,
+                        {QT_TRANSLATE_NOOP("rackscope",
+                                           "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA"),
+                         {who, nicName, pathTypeName(*pair->path), nearest->second}},
+                        target));
             }
             if (r.gdrConnections == r.netConnections)
                 continue;
-            const QString used =
-                QCoreApplication::translate(
-                    "rackscope", "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)")
-                    .arg(who, nicName)
-                    .arg(r.netConnections - r.gdrConnections)
-                    .arg(r.netConnections);
             const QStringList said = t.gdrNotes.count(r.host) ? t.gdrNotes.at(r.host) : QStringList();
             const QString ncclSaid = said.isEmpty()
                                          ? QString()
                                          : QStringLiteral("; NCCL said: ") + said.join(QStringLiteral("; "));
+            // %1 reached %2 without GPUDirect RDMA (%3 of %4 network connections) ...
+            QStringList args{who, nicName, QString::number(r.netConnections - r.gdrConnections),
+                             QString::number(r.netConnections)};
             if (pair && pair->gpudirect == true)
-                out.push_back(
-                    {Severity::Error, codes::kNcclGdrExpected, subjects,
-                     QCoreApplication::translate("rackscope", "%1, though the topology allows it (%2): check "
-                                                              "that nvidia-peermem (or dma-buf) is loaded "
-                                                              "and NCCL_NET_GDR_LEVEL%3")
-                         .arg(used, pair->gpudirectReason, ncclSaid)});
+                out.push_back(makeFinding(
+                    Severity::Error, QLatin1String(codes::kNcclGdrExpected), subjects,
+                    {QT_TRANSLATE_NOOP("rackscope",
+                                       "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), "
+                                       "though the topology allows it (%5): check that nvidia-peermem (or "
+                                       "dma-buf) is loaded and NCCL_NET_GDR_LEVEL%6"),
+                     args << pair->gpudirectReason << ncclSaid},
+                    target));
+            else if (pair && pair->gpudirect == false)
+                out.push_back(makeFinding(
+                    Severity::Warning, QLatin1String(codes::kNcclNoGdr), subjects,
+                    {QT_TRANSLATE_NOOP(
+                         "rackscope",
+                         "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), as "
+                         "the topology predicts: %5%6"),
+                     args << pair->gpudirectReason << ncclSaid},
+                    target));
             else
                 out.push_back(
-                    {Severity::Warning, codes::kNcclNoGdr, subjects,
-                     used +
-                         (pair && pair->gpudirect == false
-                              ? QStringLiteral(", as the topology predicts: ") + pair->gpudirectReason
-                              : QString()) +
-                         ncclSaid});
+                    makeFinding(Severity::Warning, QLatin1String(codes::kNcclNoGdr), subjects,
+                                {QT_TRANSLATE_NOOP(
+                                     "rackscope",
+                                     "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)%5"),
+                                 args << ncclSaid},
+                                target));
         }
     }
     return out;

@@ -1,6 +1,5 @@
 #include "straggler.h"
 
-#include <QCoreApplication>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -15,6 +14,13 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// A slow host, or a slow pair: the first host, and the other as its peer.
+FindingTarget pairTarget(const QStringList& hosts) {
+    FindingTarget t = serverTarget(hosts.value(0));
+    t.peers = hosts.mid(1);
+    return t;
 }
 
 } // namespace
@@ -134,16 +140,16 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
 
 std::vector<Finding> stragglerFindings(const StragglerVerdict& v) {
     std::vector<Finding> out;
-    const auto message = [](const Flagged& f) {
-        return QCoreApplication::translate("rackscope", "%1: %2 GB/s, %3")
-            .arg(f.subject)
-            .arg(f.value, 0, 'f', 2)
-            .arg(f.reason);
+    const auto finding = [](Severity severity, const char* code, const Flagged& f) {
+        return makeFinding(severity, QLatin1String(code), f.hosts,
+                           {QT_TRANSLATE_NOOP("rackscope", "%1: %2 GB/s, %3"),
+                            {f.subject, QString::number(f.value, 'f', 2), f.reason}},
+                           pairTarget(f.hosts));
     };
     for (const Flagged& f : v.slowHosts)
-        out.push_back({Severity::Error, QStringLiteral("run-slow-host"), f.hosts, message(f)});
+        out.push_back(finding(Severity::Error, "run-slow-host", f));
     for (const Flagged& f : v.slowPairs)
-        out.push_back({Severity::Warning, QStringLiteral("run-slow-link"), f.hosts, message(f)});
+        out.push_back(finding(Severity::Warning, "run-slow-link", f));
     return out;
 }
 

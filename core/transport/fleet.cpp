@@ -2,6 +2,7 @@
 
 #include "agent_client.h"
 
+#include "thread_priority.h"
 #include <QElapsedTimer>
 
 namespace rackscope {
@@ -72,6 +73,7 @@ void Fleet::start(const QStringList& hosts, const QString& method, const QJsonOb
     pending_ += int(hosts.size());
     for (const QString& host : hosts)
         pool_.start([this, host, method, params, streaming] {
+            runBesideTheWindow(); // key exchange, ciphers and copying the agent yield to the window
             const HostResult r = run(host, method, params, streaming);
             QMetaObject::invokeMethod(
                 this,

@@ -2,6 +2,7 @@
 
 #include "logging.h"
 #include "report/inspect_report.h"
+#include "thread_priority.h"
 #include "transport/local_agent.h"
 
 namespace rackscope {
@@ -92,6 +93,7 @@ LiveWorkspace::LiveWorkspace(QObject* parent)
     thread_.setObjectName(QStringLiteral("rackscope workspace"));
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(&thread_, &QThread::started, worker_, &runBesideTheWindow, Qt::DirectConnection); // on its thread
     connect(worker_, &WorkspaceWorker::published, this, [this](const WorkspaceViewPtr& v) {
         if (v->generation <= view_->generation)
             return; // an older view than the one shown

@@ -1,5 +1,7 @@
 #include "session_file.h"
 
+#include "report/finding_json.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,12 +38,11 @@ QByteArray sessionToJson(const Session& s) {
         sources.append(o);
     }
     QJsonArray findings;
-    for (const auto& [host, f] : s.findings)
-        findings.append(QJsonObject{{"host", host},
-                                    {"severity", severityName(f.severity)},
-                                    {"code", f.code},
-                                    {"subjects", QJsonArray::fromStringList(f.subjects)},
-                                    {"message", f.message}});
+    for (const auto& [host, f] : s.findings) {
+        QJsonObject o = findingToJson(f);
+        o.insert("host", host);
+        findings.append(o);
+    }
     const QJsonObject doc{{"version", 1},        {"title", s.title},
                           {"saved", s.saved},    {"rackscope", s.version},
                           {"sources", sources},  {"flagged", QJsonArray::fromStringList(s.flagged)},

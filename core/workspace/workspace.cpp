@@ -29,6 +29,7 @@ void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
                std::any_of(loaded.raw.begin(), loaded.raw.end(),
                            [&](const RawSource& r) { return !r.host.isEmpty() && r.host == old.host; });
     });
+    std::erase_if(unreachable_, [&](const UnreachableServer& u) { return u.location == key; });
     std::move(in.hosts.begin(), in.hosts.end(), std::back_inserter(hosts_));
     std::move(loaded.raw.begin(), loaded.raw.end(), std::back_inserter(raw_));
     for (const QString& h : in.flaggedHosts)
@@ -54,6 +55,31 @@ QString Workspace::takeAgentAnswer(const QString& location, const QJsonObject& s
                                        : imported.failed.front().message;
     take(std::move(imported), mode, location);
     return {};
+}
+
+void Workspace::takeUnreachable(UnreachableServer server) {
+    std::erase_if(unreachable_, [&](const UnreachableServer& u) { return u.location == server.location; });
+    unreachable_.push_back(std::move(server));
+}
+
+std::vector<ServerEntry> Workspace::servers() const {
+    std::vector<ServerEntry> all;
+    for (const InspectedHost& h : hosts_)
+        all.push_back({&h, nullptr});
+    for (const UnreachableServer& u : unreachable_)
+        all.push_back({nullptr, &u});
+    const auto location = [](const ServerEntry& e) {
+        return e.host ? e.host->host.source.location : e.unreachable->location;
+    };
+    std::stable_sort(all.begin(), all.end(), [&](const ServerEntry& a, const ServerEntry& b) {
+        return rank(location(a)) < rank(location(b));
+    });
+    return all;
+}
+
+qsizetype Workspace::rank(const QString& location) const {
+    const qsizetype i = location.startsWith(QLatin1String("ssh://")) ? order_.indexOf(location.mid(6)) : -1;
+    return i < 0 ? order_.size() : i;
 }
 
 void Workspace::addRunFindings(const std::vector<Finding>& findings) {
@@ -82,13 +108,9 @@ const InspectedHost* Workspace::host(const QString& name) const {
 void Workspace::sortHosts() {
     if (order_.isEmpty())
         return;
-    const auto rank = [&](const InspectedHost& h) {
-        const QString& l = h.host.source.location;
-        const qsizetype i = l.startsWith(QLatin1String("ssh://")) ? order_.indexOf(l.mid(6)) : -1;
-        return i < 0 ? order_.size() : i;
-    };
-    std::stable_sort(hosts_.begin(), hosts_.end(),
-                     [&](const InspectedHost& a, const InspectedHost& b) { return rank(a) < rank(b); });
+    std::stable_sort(hosts_.begin(), hosts_.end(), [&](const InspectedHost& a, const InspectedHost& b) {
+        return rank(a.host.source.location) < rank(b.host.source.location);
+    });
 }
 
 void Workspace::mergeFabric() {

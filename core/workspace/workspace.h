@@ -6,6 +6,7 @@
 // value: the CLI uses it directly, the window through LiveWorkspace, which
 // keeps it on a worker thread.
 #include "analysis/fabric_analysis.h"
+#include "report/inspect_report.h"
 #include "session_file.h"
 #include "sources.h"
 
@@ -40,6 +41,9 @@ public:
     // One agent's answer (a collect snapshot) from `location` ("ssh://host", or this machine): its topology
     // and what its NICs see of the fabric (LLDP). Returns why it could not be taken, or nothing.
     QString takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode);
+    // A server that could not be inspected. What an earlier answer of it showed stays; it is listed
+    // among the servers (servers()) until it answers again.
+    void takeUnreachable(UnreachableServer server);
     // Hosts over SSH in the order the person gave them, whatever order they answer in.
     void setServerOrder(const QStringList& hosts) {
         order_ = hosts;
@@ -49,10 +53,13 @@ public:
     void addRunFindings(const std::vector<Finding>& findings);
     void setTitle(const QString& title) { title_ = title; }
     void clear();     // everything but the server order
-    void reanalyse(); // the findings again, in the language now installed
+    void reanalyse(); // the analysis again: its evidence phrases in the language now installed
 
     bool empty() const { return hosts_.empty() && !fabric_; }
     const std::vector<InspectedHost>& hosts() const { return hosts_; }
+    const std::vector<UnreachableServer>& unreachable() const { return unreachable_; }
+    // The servers shown and those that could not be inspected, in the servers' order.
+    std::vector<ServerEntry> servers() const;
     const InspectedHost* host(const QString& name) const;
     const std::optional<Fabric>& fabric() const { return fabric_; }
     const std::optional<FabricAnalysis>& fabricAnalysis() const { return fabricAnalysis_; }
@@ -71,7 +78,10 @@ private:
     void sortHosts();
     void mergeFabric();
 
+    qsizetype rank(const QString& location) const; // its place in the server order (last when not in it)
+
     std::vector<InspectedHost> hosts_;
+    std::vector<UnreachableServer> unreachable_;
     std::vector<RawSource> raw_;
     std::map<QString, Fabric> fabricParts_; // by the key of the source that gave it
     std::optional<Fabric> fabric_;          // the parts merged

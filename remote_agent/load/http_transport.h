@@ -5,7 +5,7 @@
 //    library for it, and it costs about what wrk costs a request.
 //  - libcurl's multi interface (curl_transport.cpp), for https:// and proxies, opened at run time.
 // Both keep every connection alive for the next request, with no cap.
-#include "request_record.h"
+#include "load_model/request_record.h"
 
 #include <chrono>
 #include <memory>

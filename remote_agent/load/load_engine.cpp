@@ -1,7 +1,8 @@
 #include "load_engine.h"
 
 #include "http_transport.h"
-#include "prompts.h"
+#include "load_model/prompts.h"
+#include "openai_stream.h"
 #include "request_body.h"
 #include "sse_parser.h"
 

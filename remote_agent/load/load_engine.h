@@ -4,7 +4,7 @@
 // Asio for plain http, libcurl's multi interface for https and proxies), each
 // response's server-sent events parsed as they arrive and timed on arrival. It runs inside rackscope-agent
 // (the "load" method) and in-process in tests and benchmarks.
-#include "request_record.h"
+#include "load_model/request_record.h"
 
 #include <atomic>
 #include <functional>

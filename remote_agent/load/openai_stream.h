@@ -4,14 +4,14 @@
 // TensorRT-LLM and llama.cpp's server send them: content (and reasoning)
 // text, a role-only first chunk, empty chunks, the usage chunk, "[DONE]",
 // and errors sent inside an HTTP 200 stream.
+#include "load_model/endpoint.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace rsload {
-
-enum class Endpoint { Completions, ChatCompletions };
 
 struct StreamChunk {
     bool done = false;    // data: [DONE]

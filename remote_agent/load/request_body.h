@@ -3,7 +3,7 @@
 // request of a run shares is written once; a body is then its prompt and
 // max_tokens between the two, with no JSON tree built per request (the plain
 // request rate depends on it). The keys keep vLLM's benchmark's order.
-#include "load_spec.h"
+#include "load_model/load_spec.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "server.h"
 
-#include "json_nesting.h"
-#include "protocol.h"
+#include "protocol/json_nesting.h"
+#include "protocol/protocol.h"
 #include "rackscope_version.h"
 
 #include <cerrno>

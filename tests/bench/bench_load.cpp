@@ -12,8 +12,8 @@
 //     the error still in bound.
 // It fails only when it cannot measure, never on a figure.
 #include "load/load_engine.h"
-#include "load/load_summary.h"
 #include "load/load_test_server.h"
+#include "load_model/load_summary.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -3,6 +3,7 @@
 #include "test_support.h"
 
 #include "analysis/findings.h"
+#include "report/finding_json.h"
 
 using namespace rackscope;
 
@@ -94,6 +95,7 @@ private slots:
 
     void unevenSharingIsReported() {
         HostTopology h = twoSocketHost();
+        h.name = QStringLiteral("node1");
         for (int i = 0; i < 4; ++i)
             h.gpus.push_back(gpu(i, 8 + i, 0));
         h.nics.push_back(nic(0, 4, true, 0));  // on the switch itself: PIX to all four GPUs
@@ -107,8 +109,38 @@ private slots:
                 found = true;
                 QVERIFY(f.subjects.contains(QStringLiteral("NIC0")));
                 QVERIFY(f.message.contains(QStringLiteral("4 GPUs")));
+                // Structured: the server and its devices it concerns, and the message's values.
+                QCOMPARE(f.target.host, h.name);
+                QVERIFY(f.target.devices.contains(QStringLiteral("NIC0")) &&
+                        f.target.devices.contains(QStringLiteral("GPU3")));
+                QCOMPARE(f.text.args.value(0), QStringLiteral("NIC0"));
+                QCOMPARE(f.text.args.value(1), QStringLiteral("4"));
+                QCOMPARE(f.message, fillText(QString::fromUtf8(f.text.source), f.text.args));
+                // ... and so in JSON.
+                const QJsonObject json = findingToJson(f);
+                QCOMPARE(json.value("params").toArray().at(1).toString(), QStringLiteral("4"));
+                QCOMPARE(json.value("target").toObject().value("host").toString(), h.name);
             }
         QVERIFY(found);
+    }
+
+    void findingTextsAreFilledInOnePass() {
+        QCOMPARE(fillText(QStringLiteral("%1 of %2, %1 again"), {QStringLiteral("a"), QStringLiteral("b")}),
+                 QStringLiteral("a of b, a again"));
+        // A value that holds a marker stays as it is; %10 is the tenth value; a marker with no value stays.
+        QCOMPARE(fillText(QStringLiteral("%1 %2"), {QStringLiteral("100%2"), QStringLiteral("x")}),
+                 QStringLiteral("100%2 x"));
+        QStringList ten;
+        for (int i = 1; i <= 10; ++i)
+            ten << QStringLiteral("v%1").arg(i);
+        QCOMPARE(fillText(QStringLiteral("%10/%1/%3%"), ten), QStringLiteral("v10/v1/v3%"));
+        QCOMPARE(fillText(QStringLiteral("%4 left"), {QStringLiteral("a")}), QStringLiteral("%4 left"));
+        // No translator here: the sentence shown is the English message.
+        const Finding f = makeFinding(Severity::Info, QStringLiteral("c"), {},
+                                      {QT_TRANSLATE_NOOP("rackscope", "%1 port %2 is not active"),
+                                       {QStringLiteral("sw1"), QStringLiteral("7")}});
+        QCOMPARE(f.message, QStringLiteral("sw1 port 7 is not active"));
+        QCOMPARE(findingText(f), f.message);
     }
 
     void gpudirectNeedsAnRdmaNicAndAShortPath() {

@@ -116,8 +116,19 @@ private slots:
         expectedBreaks.sort();
         QStringList breaks;
         for (const Finding& f : a.findings)
-            if (f.code == QLatin1String("fabric-rail-break"))
+            if (f.code == QLatin1String("fabric-rail-break")) {
                 breaks << f.subjects[0] + QLatin1Char(' ') + f.subjects[1];
+                // It targets the cable itself: one link, whose server end is that host's device.
+                QCOMPARE(f.target.host, f.subjects[0]);
+                QCOMPARE(f.target.devices, QStringList{f.subjects[1]});
+                QCOMPARE(f.target.links.size(), size_t(1));
+                const Fabric& fabric = *r.fabric;
+                const FabricLink& cable = fabric.links.at(f.target.links[0]);
+                const FabricNode* a_ = fabric.node(cable.a);
+                const FabricNode* b_ = fabric.node(cable.b);
+                QVERIFY((a_ && a_->host == f.subjects[0] && a_->device == f.subjects[1]) ||
+                        (b_ && b_->host == f.subjects[0] && b_->device == f.subjects[1]));
+            }
         breaks.sort();
         QCOMPARE(breaks, expectedBreaks);
         // The capture holds one server with two cables swapped between rails.

@@ -91,7 +91,17 @@ private slots:
         QVERIFY(settled(w));
         QVERIFY(w.selectItem(QStringLiteral("node08/GPU4")));
         w.console()->appendPlainText(QStringLiteral("a line the console keeps"));
+        QTreeWidgetItem* const firstRow = w.findingList()->topLevelItem(0);
+        QVERIFY(firstRow);
         QVERIFY(w.switchLanguage(QStringLiteral("zh_CN")));
+        // The findings' sentences are rendered where they are shown: the same rows read in Chinese at
+        // once, before the workspace has analysed anything again.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+        QCOMPARE(w.findingList()->topLevelItem(0), firstRow);
+        bool chineseAtOnce = false;
+        for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i)
+            chineseAtOnce |= w.findingList()->topLevelItem(i)->text(3).contains(QStringLiteral("插槽"));
+        QVERIFY(chineseAtOnce);
         QVERIFY(settled(w));
         QCOMPARE(rackscope::gui::chosenLanguage(), QStringLiteral("zh_CN"));
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));

@@ -3,7 +3,7 @@
 // time, a cancel answered with what was done), and `rackscope-cli load`
 // saving as it goes, never saving an API key, reading its results back
 // (a cut file too), comparing runs, exporting CSV, and refusing bad options.
-#include "load/load_spec.h"
+#include "load_model/load_spec.h"
 #include "load_test_server.h"
 #include "runs/load_results.h"
 #include "tls_front.h"

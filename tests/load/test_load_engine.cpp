@@ -5,7 +5,7 @@
 // streams are measured in tests/bench/bench_load.cpp, not asserted here.)
 #include "load/http_transport.h"
 #include "load/load_engine.h"
-#include "load/load_summary.h"
+#include "load_model/load_summary.h"
 #include "load_test_server.h"
 #include "tls_front.h"
 

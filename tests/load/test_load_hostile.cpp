@@ -5,7 +5,7 @@
 // stays bounded whatever the server says.
 #include "load/http_transport.h"
 #include "load/load_engine.h"
-#include "load/load_summary.h"
+#include "load_model/load_summary.h"
 #include "load_test_server.h"
 
 #include <QCoreApplication>

@@ -3,11 +3,12 @@
 // what each OpenAI-compatible chunk and error body says, lengths, prompts,
 // SLOs, records and specs as JSON (and refused when malformed), and the
 // summary's statistics and layout against vLLM's own console output.
-#include "load/load_summary.h"
 #include "load/openai_stream.h"
-#include "load/prompts.h"
 #include "load/request_body.h"
 #include "load/sse_parser.h"
+#include "load_model/load_summary.h"
+#include "load_model/prompts.h"
+#include "runs/load_json.h"
 #include "test_support.h"
 
 #include <QRegularExpression>
@@ -465,6 +466,17 @@ private slots:
         const auto s2 = loadSpecFromJson(toJson(spec), &why);
         QVERIFY2(s2, why.c_str());
         QVERIFY(toJson(*s2) == toJson(spec));
+        // Across the one boundary to Qt's JSON (what the agent client carries) and back: the same
+        // values (Qt sorts an object's keys, so they are compared as unordered JSON).
+        const auto crossesUnchanged = [](const Json& j) {
+            return nlohmann::json::parse(rackscope::fromQtJson(rackscope::toQtJson(j)).dump()) ==
+                   nlohmann::json::parse(j.dump());
+        };
+        QVERIFY(crossesUnchanged(toJson(spec)));
+        QVERIFY(crossesUnchanged(toJson(r)));
+        QVERIFY(crossesUnchanged(Json::parse(
+            R"({"big":9007199254740000,"neg":-3,"f":0.125,"s":"网络 ✓","n":null,"b":true,"a":[1,[2,{"x":[]}]],"o":{}})")));
+        QVERIFY(rackscope::fromQtJson(rackscope::toQtJson(Json(int64_t(1) << 52))).is_number_integer());
         for (const char* badSpec :
              {"[]", "{\"model\":\"m\"}", "{\"url\":\"ftp://x\",\"model\":\"m\",\"requests\":1}",
               "{\"url\":\"http://x\",\"model\":\"m\",\"requests\":1,\"concurrency\":\"many\"}",

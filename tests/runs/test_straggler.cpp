@@ -95,6 +95,12 @@ private slots:
         QCOMPARE(hostFindings[0].code, QStringLiteral("run-slow-host"));
         QCOMPARE(hostFindings[0].severity, Severity::Error);
         QCOMPARE(hostFindings[0].subjects, QStringList{QStringLiteral("h5")});
+        QCOMPARE(hostFindings[0].target.host, QStringLiteral("h5"));
+        QCOMPARE(QSet<QString>({linkFindings[0].target.host, linkFindings[0].target.peers.value(0)}),
+                 (QSet<QString>{QStringLiteral("h2"), QStringLiteral("h7")}));
+        QCOMPARE(hostFindings[0].message,
+                 fillText(QString::fromUtf8(hostFindings[0].text.source), hostFindings[0].text.args));
+        QCOMPARE(hostFindings[0].text.args.value(0), QStringLiteral("h5"));
 
         // Even runs flag nobody; a known line rate flags everything far under it.
         const auto even =

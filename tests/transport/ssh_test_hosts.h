@@ -34,6 +34,10 @@ public:
         QProcess* sshd = nullptr;
     };
 
+    // How much less than the test's own process the hosts' sshd and what it runs (the agent) get of
+    // the CPU (nice(1)); hosts added after it is set.
+    int niceness = 0;
+
     // Why the tests cannot run here, or empty.
     static QString missing() {
         if (::geteuid() != 0)
@@ -170,7 +174,8 @@ public:
         h.sshd = new QProcess;
         h.sshd->setProcessChannelMode(QProcess::ForwardedErrorChannel);
         h.sshd->start(QStringLiteral("ip"),
-                      {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("unshare"),
+                      {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("nice"),
+                       QStringLiteral("-n"), QString::number(niceness), QStringLiteral("unshare"),
                        QStringLiteral("--uts"), QStringLiteral("--mount"), QStringLiteral("sh"),
                        QStringLiteral("-c"),
                        QStringLiteral("hostname %1 && %2 && exec /usr/sbin/sshd -D -e -q -f %3")

@@ -2,7 +2,7 @@
 // What one load run does: where it sends, what it asks for, how the requests
 // arrive and when it stops. The same value drives the engine in-process and
 // travels to an agent as the "load" method's params (docs/protocol.md).
-#include "openai_stream.h"
+#include "endpoint.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
