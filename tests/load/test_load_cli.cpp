@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstdlib>
 
 using rackscope::test::LoadTestServer;
 using rackscope::test::TlsFront;
@@ -174,8 +175,13 @@ private slots:
         s.durationS = 60;
         s.headers = {{"X-Test-Script", "ttft=10;tpot=100"}};
         s.outputLen = {rsload::LengthDist::Kind::Fixed, 50, 0};
+        const auto received = [this] { // {"received":N}
+            const std::string r = server_.get("/test/requests");
+            return std::atoll(r.c_str() + std::min(r.size(), r.find(':') + 1));
+        };
+        const long long before = received();
         agent.send(loadRequest(5, s));
-        QTest::qWait(400);
+        QTRY_VERIFY_WITH_TIMEOUT(received() >= before + 4, 30000); // the four requests are in flight
         agent.send("{\"id\":5,\"method\":\"cancel\"}");
         const std::vector<QJsonObject> all = agent.until(5);
         const QJsonObject result = all.back().value("result").toObject();

@@ -213,9 +213,12 @@ public:
     }
 
     // Kills only the host's sessions: the server is still there to connect to again.
+    // Kills the host's sessions (sshd stays) and returns once they are gone, their connections closed.
     void dropSessions(const QString& name) {
         sh(QStringLiteral(
-               "for p in $(ip netns pids %1); do grep -qa 'root@' /proc/$p/cmdline && kill -9 $p; done; true")
+               "sessions() { for p in $(ip netns pids %1); do grep -qa 'root@' /proc/$p/cmdline && "
+               "echo $p; done; }; kill -9 $(sessions) 2>/dev/null; "
+               "for i in $(seq 100); do [ -z \"$(sessions)\" ] && break; sleep 0.05; done; true")
                .arg(hosts_.at(name).ns));
     }
     void stop(const QString& name) {
