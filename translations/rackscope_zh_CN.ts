@@ -300,7 +300,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>由 nvidia-smi topo -m 给出</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="138"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="139"/>
         <source>%1 (line %2: %3)</source>
         <translation>%1（第 %2 行：%3）</translation>
     </message>
@@ -310,57 +310,57 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>各来源在 %1 上不一致</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="149"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="150"/>
         <source>%1 is declared %2 but is cabled as a %3</source>
         <translation>%1 声明为%2，但按接线是%3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="200"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="201"/>
         <source>%1 %2 is cabled to %3, the leaf of rail %4 (%5 of its %6 server ports are %4): on a rail-optimised fabric device k of every server reaches rail k, so traffic between rails crosses the spines</source>
         <translation>%1 %2 接到了 %3，即轨道 %4 的叶交换机（其 %6 个服务器端口中有 %5 个属于 %4）：在轨道优化网络中，每台服务器的第 k 个设备应接到轨道 k，否则轨道之间的流量要经过脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="247"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="248"/>
         <source>%1 is oversubscribed %2:1 (%3 Gb/s to servers over %4 Gb/s to spines)</source>
         <translation>%1 收敛比为 %2:1（面向服务器 %3 Gb/s，面向脊交换机 %4 Gb/s）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="300"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="303"/>
         <source>%1 runs at %2, the design expects %3</source>
         <translation>%1 运行在 %2，设计要求 %3</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="312"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="316"/>
         <source>%1 runs at %2 (%3 Gb/s) where %4 of %5 links between the same tiers run at %6 Gb/s</source>
         <translation>%1 运行在 %2（%3 Gb/s），而同层之间 %5 条链路中有 %4 条运行在 %6 Gb/s</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="325"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="329"/>
         <source>%1 port %2 is not active</source>
         <translation>%1 的端口 %2 未激活</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="331"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="336"/>
         <source>%1 is down</source>
         <translation>%1 已断开</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="334"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="340"/>
         <source>%1 is in the design, but no discovered source shows it up</source>
         <translation>%1 在设计中，但没有任何发现来源显示它处于连通状态</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="351"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="358"/>
         <source>%1 sends MTU %2 but %3 port %4 takes at most %5: larger packets are dropped</source>
         <translation>%1 发送 MTU %2，但 %3 的端口 %4 最多接受 %5：更大的包会被丢弃</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="369"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="377"/>
         <source>%1 uses MTU %2 where %3 of %4 hosts use %5: traffic between them is limited to the smaller</source>
         <translation>%1 使用 MTU %2，而 %4 台主机中有 %3 台使用 %5：它们之间的流量受限于较小者</translation>
     </message>
     <message>
-        <location filename="../core/analysis/fabric_analysis.cpp" line="388"/>
+        <location filename="../core/analysis/fabric_analysis.cpp" line="396"/>
         <source>%1 reaches %2 leaf switch(es) where %3 of %4 hosts reach %5: a cable or port is missing or extra</source>
         <translation>%1 连到 %2 台叶交换机，而 %4 台主机中有 %3 台连到 %5 台：少了或多了一根线缆或一个端口</translation>
     </message>
@@ -370,47 +370,47 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="52"/>
+        <location filename="../core/analysis/findings.cpp" line="53"/>
         <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
         <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="61"/>
+        <location filename="../core/analysis/findings.cpp" line="63"/>
         <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
         <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="69"/>
+        <location filename="../core/analysis/findings.cpp" line="72"/>
         <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
         <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="96"/>
+        <location filename="../core/analysis/findings.cpp" line="99"/>
         <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
         <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="128"/>
+        <location filename="../core/analysis/findings.cpp" line="131"/>
         <source>%1&apos;s PCIe link runs at %2, below its capability %3.</source>
         <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="147"/>
+        <location filename="../core/analysis/findings.cpp" line="151"/>
         <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
         <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="165"/>
+        <location filename="../core/analysis/findings.cpp" line="170"/>
         <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
         <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="179"/>
+        <location filename="../core/analysis/findings.cpp" line="185"/>
         <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
         <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="181"/>
+        <location filename="../core/analysis/findings.cpp" line="187"/>
         <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>
@@ -491,32 +491,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NET 设备 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="151"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="152"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="155"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="156"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA, for ranks %2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 在 rank %2 上走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="208"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="210"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), though the topology allows it (%5): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%6</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），尽管拓扑允许（%5）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="217"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="219"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), as the topology predicts: %5%6</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），与拓扑的预测一致：%5%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="225"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="228"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)%5</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）%5</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="192"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="193"/>
         <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
@@ -1068,7 +1068,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="125"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
@@ -1133,42 +1133,42 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="132"/>
+        <location filename="../app/gui/main_window.cpp" line="128"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="81"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="87"/>
+        <location filename="../app/gui/main_window.cpp" line="83"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="93"/>
+        <location filename="../app/gui/main_window.cpp" line="89"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="96"/>
+        <location filename="../app/gui/main_window.cpp" line="92"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="99"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="99"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
@@ -1343,42 +1343,42 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="364"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="369"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="28"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="401"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="60"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="418"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="77"/>
         <source>no server of %1 answered; the view still shows %2</source>
         <translation>%1 中没有服务器应答；视图仍显示 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="420"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="79"/>
         <source>No server answered (see the Servers list); still showing %1</source>
         <translation>没有服务器应答（原因见“服务器”列表）；仍显示 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="383"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="42"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="385"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="44"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="432"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="91"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
@@ -1393,94 +1393,94 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="305"/>
+        <location filename="../app/gui/main_window.cpp" line="301"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="400"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="59"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="407"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="66"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="407"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="66"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="408"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="67"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window.cpp" line="142"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="242"/>
+        <location filename="../app/gui/main_window.cpp" line="238"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="245"/>
+        <location filename="../app/gui/main_window.cpp" line="241"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="214"/>
+        <location filename="../app/gui/main_window.cpp" line="210"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="181"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="216"/>
+        <location filename="../app/gui/main_window.cpp" line="212"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="220"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <location filename="../app/gui/main_window.cpp" line="244"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="261"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="250"/>
+        <location filename="../app/gui/main_window.cpp" line="246"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="329"/>
+        <location filename="../app/gui/main_window.cpp" line="325"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="328"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="240"/>
+        <location filename="../app/gui/main_window.cpp" line="236"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
@@ -1505,43 +1505,43 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="339"/>
+        <location filename="../app/gui/main_window.cpp" line="335"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="349"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="352"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="269"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
-        <location filename="../app/gui/main_window.cpp" line="339"/>
-        <location filename="../app/gui/main_window.cpp" line="349"/>
-        <location filename="../app/gui/main_window.cpp" line="364"/>
+        <location filename="../app/gui/main_window.cpp" line="218"/>
+        <location filename="../app/gui/main_window.cpp" line="324"/>
+        <location filename="../app/gui/main_window.cpp" line="335"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="101"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="219"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -1855,108 +1855,108 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>基线运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="126"/>
+        <location filename="../app/gui/runs_panel.cpp" line="127"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="140"/>
-        <location filename="../app/gui/runs_panel.cpp" line="195"/>
+        <location filename="../app/gui/runs_panel.cpp" line="141"/>
+        <location filename="../app/gui/runs_panel.cpp" line="196"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="141"/>
+        <location filename="../app/gui/runs_panel.cpp" line="142"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="147"/>
+        <location filename="../app/gui/runs_panel.cpp" line="148"/>
         <source>run ended: %1%2</source>
         <translation>运行结束：%1%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="148"/>
+        <location filename="../app/gui/runs_panel.cpp" line="149"/>
         <source>; saved to %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="150"/>
+        <location filename="../app/gui/runs_panel.cpp" line="151"/>
         <source>counters: %1</source>
         <translation>计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="184"/>
+        <location filename="../app/gui/runs_panel.cpp" line="185"/>
         <source>round %1: %2</source>
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="184"/>
+        <location filename="../app/gui/runs_panel.cpp" line="185"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="171"/>
+        <location filename="../app/gui/runs_panel.cpp" line="172"/>
         <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
         <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="224"/>
-        <location filename="../app/gui/runs_panel.cpp" line="246"/>
-        <location filename="../app/gui/runs_panel.cpp" line="257"/>
+        <location filename="../app/gui/runs_panel.cpp" line="225"/>
+        <location filename="../app/gui/runs_panel.cpp" line="247"/>
+        <location filename="../app/gui/runs_panel.cpp" line="258"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="224"/>
+        <location filename="../app/gui/runs_panel.cpp" line="225"/>
         <source>Could not open the run:
 %1</source>
         <translation>无法打开运行记录：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="229"/>
+        <location filename="../app/gui/runs_panel.cpp" line="230"/>
         <source>baseline: </source>
         <translation>基线：</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="232"/>
+        <location filename="../app/gui/runs_panel.cpp" line="233"/>
         <source>record ends before the run did</source>
         <translation>记录在运行结束前中断</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="233"/>
+        <location filename="../app/gui/runs_panel.cpp" line="234"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="210"/>
-        <location filename="../app/gui/runs_panel.cpp" line="238"/>
+        <location filename="../app/gui/runs_panel.cpp" line="211"/>
+        <location filename="../app/gui/runs_panel.cpp" line="239"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="246"/>
+        <location filename="../app/gui/runs_panel.cpp" line="247"/>
         <source>Choose a saved run in the list first.</source>
         <translation>请先在列表中选择一个已保存的运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="251"/>
+        <location filename="../app/gui/runs_panel.cpp" line="252"/>
         <source>Export run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="252"/>
+        <location filename="../app/gui/runs_panel.cpp" line="253"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="252"/>
+        <location filename="../app/gui/runs_panel.cpp" line="253"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="258"/>
+        <location filename="../app/gui/runs_panel.cpp" line="259"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>

@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -30,13 +31,15 @@ class StallProbe {
 public:
     StallProbe() {
         QObject::connect(&timer_, &QTimer::timeout, [this] {
-            const qint64 now = clock_.nsecsElapsed(), cpu = threadCpuNs();
+            const qint64 now = clock_.nsecsElapsed(), cpu = threadCpuNs(), queued = runQueueNs();
             if (now - last_ - kTickNs > worst_) {
                 worst_ = now - last_ - kTickNs;
                 worstCpu_ = cpu - lastCpu_;
+                worstQueued_ = queued - lastQueued_;
             }
             last_ = now;
             lastCpu_ = cpu;
+            lastQueued_ = queued;
         });
         timer_.setTimerType(Qt::PreciseTimer);
     }
@@ -45,6 +48,7 @@ public:
         clock_.start();
         last_ = 0;
         lastCpu_ = threadCpuNs();
+        lastQueued_ = runQueueNs();
         timer_.start(int(kTickNs / 1000000));
     }
     void stop() { timer_.stop(); }
@@ -52,6 +56,9 @@ public:
     // The window's own work in that longest gap (CPU time of its thread): the rest is the thread waiting for
     // a core, here taken by the test servers that share this machine.
     double worstCpuMs() const { return double(worstCpu_) / 1e6; }
+    // How long in that gap the thread was ready to run but waited for a core (the rest it was asleep:
+    // in its event loop's poll, or blocked).
+    double worstQueuedMs() const { return double(worstQueued_) / 1e6; }
 
 private:
     static qint64 threadCpuNs() {
@@ -59,18 +66,25 @@ private:
         ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
         return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
     }
+    static qint64 runQueueNs() { // the second field of schedstat: time spent waiting on a run queue
+        QFile f(QStringLiteral("/proc/thread-self/schedstat"));
+        if (!f.open(QIODevice::ReadOnly))
+            return 0;
+        return f.readAll().split(' ').value(1).toLongLong();
+    }
     static constexpr qint64 kTickNs = 5000000;
     QTimer timer_;
     QElapsedTimer clock_;
-    qint64 last_ = 0, worst_ = 0, lastCpu_ = 0, worstCpu_ = 0;
+    qint64 last_ = 0, worst_ = 0, lastCpu_ = 0, worstCpu_ = 0, lastQueued_ = 0, worstQueued_ = 0;
 };
 
 void print(const char* what, StallProbe& probe, const QString& detail) {
     probe.stop();
     const double ms = probe.worstMs();
-    std::printf("bench_gui_stall: %-40s longest stall %7.1f ms (the window's own work in it %6.1f ms)   goal "
-                "50 ms   ratio %.2f   (%s)\n",
-                what, ms, probe.worstCpuMs(), ms / 50.0, qPrintable(detail));
+    std::printf(
+        "bench_gui_stall: %-40s longest stall %7.1f ms (in it: the window's own work %6.1f ms, waiting for "
+        "a core %6.1f ms)   goal 50 ms   ratio %.2f   (%s)\n",
+        what, ms, probe.worstCpuMs(), probe.worstQueuedMs(), ms / 50.0, qPrintable(detail));
     std::fflush(stdout);
 }
 

@@ -100,8 +100,6 @@ private slots:
         QVERIFY2(redrawsAtRow.size() >= 3, "the chart filled in as rows arrived");
         QTest::qWait(250);
         QVERIFY(panel->chart()->summary().contains(QStringLiteral("% of the line rate")));
-        QVERIFY2(quint64(panel->chart()->redraws()) <= panel->chart()->data().revision(),
-                 "never more redraws than changes");
         const auto outcome = finished.first().first().value<RunOutcome>();
         QCOMPARE(outcome.exitStatus, 0);
         QVERIFY(outcome.record.startsWith(defaultResultsDirectory()));
