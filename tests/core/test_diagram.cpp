@@ -228,6 +228,26 @@ private slots:
 
     // The SuperPOD capture: spines above leaves above servers; every rail
     // break the fabric analysis finds is drawn on its cable.
+    void aDegradedPcieLinkIsDrawnOnItsDevice() {
+        DiagramInput in = inputOf({QStringLiteral("hwloc-nvidiaDGX2.xml")});
+        QCOMPARE(in.hosts.size(), std::size_t(1));
+        InspectedHost& h = in.hosts.front();
+        Device& gpu = h.host.gpus.at(3);
+        gpu.linkCurrent = {8.0, 16, {}};
+        gpu.linkMax = {16.0, 16, {}};
+        h.analysis = analyzeHost(h.host);
+        const Diagram d = buildDiagram(in);
+        const int item = d.find(h.host.name + QLatin1Char('/') + gpu.id);
+        QVERIFY(item >= 0);
+        // The finding's target names the device; the highlight is drawn on it, with the finding's sentence.
+        const auto drawn = std::find_if(d.highlights.begin(), d.highlights.end(), [&](const Highlight& hl) {
+            return hl.kind == HighlightKind::PcieDegraded &&
+                   std::find(hl.items.begin(), hl.items.end(), item) != hl.items.end();
+        });
+        QVERIFY(drawn != d.highlights.end());
+        QVERIFY2(drawn->why.contains(QStringLiteral("below its capability")), qPrintable(drawn->why));
+    }
+
     void fabricTiersRailsAndRailBreaks() {
         const QString name = QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt");
         const DiagramInput in = inputOf({name});
