@@ -26,11 +26,22 @@ QString peakText(const NcclTestsRun& run) {
     return peak ? QString::number(*peak, 'f', 2) : QString();
 }
 
+// A run's finding as its row says it, in the language installed now.
+QString findingLine(const QString& where, const Finding& f) {
+    const QString text = findingText(f);
+    return where.isEmpty() ? text : where + QStringLiteral(": ") + text;
+}
+
 } // namespace
 
 void RunsPanel::retranslate() {
     runs_->setHeaderLabels({tr("Run"), tr("Status"), tr("Peak busbw (GB/s)"), tr("Saved as")});
     findings_->setHeaderLabels({tr("Severity"), tr("Code"), tr("Message")});
+    for (int i = 0; i < findings_->topLevelItemCount() && i < int(shownFindings_.size()); ++i) {
+        const auto& [where, f] = shownFindings_[size_t(i)];
+        findings_->topLevelItem(i)->setText(2, findingLine(where, f));
+        findings_->topLevelItem(i)->setToolTip(2, findingText(f));
+    }
     const QString names[] = {tr("Stop"), tr("Open saved run…"), tr("Baseline…"), tr("Export CSV…"),
                              tr("Export JSON…")};
     for (int i = 0; i < 5; ++i)
@@ -105,11 +116,10 @@ void RunsPanel::log(const QString& text) {
 
 void RunsPanel::addFindings(const QString& where, const std::vector<Finding>& findings) {
     for (const Finding& f : findings) {
-        const QString text = findingText(f);
+        shownFindings_.emplace_back(where, f);
         auto* item =
-            new QTreeWidgetItem(findings_, {severityName(f.severity), f.code,
-                                            where.isEmpty() ? text : where + QStringLiteral(": ") + text});
-        item->setToolTip(2, text);
+            new QTreeWidgetItem(findings_, {severityName(f.severity), f.code, findingLine(where, f)});
+        item->setToolTip(2, findingText(f));
         if (f.severity == Severity::Error)
             item->setForeground(0, QBrush(Qt::red));
     }

@@ -54,6 +54,8 @@ private:
     RunChart* chart_;
     QTreeWidget* runs_;
     QTreeWidget* findings_;
+    std::vector<std::pair<QString, Finding>>
+        shownFindings_; // (where, finding) by row: rendered again in another language
     QPlainTextEdit* console_;
     QPushButton* buttons_[5]; // stop, open, baseline, CSV, JSON
     std::unique_ptr<RecordedRun> run_;

@@ -19,6 +19,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QTranslator>
 #include <QTreeWidget>
 
 using namespace rackscope;
@@ -135,6 +136,25 @@ private slots:
         QCOMPARE(series.back().role, SeriesRole::Earlier);
         QCOMPARE(series.back().sizes.size(), real.rows.size());
         QCOMPARE(panel->runList()->topLevelItemCount(), 3);
+        // Its findings read in the window's language, and again in another when the language changes.
+        GroupRun flagged = group;
+        flagged.record.clear();
+        flagged.findings = {makeFinding(Severity::Warning, QStringLiteral("test"), {},
+                                        {QT_TRANSLATE_NOOP("rackscope", "%1 port %2 is not active"),
+                                         {QStringLiteral("sw1"), QStringLiteral("7")}})};
+        panel->groupFinished(flagged);
+        QTreeWidgetItem* row =
+            panel->findingList()->topLevelItem(panel->findingList()->topLevelItemCount() - 1);
+        QCOMPARE(row->text(2), QStringLiteral("n1+n3: sw1 port 7 is not active"));
+        QTranslator zh;
+        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"),
+                        QStringLiteral("_"), QStringLiteral(":/i18n")));
+        QApplication::installTranslator(&zh);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+        QCOMPARE(row->text(2), QStringLiteral("n1+n3: sw1 的端口 7 未激活"));
+        QApplication::removeTranslator(&zh);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+        QCOMPARE(row->text(2), QStringLiteral("n1+n3: sw1 port 7 is not active"));
         // A file that is no run gets a dialog, and the list keeps what it had.
         QTimer::singleShot(100, [] {
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
