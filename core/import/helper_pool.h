@@ -30,7 +30,7 @@ struct HelperAnswer {
 class HelperPool {
 public:
     HelperPool(QString program, QStringList arguments = {});
-    ~HelperPool(); // idle helpers read the end of their input and exit
+    ~HelperPool(); // idle helpers read the end of their input and exit, unwaited for
     HelperPool(const HelperPool&) = delete;
     HelperPool& operator=(const HelperPool&) = delete;
 
