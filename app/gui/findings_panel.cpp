@@ -7,30 +7,15 @@ namespace {
 
 enum Column { SeverityColumn, Code, Subject, Message };
 
-// A fabric node's item: its switch, else the NIC or the server it is.
-QString itemOfNode(const Diagram& d, const Workspace& ws, const QString& id) {
-    if (const QString s = QStringLiteral("switch:") + id; d.find(s) >= 0)
-        return s;
-    const FabricNode* n = ws.fabric()->node(id);
-    if (!n || n->host.isEmpty())
-        return {};
-    if (const InspectedHost* h = ws.host(n->host))
-        for (const Device& nic : h->host.nics)
-            if (!n->device.isEmpty() && nic.rdmaDevices.contains(n->device))
-                if (const QString item = n->host + QLatin1Char('/') + nic.id; d.find(item) >= 0)
-                    return item;
-    const QString host = QStringLiteral("host:") + n->host;
-    return d.find(host) >= 0 ? host : QString();
-}
-
 // Which item a finding is about, by its target: a device of its server, the server, else what the
 // fabric's nodes and links it names are drawn as.
 QString targetOf(const Diagram& d, const Workspace& ws, const QString& host, const Finding& f) {
+    const auto drawn = [&](const QString& id) { return d.find(id) >= 0; };
     const QString server = f.target.host.isEmpty() ? host : f.target.host;
     for (const QString& device : f.target.devices)
-        if (const QString id = server + QLatin1Char('/') + device; d.find(id) >= 0)
+        if (const QString id = server + QLatin1Char('/') + device; drawn(id))
             return id;
-    if (const QString id = QStringLiteral("host:") + server; !server.isEmpty() && d.find(id) >= 0)
+    if (const QString id = QStringLiteral("host:") + server; !server.isEmpty() && drawn(id))
         return id;
     if (!ws.fabric())
         return {};
@@ -39,9 +24,10 @@ QString targetOf(const Diagram& d, const Workspace& ws, const QString& host, con
     for (std::size_t l : f.target.links)
         if (l < fabric.links.size())
             nodes << fabric.links[l].a << fabric.links[l].b;
-    for (const QString& node : nodes)
-        if (const QString id = itemOfNode(d, ws, node); !id.isEmpty())
-            return id;
+    for (const QString& id : nodes)
+        if (const FabricNode* n = fabric.node(id))
+            if (QString item = fabricNodeItemId(*n, ws.hosts(), drawn); !item.isEmpty())
+                return item;
     return {};
 }
 

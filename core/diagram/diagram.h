@@ -127,4 +127,23 @@ struct DiagramOptions {
 
 Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options = {});
 
+// The id of the item a fabric node is drawn as: a switch as itself; a CA's end of a cable as the NIC of
+// its server that names that RDMA device when the server is open, else the server. Empty when it is not
+// drawn; `drawn(id)` says whether an item is.
+template <typename Drawn>
+QString fabricNodeItemId(const FabricNode& n, const std::vector<InspectedHost>& hosts, const Drawn& drawn) {
+    const auto ifDrawn = [&](const QString& id) { return drawn(id) ? id : QString(); };
+    if (n.kind == FabricNodeKind::Switch)
+        return ifDrawn(QStringLiteral("switch:") + n.id);
+    if (n.host.isEmpty())
+        return {};
+    for (const InspectedHost& h : hosts)
+        if (h.host.name == n.host)
+            for (const Device& nic : h.host.nics)
+                if (!n.device.isEmpty() && nic.rdmaDevices.contains(n.device))
+                    if (const QString id = h.host.name + QLatin1Char('/') + nic.id; drawn(id))
+                        return id;
+    return ifDrawn(QStringLiteral("host:") + n.host);
+}
+
 } // namespace rackscope

@@ -544,20 +544,10 @@ private:
         return false;
     }
 
-    // A CA's end of a cable: its NIC when the server is open and the NIC names that RDMA device, else the
-    // server.
+    // A cable's end: its switch, or the NIC or server of a CA (fabricNodeItemId).
     int endOf(const FabricNode& n) {
-        if (n.kind == FabricNodeKind::Switch)
-            return item(QStringLiteral("switch:") + n.id);
-        if (n.host.isEmpty())
-            return -1;
-        for (const InspectedHost& h : in_.hosts)
-            if (h.host.name == n.host)
-                for (const Device& nic : h.host.nics)
-                    if (!n.device.isEmpty() && nic.rdmaDevices.contains(n.device))
-                        if (const int i = item(h.host.name + QLatin1Char('/') + nic.id); i >= 0)
-                            return i;
-        return item(QStringLiteral("host:") + n.host);
+        const QString id = fabricNodeItemId(n, in_.hosts, [this](const QString& i) { return item(i) >= 0; });
+        return id.isEmpty() ? -1 : item(id);
     }
 
     std::map<std::size_t, int> linkOfFabricLink_;
