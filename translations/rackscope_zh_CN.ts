@@ -133,7 +133,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/diagram/diagram_builder.cpp" line="334"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="522"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="679"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="669"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -255,12 +255,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="602"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="592"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="680"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="670"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
@@ -525,6 +525,21 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <source>%1: %2 GB/s, %3</source>
         <translation>%1：%2 GB/s，%3</translation>
     </message>
+    <message>
+        <location filename="../core/runs/run_findings.cpp" line="17"/>
+        <source>The record of &quot;%1&quot; ends before the run did: what follows is only what arrived before it was cut</source>
+        <translation>“%1”的记录在运行结束前就中断了：以下只是中断前收到的内容</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/run_findings.cpp" line="23"/>
+        <source>&quot;%1&quot; failed: %2</source>
+        <translation>“%1”失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/run_findings.cpp" line="30"/>
+        <source>nccl-tests counted %1 wrong results in &quot;%2&quot;: data arrived corrupted (a faulty GPU, NVLink, NIC or cable)</source>
+        <translation>nccl-tests 在“%2”中统计到 %1 个错误结果：数据到达时已损坏（GPU、NVLink、网卡或线缆故障）</translation>
+    </message>
 </context>
 <context>
     <name>rackscope::gui::ConnectDialog</name>
@@ -612,22 +627,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::FindingsPanel</name>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="63"/>
+        <location filename="../app/gui/findings_panel.cpp" line="49"/>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="63"/>
+        <location filename="../app/gui/findings_panel.cpp" line="49"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="63"/>
+        <location filename="../app/gui/findings_panel.cpp" line="49"/>
         <source>Subject</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../app/gui/findings_panel.cpp" line="63"/>
+        <location filename="../app/gui/findings_panel.cpp" line="49"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -1068,7 +1083,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="125"/>
+        <location filename="../app/gui/main_window.cpp" line="127"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
@@ -1133,42 +1148,42 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="128"/>
+        <location filename="../app/gui/main_window.cpp" line="130"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="131"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="81"/>
+        <location filename="../app/gui/main_window.cpp" line="83"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="83"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="89"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="92"/>
+        <location filename="../app/gui/main_window.cpp" line="94"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="99"/>
+        <location filename="../app/gui/main_window.cpp" line="101"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
@@ -1343,6 +1358,11 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>清空推理负载对比</translation>
     </message>
     <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
+        <source>Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;All files (*)</source>
+        <translation>拓扑、网络、会话和运行记录 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;所有文件 (*)</translation>
+    </message>
+    <message>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
@@ -1393,7 +1413,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="301"/>
+        <location filename="../app/gui/main_window.cpp" line="304"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -1418,69 +1438,69 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="142"/>
+        <location filename="../app/gui/main_window.cpp" line="144"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="238"/>
+        <location filename="../app/gui/main_window.cpp" line="240"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="241"/>
+        <location filename="../app/gui/main_window.cpp" line="243"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="210"/>
+        <location filename="../app/gui/main_window.cpp" line="212"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="181"/>
+        <location filename="../app/gui/main_window.cpp" line="183"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="212"/>
+        <location filename="../app/gui/main_window.cpp" line="214"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="244"/>
+        <location filename="../app/gui/main_window.cpp" line="246"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <location filename="../app/gui/main_window.cpp" line="259"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="246"/>
+        <location filename="../app/gui/main_window.cpp" line="248"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="325"/>
+        <location filename="../app/gui/main_window.cpp" line="328"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="331"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="236"/>
+        <location filename="../app/gui/main_window.cpp" line="238"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
@@ -1490,45 +1510,40 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
-        <source>Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)</source>
-        <translation>拓扑和网络 (*.xml *.txt *.json *.conf *.fabric);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="205"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="206"/>
         <source>Export diagram</source>
         <translation>导出拓扑图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="205"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="206"/>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="335"/>
+        <location filename="../app/gui/main_window.cpp" line="338"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <location filename="../app/gui/main_window.cpp" line="351"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="269"/>
+        <location filename="../app/gui/main_window.cpp" line="272"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="218"/>
-        <location filename="../app/gui/main_window.cpp" line="324"/>
-        <location filename="../app/gui/main_window.cpp" line="335"/>
-        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window.cpp" line="220"/>
+        <location filename="../app/gui/main_window.cpp" line="327"/>
+        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="348"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>
@@ -1536,12 +1551,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="99"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="219"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -1779,184 +1794,184 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::RunsPanel</name>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="32"/>
+        <location filename="../app/gui/runs_panel.cpp" line="38"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="32"/>
+        <location filename="../app/gui/runs_panel.cpp" line="38"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="32"/>
+        <location filename="../app/gui/runs_panel.cpp" line="38"/>
         <source>Peak busbw (GB/s)</source>
         <translation>峰值总线带宽 (GB/s)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="32"/>
+        <location filename="../app/gui/runs_panel.cpp" line="38"/>
         <source>Saved as</source>
         <translation>保存为</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="39"/>
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="39"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="33"/>
+        <location filename="../app/gui/runs_panel.cpp" line="39"/>
         <source>Message</source>
         <translation>信息</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="34"/>
+        <location filename="../app/gui/runs_panel.cpp" line="45"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="34"/>
+        <location filename="../app/gui/runs_panel.cpp" line="45"/>
         <source>Open saved run…</source>
         <translation>打开已保存的运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="34"/>
+        <location filename="../app/gui/runs_panel.cpp" line="45"/>
         <source>Baseline…</source>
         <translation>基线…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="34"/>
+        <location filename="../app/gui/runs_panel.cpp" line="45"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="35"/>
+        <location filename="../app/gui/runs_panel.cpp" line="46"/>
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="60"/>
+        <location filename="../app/gui/runs_panel.cpp" line="71"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="61"/>
-        <location filename="../app/gui/runs_panel.cpp" line="67"/>
+        <location filename="../app/gui/runs_panel.cpp" line="72"/>
+        <location filename="../app/gui/runs_panel.cpp" line="78"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="67"/>
+        <location filename="../app/gui/runs_panel.cpp" line="78"/>
         <source>Baseline run</source>
         <translation>基线运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="127"/>
+        <location filename="../app/gui/runs_panel.cpp" line="137"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="141"/>
-        <location filename="../app/gui/runs_panel.cpp" line="196"/>
+        <location filename="../app/gui/runs_panel.cpp" line="151"/>
+        <location filename="../app/gui/runs_panel.cpp" line="206"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="142"/>
+        <location filename="../app/gui/runs_panel.cpp" line="152"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="148"/>
+        <location filename="../app/gui/runs_panel.cpp" line="158"/>
         <source>run ended: %1%2</source>
         <translation>运行结束：%1%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="149"/>
+        <location filename="../app/gui/runs_panel.cpp" line="159"/>
         <source>; saved to %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="151"/>
+        <location filename="../app/gui/runs_panel.cpp" line="161"/>
         <source>counters: %1</source>
         <translation>计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="185"/>
+        <location filename="../app/gui/runs_panel.cpp" line="195"/>
         <source>round %1: %2</source>
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="185"/>
+        <location filename="../app/gui/runs_panel.cpp" line="195"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="172"/>
+        <location filename="../app/gui/runs_panel.cpp" line="182"/>
         <source>median %1 GB/s; %2 slow hosts, %3 slow links</source>
         <translation>中位数 %1 GB/s；慢主机 %2 台，慢链路 %3 条</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="225"/>
-        <location filename="../app/gui/runs_panel.cpp" line="247"/>
-        <location filename="../app/gui/runs_panel.cpp" line="258"/>
+        <location filename="../app/gui/runs_panel.cpp" line="235"/>
+        <location filename="../app/gui/runs_panel.cpp" line="270"/>
+        <location filename="../app/gui/runs_panel.cpp" line="281"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="225"/>
+        <location filename="../app/gui/runs_panel.cpp" line="235"/>
         <source>Could not open the run:
 %1</source>
         <translation>无法打开运行记录：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="230"/>
+        <location filename="../app/gui/runs_panel.cpp" line="254"/>
         <source>baseline: </source>
         <translation>基线：</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="233"/>
+        <location filename="../app/gui/runs_panel.cpp" line="257"/>
         <source>record ends before the run did</source>
         <translation>记录在运行结束前中断</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="234"/>
+        <location filename="../app/gui/runs_panel.cpp" line="258"/>
         <source>saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="211"/>
-        <location filename="../app/gui/runs_panel.cpp" line="239"/>
+        <location filename="../app/gui/runs_panel.cpp" line="221"/>
+        <location filename="../app/gui/runs_panel.cpp" line="263"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="247"/>
+        <location filename="../app/gui/runs_panel.cpp" line="270"/>
         <source>Choose a saved run in the list first.</source>
         <translation>请先在列表中选择一个已保存的运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="252"/>
+        <location filename="../app/gui/runs_panel.cpp" line="275"/>
         <source>Export run</source>
         <translation>导出运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="253"/>
+        <location filename="../app/gui/runs_panel.cpp" line="276"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="253"/>
+        <location filename="../app/gui/runs_panel.cpp" line="276"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runs_panel.cpp" line="259"/>
+        <location filename="../app/gui/runs_panel.cpp" line="282"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>

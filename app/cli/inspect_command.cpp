@@ -99,11 +99,11 @@ int runInspect(const QStringList& args) {
     const FabricAnalysis* fabricAnalysis = ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr;
     QTextStream out(stdout);
     if (parser.isSet(json))
-        out << QJsonDocument(
-                   inspectToJson(ws.servers(), failed, ws.fabric() ? &*ws.fabric() : nullptr, fabricAnalysis))
+        out << QJsonDocument(inspectToJson(ws.servers(), failed, ws.fabric() ? &*ws.fabric() : nullptr,
+                                           fabricAnalysis, ws.runs()))
                    .toJson(QJsonDocument::Indented);
     else
-        out << inspectToText(ws.hosts(), fabricAnalysis);
+        out << inspectToText(ws.hosts(), fabricAnalysis, ws.runs());
     out.flush();
     return !failed.empty() ? 2 : !ws.unreachable().empty() ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #include "runs/run_record.h"
 #include "runs_panel.h"
 #include "servers_panel.h"
+#include "thread_priority.h"
 #include "topology_canvas.h"
 #include "transport/local_agent.h"
 
@@ -29,12 +30,13 @@
 
 namespace rackscope::gui {
 
+// The workspace's threads yield to this one (keepTheWindowFirst) from before they start.
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), live_(new LiveWorkspace(this)), canvas_(new TopologyCanvas(this)),
-      servers_(new ServersPanel(this)), inspector_(new InspectorPanel(this)),
-      findings_(new FindingsPanel(this)), report_(new QPlainTextEdit(this)),
-      console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)), inference_(new InferencePanel(this)),
-      demoOffer_(new QPushButton(this)),
+    : QMainWindow(parent), live_((keepTheWindowFirst(), new LiveWorkspace(this))),
+      canvas_(new TopologyCanvas(this)), servers_(new ServersPanel(this)),
+      inspector_(new InspectorPanel(this)), findings_(new FindingsPanel(this)),
+      report_(new QPlainTextEdit(this)), console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)),
+      inference_(new InferencePanel(this)), demoOffer_(new QPushButton(this)),
       agent_(std::async(
           std::launch::async, [] { // the agent to deploy: reading and hashing it takes a few hundred ms
               AgentLoad a;
@@ -54,8 +56,8 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& host) { selectItem(QStringLiteral("host:") + host); });
     connect(findings_, &FindingsPanel::itemChosen, this, &MainWindow::selectItem);
     connect(runs_, &RunsPanel::flaggedHosts, this, &MainWindow::markFlagged);
-    connect(runs_, &RunsPanel::runFinished, this,
-            [this](const RunOutcome& o) { showRunFindings(o.findings); });
+    connect(runs_, &RunsPanel::runFinished, this, &MainWindow::keepRun);
+    connect(runs_, &RunsPanel::recordChosen, this, [this](const QString& path) { openFiles({path}); });
     connect(inference_, &InferencePanel::log, this, &MainWindow::log);
     // Offered while there is nothing but this machine to look at.
     demoOffer_->setFlat(true);
@@ -260,6 +262,7 @@ void MainWindow::showView(const WorkspaceViewPtr& view) {
     servers_->markFlagged(ws.flagged());
     report_->setPlainText(view->report);
     runs_->setLineRate(view->lineRate);
+    runs_->showSavedRuns(ws.runs());
     const std::vector<RawSource>& sources = ws.sources();
     demoOffer_->setVisible(
         sources.empty() ||
@@ -302,15 +305,15 @@ void MainWindow::markFlagged(const QStringList& hosts) {
     live_->setFlagged(hosts);
 }
 
-void MainWindow::showRunFindings(const std::vector<Finding>& findings) {
-    std::vector<Finding> nccl;
-    for (const Finding& f : findings)
-        if (f.code.startsWith(QLatin1String("nccl-"))) {
-            nccl.push_back(f);
-            log(f.subjects.value(0), findingText(f));
-        }
-    if (!nccl.empty())
-        live_->addRunFindings(nccl);
+// A finished run joins the workspace: its record as a saved run (judged there, and kept in a session), or,
+// when it was not saved, its findings.
+void MainWindow::keepRun(const RunOutcome& o) {
+    for (const Finding& f : o.findings)
+        log(f.target.host, findingText(f));
+    if (!o.record.isEmpty())
+        openFiles({o.record});
+    else if (!o.findings.empty())
+        live_->addRunFindings(o.findings);
 }
 
 bool MainWindow::saveSession(const QString& path) {

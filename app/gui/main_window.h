@@ -2,6 +2,7 @@
 #include "connect_dialog.h"
 #include "nccl_run_dialog.h"
 #include "runs/load_runner.h"
+#include "runs/recorded_run.h"
 #include "transport/fleet.h"
 #include "workspace/live_workspace.h"
 
@@ -68,7 +69,7 @@ public:
     void markFlagged(const QStringList& hosts);
     // What NCCL did in a load run (a rank without GPUDirect RDMA, sockets, a farther NIC), drawn on its GPU
     // and NIC.
-    void showRunFindings(const std::vector<Finding>& findings);
+    void keepRun(const RunOutcome& outcome);
     // Starts what the run dialog chose, reaching hosts the way the last connection did.
     void startRun(const RunChoice& choice);
     // An inference load run: the Inference load dock charts it as it goes; saved under the load results

@@ -167,14 +167,15 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"),
                                                           defaultResultsDirectory(), tr("Runs (*.rsrun)"));
         if (!path.isEmpty())
-            runs_->openRecord(path);
+            openFiles({path});
     });
 }
 
 void MainWindow::chooseFile() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open topologies and fabric sources"), {},
-        tr("Topologies and fabrics (*.xml *.txt *.json *.conf *.fabric);;All files (*)"));
+        tr("Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster "
+           "*.rsession *.rsrun);;All files (*)"));
     if (!paths.isEmpty())
         openFiles(paths);
 }

@@ -71,7 +71,7 @@ RunsPanel::RunsPanel(QWidget* parent)
         const QString path = QFileDialog::getOpenFileName(this, tr("Open saved run"), resultsDirectory(),
                                                           tr("Runs (*.rsrun)"));
         if (!path.isEmpty())
-            openRecord(path);
+            emit recordChosen(path);
     });
     connect(baselineButton, &QPushButton::clicked, this, [this] {
         const QString path =
@@ -235,6 +235,20 @@ bool RunsPanel::openRecord(const QString& path, bool asBaseline) {
         QMessageBox::warning(this, tr("rackscope"), tr("Could not open the run:\n%1").arg(error));
         return false;
     }
+    addRecord(rec, asBaseline);
+    return true;
+}
+
+void RunsPanel::showSavedRuns(const std::vector<JudgedRun>& runs) {
+    for (const JudgedRun& r : runs) {
+        if (!runs_->findItems(r.record.path, Qt::MatchExactly, Record).isEmpty())
+            continue; // listed already: this window's own run, or shown before
+        addRecord(r.record, false);
+        addFindings(r.record.meta.label, r.findings);
+    }
+}
+
+void RunsPanel::addRecord(const RunRecord& rec, bool asBaseline) {
     if (asBaseline)
         chart_->data().removeRole(SeriesRole::Baseline);
     const QString name = (asBaseline ? tr("baseline: ") : QString()) + rec.meta.label;
@@ -243,11 +257,10 @@ bool RunsPanel::openRecord(const QString& path, bool asBaseline) {
                                              !rec.exitStatus       ? tr("record ends before the run did")
                                              : rec.error.isEmpty() ? tr("saved")
                                                                    : rec.error,
-                                             peakText(rec.run), path});
+                                             peakText(rec.run), rec.path});
     item->setToolTip(Label, rec.meta.command);
     for (const QString& p : rec.problems)
-        log(tr("%1: %2").arg(path, p));
-    return true;
+        log(tr("%1: %2").arg(rec.path, p));
 }
 
 void RunsPanel::exportSelected(bool csv) {

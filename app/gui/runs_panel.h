@@ -4,6 +4,7 @@
 // what the runs found (counters that rose, NCCL's transport, slow hosts).
 #include "run_chart.h"
 #include "runs/recorded_run.h"
+#include "runs/run_findings.h"
 #include "runs/straggler_hunt.h"
 
 #include <QWidget>
@@ -33,6 +34,9 @@ public:
     bool isRunning() const { return run_ || hunt_; }
     bool openRecord(const QString& path,
                     bool asBaseline = false); // false, with a dialog, when it cannot be read
+    // The workspace's saved runs (opened, from a session, or this window's own once saved): each one listed
+    // and charted once, with its findings.
+    void showSavedRuns(const std::vector<JudgedRun>& runs);
     void setLineRate(const LineRate& rate) { chart_->data().setLineRate(rate); }
     QString resultsDirectory() const;
 
@@ -45,11 +49,13 @@ signals:
     void runFinished(const rackscope::RunOutcome& outcome);
     void huntFinished(const rackscope::StragglerVerdict& verdict);
     void flaggedHosts(const QStringList& hosts); // slow hosts and the hosts of slow links
+    void recordChosen(const QString& path);      // a saved run to open in the workspace
 
 private:
     void log(const QString& text);
     void addFindings(const QString& where, const std::vector<Finding>& findings);
     void exportSelected(bool csv);
+    void addRecord(const RunRecord& record, bool asBaseline);
 
     RunChart* chart_;
     QTreeWidget* runs_;

@@ -43,7 +43,7 @@ bool waitFor(int fd, short events, const std::optional<Clock::time_point>& deadl
     }
 }
 
-std::optional<Clock::time_point> deadlineOf(Timeout timeout) {
+std::optional<Clock::time_point> deadlineOf(FrameTimeout timeout) {
     if (!timeout)
         return std::nullopt;
     return Clock::now() + *timeout;
@@ -87,7 +87,7 @@ bool readAll(int fd, char* data, qint64 size, const std::optional<Clock::time_po
 
 } // namespace
 
-bool writeFrame(int fd, const QByteArray& bytes, Timeout timeout, bool* timedOut) {
+bool writeFrame(int fd, const QByteArray& bytes, FrameTimeout timeout, bool* timedOut) {
     if (bytes.size() > kMaxFrameBytes)
         return false;
     const quint32 size = quint32(bytes.size());
@@ -97,7 +97,7 @@ bool writeFrame(int fd, const QByteArray& bytes, Timeout timeout, bool* timedOut
            writeAll(fd, bytes.constData(), bytes.size(), deadline, timedOut);
 }
 
-bool readFrame(int fd, QByteArray* bytes, Timeout timeout, bool* timedOut) {
+bool readFrame(int fd, QByteArray* bytes, FrameTimeout timeout, bool* timedOut) {
     const auto deadline = deadlineOf(timeout);
     unsigned char header[4];
     if (!readAll(fd, reinterpret_cast<char*>(header), 4, deadline, timedOut))

@@ -17,9 +17,10 @@ namespace rackscope {
 // One frame on a socket or pipe: a 4-byte big-endian length, then that many bytes. Each returns
 // false on an error, at the end of input, on a frame over kMaxFrameBytes, or once `timeout` has
 // gone by (then *timedOut is set, when given); with no timeout they wait as long as it takes.
-using Timeout = std::optional<std::chrono::milliseconds>;
-bool writeFrame(int fd, const QByteArray& bytes, Timeout timeout = std::nullopt, bool* timedOut = nullptr);
-bool readFrame(int fd, QByteArray* bytes, Timeout timeout = std::nullopt, bool* timedOut = nullptr);
+using FrameTimeout = std::optional<std::chrono::milliseconds>;
+bool writeFrame(int fd, const QByteArray& bytes, FrameTimeout timeout = std::nullopt,
+                bool* timedOut = nullptr);
+bool readFrame(int fd, QByteArray* bytes, FrameTimeout timeout = std::nullopt, bool* timedOut = nullptr);
 inline constexpr qint64 kMaxFrameBytes = qint64(1) << 30;
 
 struct HelperAnswer {

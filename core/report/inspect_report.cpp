@@ -2,6 +2,7 @@
 
 #include "finding_json.h"
 #include "model/json_values.h"
+#include "run_report.h"
 
 #include "analysis/device_paths.h"
 
@@ -66,7 +67,8 @@ QJsonObject hostToJson(const InspectedHost& h) {
 }
 
 QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::vector<FailedInput>& failed,
-                          const Fabric* fabric, const FabricAnalysis* fabricAnalysis) {
+                          const Fabric* fabric, const FabricAnalysis* fabricAnalysis,
+                          const std::vector<JudgedRun>& runs) {
     QJsonArray list, errors;
     for (const ServerEntry& e : servers)
         if (e.host)
@@ -81,6 +83,16 @@ QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::ve
     if (fabric && fabricAnalysis)
         doc.insert("fabric", QJsonObject{{"source", fabric->source},
                                          {"findings", findingsToJson(fabricAnalysis->findings)}});
+    if (!runs.empty()) {
+        QJsonArray saved;
+        for (const JudgedRun& r : runs) {
+            QJsonObject run = recordSummaryToJson(r.record.path, r.record);
+            run.insert("command", r.record.meta.command);
+            run.insert("findings", findingsToJson(r.findings));
+            saved.append(run);
+        }
+        doc.insert("runs", saved);
+    }
     if (!errors.isEmpty())
         doc.insert("errors", errors);
     return doc;
@@ -138,13 +150,21 @@ void writeMatrix(QTextStream& out, const InspectedHost& h) {
     }
 }
 
+void writeFindings(QTextStream& out, const std::vector<Finding>& findings) {
+    if (findings.empty())
+        out << "No findings.\n";
+    for (const Finding& f : findings)
+        out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+}
+
 QString opt(const std::optional<int>& v) {
     return v ? QString::number(*v) : QStringLiteral("?");
 }
 
 } // namespace
 
-QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis) {
+QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis,
+                      const std::vector<JudgedRun>& runs) {
     QString text;
     QTextStream out(&text);
     for (const auto& h : hosts) {
@@ -183,18 +203,20 @@ QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnaly
             }
             out << "\n";
         }
-        if (h.analysis.findings.empty())
-            out << "No findings.\n";
-        for (const Finding& f : h.analysis.findings)
-            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+        writeFindings(out, h.analysis.findings);
         out << "\n";
     }
     if (fabricAnalysis) {
         out << "== the fabric\n";
-        if (fabricAnalysis->findings.empty())
-            out << "No findings.\n";
-        for (const Finding& f : fabricAnalysis->findings)
-            out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+        writeFindings(out, fabricAnalysis->findings);
+    }
+    for (const JudgedRun& r : runs) {
+        out << "\n== saved run: " << r.record.meta.label << "  [" << r.record.path << "]\n"
+            << recordEnding(r.record);
+        if (const std::optional<double> peak = peakBusbw(r.record.run))
+            out << ", peak bus bandwidth " << QString::number(*peak, 'f', 2) << " GB/s";
+        out << "\n";
+        writeFindings(out, r.findings);
     }
     return text;
 }

@@ -4,6 +4,7 @@
 #include "analysis/fabric_analysis.h"
 #include "analysis/host_analysis.h"
 #include "import/import_result.h"
+#include "runs/run_findings.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -18,11 +19,13 @@ struct ServerEntry {
 };
 
 QJsonObject hostToJson(const InspectedHost& h);
-// With a fabric, its source and its findings as "fabric".
+// With a fabric, its source and its findings as "fabric"; with saved runs, each one's summary and findings
+// as "runs".
 QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::vector<FailedInput>& failed,
-                          const Fabric* fabric = nullptr, const FabricAnalysis* fabricAnalysis = nullptr);
+                          const Fabric* fabric = nullptr, const FabricAnalysis* fabricAnalysis = nullptr,
+                          const std::vector<JudgedRun>& runs = {});
 QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed);
-QString inspectToText(const std::vector<InspectedHost>& hosts,
-                      const FabricAnalysis* fabricAnalysis = nullptr);
+QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis = nullptr,
+                      const std::vector<JudgedRun>& runs = {});
 
 } // namespace rackscope

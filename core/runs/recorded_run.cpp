@@ -1,6 +1,6 @@
 #include "recorded_run.h"
 
-#include "nccl_transport.h"
+#include "run_findings.h"
 #include "transport/shell_quote.h"
 
 namespace rackscope {
@@ -40,12 +40,13 @@ void RecordedRun::start(const RunRequest& request) {
     request_ = request;
     argv_ = launchArgv(request.spec);
     command_ = shellCommand(argv_).line;
+    label_ = request.label.isEmpty() ? QStringLiteral("%1 on %2")
+                                           .arg(collectiveName(request.spec.collective),
+                                                request.spec.hosts.join(QLatin1Char(',')))
+                                     : request.label;
     if (!request.resultsDirectory.isEmpty()) {
         RunMeta meta;
-        meta.label = request.label.isEmpty() ? QStringLiteral("%1 on %2")
-                                                   .arg(collectiveName(request.spec.collective),
-                                                        request.spec.hosts.join(QLatin1Char(',')))
-                                             : request.label;
+        meta.label = label_;
         meta.command = command_;
         meta.argv = argv_;
         meta.hosts = request.spec.hosts;
@@ -107,10 +108,8 @@ void RecordedRun::launch() {
 }
 
 void RecordedRun::done() {
-    outcome_.findings = counterFindings(outcome_.counterChanges);
-    const NcclTransport transport = readNcclTransport(runner_.run().ncclInfo);
-    for (Finding& f : ncclTransportFindings(transport, runner_.run().ranks, request_.topologies))
-        outcome_.findings.push_back(std::move(f));
+    outcome_.findings = runFindings({label_, outcome_.exitStatus, outcome_.error, cancelled_}, runner_.run(),
+                                    outcome_.counterChanges, request_.topologies);
     if (recorder_.isOpen())
         recorder_.finish(outcome_.exitStatus, outcome_.error);
     emit finished(outcome_);

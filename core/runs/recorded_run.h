@@ -33,7 +33,7 @@ struct RunOutcome {
     QString record; // the saved run
     std::vector<CounterChange> counterChanges;
     QStringList counterErrors;     // hosts whose counters could not be read, and why
-    std::vector<Finding> findings; // counters that rose, NCCL's transport
+    std::vector<Finding> findings; // runFindings: the run's end, counters that rose, NCCL's transport
 };
 
 class RecordedRun : public QObject {
@@ -58,7 +58,7 @@ private:
     void takeCounters(const QString& when, const std::vector<HostResult>& results);
     RunRequest request_;
     QStringList argv_;
-    QString command_;
+    QString command_, label_;
     NcclRunner runner_;
     RunRecorder recorder_;
     std::unique_ptr<CounterWatch> watch_;

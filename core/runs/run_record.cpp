@@ -89,14 +89,26 @@ void RunRecorder::finish(int exitStatus, const QString& error) {
     file_.close();
 }
 
+bool looksLikeRunRecord(const QByteArray& content) {
+    const QJsonObject o = QJsonDocument::fromJson(content.left(content.indexOf('\n'))).object();
+    return o.value("entry").toString() == QLatin1String("run") &&
+           o.value("format").toString() == QLatin1String(kRunRecordFormat);
+}
+
 RunRecord loadRunRecord(const QString& path, QString* error) {
-    RunRecord rec;
-    rec.path = path;
     QByteArray bytes;
     if (const QString why = readBoundedFile(path, kMaxRecordBytes, &bytes); !why.isEmpty()) {
         *error = QStringLiteral("cannot read %1: %2").arg(path, why);
+        RunRecord rec;
+        rec.path = path;
         return rec;
     }
+    return parseRunRecord(bytes, path, error);
+}
+
+RunRecord parseRunRecord(const QByteArray& bytes, const QString& path, QString* error) {
+    RunRecord rec;
+    rec.path = path;
     const QList<QByteArray> lines = bytes.split('\n');
     NcclTestsParser parser;
     for (int i = 0; i < lines.size(); ++i) {

@@ -55,6 +55,10 @@ struct RunRecord {
 
 // A record cut anywhere still gives everything before the cut.
 RunRecord loadRunRecord(const QString& path, QString* error);
+// The same from bytes in hand (a session holds them); `path` says where they came from.
+RunRecord parseRunRecord(const QByteArray& bytes, const QString& path, QString* error);
+// Whether the first line is a record's header.
+bool looksLikeRunRecord(const QByteArray& content);
 
 // Records in `directory`, newest first.
 QStringList listRunRecords(const QString& directory);

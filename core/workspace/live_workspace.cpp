@@ -14,6 +14,7 @@ public:
     std::atomic<int> queued{0}; // commands posted and not yet begun
 
     void run(const std::function<void(WorkspaceWorker&)>& command) {
+        runBesideTheWindow(); // imports, analyses and layouts yield to the window
         --queued;
         command(*this);
         if (queued == 0 && dirty)
@@ -64,7 +65,8 @@ public:
         view->workspace = ws;
         view->findings = ws.findings();
         view->diagram = buildDiagram(ws.diagramInput(), options);
-        view->report = inspectToText(ws.hosts(), ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr);
+        view->report =
+            inspectToText(ws.hosts(), ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr, ws.runs());
         std::vector<HostTopology> topologies;
         for (const InspectedHost& h : ws.hosts())
             topologies.push_back(h.host);
@@ -93,7 +95,6 @@ LiveWorkspace::LiveWorkspace(QObject* parent)
     thread_.setObjectName(QStringLiteral("rackscope workspace"));
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(&thread_, &QThread::started, worker_, &runBesideTheWindow, Qt::DirectConnection); // on its thread
     connect(worker_, &WorkspaceWorker::published, this, [this](const WorkspaceViewPtr& v) {
         if (v->generation <= view_->generation)
             return; // an older view than the one shown
@@ -135,6 +136,7 @@ void LiveWorkspace::collectLocal(const QString& agentPath) {
     const quint64 epoch = ++replaceEpoch_;
     ++pending_; // until the worker has taken or dropped the answer
     collectors_.start([this, agentPath, epoch] {
+        runBesideTheWindow(); // and the agent it starts
         const AgentCollect c = collectWithLocalAgent(agentPath, {}, 60000, &stopping_);
         ++worker_->queued;
         QMetaObject::invokeMethod(

@@ -34,6 +34,19 @@ LoadedSources importSources(std::vector<RawSource> sources) {
     for (RawSource& source : sources) {
         const QString& path = source.location;
         const QByteArray& content = source.content;
+        if (looksLikeRunRecord(content)) {
+            QString error;
+            RunRecord record = parseRunRecord(content, path, &error);
+            if (!error.isEmpty()) {
+                out.failed.push_back({path, error});
+                continue;
+            }
+            for (const QString& problem : record.problems)
+                out.failed.push_back({path, problem}); // what could be read is kept
+            out.runs.push_back(std::move(record));
+            out.raw.push_back(std::move(source));
+            continue;
+        }
         const DetectedFormat format = detectFormat(content);
         const bool topology = format == DetectedFormat::HwlocXml || format == DetectedFormat::NcclTopoXml ||
                               format == DetectedFormat::NvidiaSmiTopo ||
@@ -74,7 +87,7 @@ LoadedSources importSources(std::vector<RawSource> sources) {
                                              "NCCL topology XML, nvidia-smi topo -m, "
                                              "an agent snapshot, ibnetdiscover output, a Slurm "
                                              "topology.conf, a rackscope fabric file, "
-                                             "cluster file or session)")
+                                             "cluster file, session or saved run)")
                             : l.error;
             }
         }

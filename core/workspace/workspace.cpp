@@ -30,6 +30,11 @@ void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
                            [&](const RawSource& r) { return !r.host.isEmpty() && r.host == old.host; });
     });
     std::erase_if(unreachable_, [&](const UnreachableServer& u) { return u.location == key; });
+    for (RunRecord& record : loaded.runs) { // a run opened again replaces itself
+        std::erase_if(raw_, [&](const RawSource& r) { return r.location == record.path; });
+        std::erase_if(runs_, [&](const JudgedRun& r) { return r.record.path == record.path; });
+        runs_.push_back({std::move(record), {}});
+    }
     std::move(in.hosts.begin(), in.hosts.end(), std::back_inserter(hosts_));
     std::move(loaded.raw.begin(), loaded.raw.end(), std::back_inserter(raw_));
     for (const QString& h : in.flaggedHosts)
@@ -44,6 +49,7 @@ void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
         fabricParts_.erase(key);
     sortHosts();
     mergeFabric();
+    judgeRuns();
 }
 
 QString Workspace::takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode) {
@@ -96,6 +102,19 @@ void Workspace::reanalyse() {
     for (InspectedHost& h : hosts_)
         h.analysis = analyzeHost(h.host);
     mergeFabric();
+    judgeRuns();
+}
+
+// Again whenever the servers change: where GPUDirect RDMA was possible for a rank depends on its host's
+// topology.
+void Workspace::judgeRuns() {
+    if (runs_.empty())
+        return;
+    std::map<QString, HostTopology> topologies;
+    for (const InspectedHost& h : hosts_)
+        topologies.emplace(h.host.name, h.host);
+    for (JudgedRun& r : runs_)
+        r.findings = recordFindings(r.record, topologies);
 }
 
 const InspectedHost* Workspace::host(const QString& name) const {
@@ -137,6 +156,9 @@ std::vector<WorkspaceFinding> Workspace::findings() const {
     if (fabricAnalysis_)
         for (const Finding& f : fabricAnalysis_->findings)
             out.push_back({{}, f});
+    for (const JudgedRun& r : runs_)
+        for (const Finding& f : r.findings)
+            out.push_back({f.target.host, f});
     for (const Finding& f : runFindings_)
         out.push_back({f.subjects.value(0).section(QLatin1Char('/'), 0, 0), f});
     return out;
@@ -149,6 +171,8 @@ DiagramInput Workspace::diagramInput() const {
     in.fabric = fabric_;
     in.flaggedHosts = flagged_;
     in.runFindings = runFindings_;
+    for (const JudgedRun& r : runs_)
+        in.runFindings.insert(in.runFindings.end(), r.findings.begin(), r.findings.end());
     return in;
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // The workspace: every source rackscope is showing (topology files, cluster
 // files, sessions, agents' answers over SSH or from this machine, fabric
-// sources), merged and analysed in one place, so the window and the CLI show
+// sources, saved runs), merged and analysed in one place, so the window and the CLI show
 // the same hosts, fabric and findings for the same inputs. It is a plain
 // value: the CLI uses it directly, the window through LiveWorkspace, which
 // keeps it on a worker thread.
 #include "analysis/fabric_analysis.h"
 #include "report/inspect_report.h"
+#include "runs/run_findings.h"
 #include "session_file.h"
 #include "sources.h"
 
@@ -28,8 +29,8 @@ class Workspace {
 public:
     enum class Mode { Replace, Add };
 
-    // Opens topology files, fabric sources, cluster files and sessions; what could not be read is returned,
-    // and what was read stays.
+    // Opens topology files, fabric sources, cluster files, sessions and saved runs; what could not be read is
+    // returned, and what was read stays.
     std::vector<FailedInput> open(const QStringList& paths, Mode mode);
     // What loadSources or importSources read (on any thread). A server already shown under the same name or
     // location is replaced, and so is the fabric that the source under `key` gave before.
@@ -55,7 +56,7 @@ public:
     void clear();     // everything but the server order
     void reanalyse(); // the analysis again: its evidence phrases in the language now installed
 
-    bool empty() const { return hosts_.empty() && !fabric_; }
+    bool empty() const { return hosts_.empty() && !fabric_ && runs_.empty(); }
     const std::vector<InspectedHost>& hosts() const { return hosts_; }
     const std::vector<UnreachableServer>& unreachable() const { return unreachable_; }
     // The servers shown and those that could not be inspected, in the servers' order.
@@ -65,9 +66,11 @@ public:
     const std::optional<FabricAnalysis>& fabricAnalysis() const { return fabricAnalysis_; }
     const QStringList& flagged() const { return flagged_; }
     const std::vector<Finding>& runFindings() const { return runFindings_; }
+    // Saved runs opened, in the order opened, with their findings (judged beside the servers shown).
+    const std::vector<JudgedRun>& runs() const { return runs_; }
     const std::vector<RawSource>& sources() const { return raw_; }
     const QString& title() const { return title_; }
-    // Every finding: each server's, the fabric's and the load runs'.
+    // Every finding: each server's, the fabric's, the saved runs' and the load runs'.
     std::vector<WorkspaceFinding> findings() const;
     DiagramInput diagramInput() const;
     // Every source byte for byte, with the flagged hosts and the findings; `saved` and `version` are the
@@ -77,6 +80,7 @@ public:
 private:
     void sortHosts();
     void mergeFabric();
+    void judgeRuns();
 
     qsizetype rank(const QString& location) const; // its place in the server order (last when not in it)
 
@@ -88,6 +92,7 @@ private:
     std::optional<FabricAnalysis> fabricAnalysis_;
     QStringList flagged_;
     std::vector<Finding> runFindings_;
+    std::vector<JudgedRun> runs_;
     QStringList order_;
     QString title_;
     int opened_ = 0;

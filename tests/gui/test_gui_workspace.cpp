@@ -2,18 +2,21 @@
 // `rackscope-cli inspect --json` and through the window show the same
 // servers, in the same order, and the same findings (servers' and fabric's),
 // for a cluster file with its fabric, topology files beside a fabric source,
-// and a session the window saved.
+// a saved run, and a session the window saved.
 #include "gui_test_support.h"
 #include "test_support.h"
 
 #include "findings_panel.h"
 #include "main_window.h"
+#include "runs/run_record.h"
+#include "runs_panel.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 
 using namespace rackscope;
 using namespace rackscope::test;
@@ -55,6 +58,9 @@ Shown throughCli(const QStringList& inputs) {
         add(h.value("name").toString(), h.value("findings").toArray());
     }
     add({}, doc.value("fabric").toObject().value("findings").toArray());
+    for (const QJsonValue& v : doc.value("runs").toArray())
+        for (const QJsonValue& f : v.toObject().value("findings").toArray())
+            add(f.toObject().value("target").toObject().value("host").toString(), QJsonArray{f});
     s.findings.sort();
     return s;
 }
@@ -115,6 +121,46 @@ private slots:
         QCOMPARE(window.hosts, cli.hosts);
         QCOMPARE(window.findings, cli.findings);
         QCOMPARE(w.workspace()->view()->workspace.flagged(), QStringList{QStringLiteral("node03")});
+    }
+
+    // A saved run beside the servers it ran on: the same findings in both faces (how it ended, the counters
+    // that rose), listed in the Runs dock, and kept by a session the window saves.
+    void aSavedRunIsShownAndKept() {
+        QTemporaryDir dir;
+        RunRecorder r;
+        RunMeta meta;
+        meta.label = QStringLiteral("all_reduce on node01,node02");
+        meta.hosts = {QStringLiteral("node01"), QStringLiteral("node02")};
+        QVERIFY(r.open(dir.path(), meta).isEmpty());
+        for (const QByteArray& line :
+             fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")).split('\n'))
+            r.line(QString::fromUtf8(line));
+        const auto sample = [](int v) {
+            return QJsonObject{
+                {"counters", QJsonObject{{"ib/mlx5_0/1/symbol_error", QJsonObject{{"value", v}}}}}};
+        };
+        r.counters(QStringLiteral("node01"), QStringLiteral("before"), sample(0));
+        r.counters(QStringLiteral("node01"), QStringLiteral("after"), sample(40));
+        r.finish(1, QStringLiteral("node02: connection lost"));
+        const QStringList inputs{QStringLiteral(":/demo/demo.cluster"), r.path()};
+
+        gui::MainWindow w;
+        const Shown window = throughWindow(w, inputs);
+        const Shown cli = throughCli(inputs);
+        QCOMPARE(window.hosts, cli.hosts);
+        QCOMPARE(window.findings, cli.findings);
+        QVERIFY2(cli.findings.join('\n').contains(QStringLiteral("run-failed")),
+                 qPrintable(cli.findings.join('\n')));
+        QVERIFY(cli.findings.join('\n').contains(QStringLiteral("node01|run-counter-errors")));
+        QCOMPARE(w.runsPanel()->runList()->findItems(r.path(), Qt::MatchExactly, 3).size(), 1);
+
+        const QString session = dir.filePath(QStringLiteral("with-run.rsession"));
+        QVERIFY(w.saveSession(session));
+        gui::MainWindow reopened;
+        const Shown again = throughWindow(reopened, {session});
+        QCOMPARE(again.findings, window.findings);
+        QCOMPARE(throughCli({session}).findings, cli.findings);
+        QCOMPARE(reopened.runsPanel()->runList()->findItems(r.path(), Qt::MatchExactly, 3).size(), 1);
     }
 
     // This machine through its agent keeps what its NICs see of the fabric, as `fabric --local` reports it.

@@ -5,7 +5,9 @@
 
 #include "runs/counter_watch.h"
 #include "runs/run_compare.h"
+#include "runs/run_findings.h"
 #include "runs/run_record.h"
+#include "workspace/workspace.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -140,6 +142,89 @@ private slots:
         QCOMPARE(rec.problems.size(), 2);
         QVERIFY(rec.problems[0].contains(QStringLiteral("wormhole")));
         QCOMPARE(rec.run.rows.size(), parseNcclTestsOutput(fixtureBytes(QLatin1String(kRun))).rows.size());
+    }
+
+    // A saved run is an input like a topology: opened, it is judged (how it ended, the counters that rose);
+    // saved in a session it comes back with the same findings; a record cut before its end says so.
+    void aSavedRunIsAWorkspaceInput() {
+        QTemporaryDir dir;
+        RunRecorder r;
+        RunMeta meta;
+        meta.label = QStringLiteral("all_reduce on a,b");
+        meta.hosts = {QStringLiteral("a"), QStringLiteral("b")};
+        QVERIFY(r.open(dir.path(), meta).isEmpty());
+        for (const QByteArray& line : fixtureBytes(QLatin1String(kRun)).split('\n'))
+            r.line(QString::fromUtf8(line));
+        const auto sample = [](int symbolErrors) {
+            return QJsonObject{{"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error",
+                                                         QJsonObject{{"value", symbolErrors}}}}}};
+        };
+        r.counters(QStringLiteral("a"), QStringLiteral("before"), sample(5));
+        r.counters(QStringLiteral("a"), QStringLiteral("after"), sample(17));
+        r.finish(127, QStringLiteral("bash: line 1: all_reduce_perf: command not found"));
+        const QString path = r.path();
+
+        const auto lines = [](const Workspace& ws) {
+            QStringList out;
+            for (const WorkspaceFinding& f : ws.findings())
+                out << f.host + QLatin1Char('|') + f.finding.code + QLatin1Char('|') + f.finding.message;
+            return out;
+        };
+        Workspace ws;
+        QVERIFY(ws.open({path}, Workspace::Mode::Replace).empty());
+        QCOMPARE(ws.runs().size(), size_t(1));
+        QCOMPARE(ws.runs().front().record.run.rows.size(),
+                 parseNcclTestsOutput(fixtureBytes(QLatin1String(kRun))).rows.size());
+        const QStringList judged = lines(ws);
+        QVERIFY2(judged.contains(QStringLiteral("|run-failed|\"all_reduce on a,b\" failed: bash: line 1: "
+                                                "all_reduce_perf: command not found")),
+                 qPrintable(judged.join('\n')));
+        QVERIFY2(judged.contains(QStringLiteral(
+                     "a|run-counter-errors|a: ib/mlx5_2/1/symbol_error rose by 12 during the run")),
+                 qPrintable(judged.join('\n')));
+        QVERIFY(ws.diagramInput().runFindings.size() >= 2);
+        // Opened again, it replaces itself.
+        QVERIFY(ws.open({path}, Workspace::Mode::Add).empty());
+        QCOMPARE(ws.runs().size(), size_t(1));
+        QCOMPARE(ws.sources().size(), size_t(1));
+
+        const QString session = dir.filePath(QStringLiteral("with-run.rsession"));
+        QFile out(session);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(sessionToJson(ws.session()));
+        out.close();
+        Workspace reopened;
+        QVERIFY(reopened.open({session}, Workspace::Mode::Replace).empty());
+        QCOMPARE(reopened.runs().size(), size_t(1));
+        QCOMPARE(lines(reopened), judged);
+
+        // Cut before its end: the rows that arrived, and a word that the end is missing.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const QByteArray whole = f.readAll();
+        QVERIFY(f.resize(whole.lastIndexOf("{\"entry\":\"end\"")));
+        f.close();
+        Workspace cut;
+        QVERIFY(cut.open({path}, Workspace::Mode::Replace).empty());
+        QVERIFY(lines(cut).join('\n').contains(
+            QStringLiteral("|run-cut-short|The record of \"all_reduce on a,b\" "
+                           "ends before the run did")));
+        QVERIFY(!lines(cut).join('\n').contains(QStringLiteral("run-failed")));
+    }
+
+    // nccl-tests' own data check: rows with a non-zero #wrong make an error finding.
+    void wrongResultsAreAnError() {
+        NcclTestsRun run = parseNcclTestsOutput(fixtureBytes(QLatin1String(kRun)));
+        QVERIFY(!run.rows.empty());
+        QVERIFY(runFindings({QStringLiteral("x"), 0, {}}, run, {}, {}).empty());
+        run.rows.back().inPlace.wrong = 3;
+        const std::vector<Finding> f = runFindings({QStringLiteral("x"), 0, {}}, run, {}, {});
+        QCOMPARE(f.size(), size_t(1));
+        QCOMPARE(f[0].code, QLatin1String(codes::kRunWrongResults));
+        QCOMPARE(f[0].severity, Severity::Error);
+        // A run its starter cancelled is not a failure of the machines.
+        QVERIFY(
+            runFindings({QStringLiteral("x"), -1, QStringLiteral("cancelled"), true}, {}, {}, {}).empty());
     }
 
     void countersFromTheRealAgent() {

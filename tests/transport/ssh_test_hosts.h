@@ -35,7 +35,10 @@ public:
     };
 
     // How much less than the test's own process the hosts' sshd and what it runs (the agent) get of
-    // the CPU (nice(1)); hosts added after it is set.
+    // the CPU (nice(1)); hosts added after it is set. Above 0, they also run in a cpu cgroup of the
+    // lowest weight where the kernel has one: each sshd session starts a scheduler autogroup of its
+    // own, and nice does not reach across autogroups, so 32 sessions would otherwise get 32 shares
+    // of the CPU to the test's one.
     int niceness = 0;
 
     // Why the tests cannot run here, or empty.
@@ -84,6 +87,8 @@ public:
                    .arg(h.veth, h.ns));
         }
         sh(QStringLiteral("ip link del %1 2>/dev/null").arg(bridge_));
+        if (!cpuGroup_.isEmpty())
+            QDir().rmdir(cpuGroup_); // empty once its processes were killed above
     }
     bool ok() const { return ok_; }
     QString path(const QString& name) const { return dir_.filePath(name); }
@@ -181,7 +186,17 @@ public:
                        QStringLiteral("hostname %1 && %2 && exec /usr/sbin/sshd -D -e -q -f %3")
                            .arg(name, mount, config)});
         hosts_[name] = h;
-        return h.sshd->waitForStarted(5000) && waitForPort(h, behind);
+        if (!h.sshd->waitForStarted(5000))
+            return false;
+        // ip, nice, unshare and sh each exec the next, so the process started is sshd. It moves from
+        // out here: `ip netns exec` mounts a /sys of its own, without the cgroups.
+        if (niceness > 0 && !lowCpuGroup().isEmpty()) {
+            QFile procs(cpuGroup_ + QStringLiteral("/cgroup.procs"));
+            if (!procs.open(QIODevice::WriteOnly) ||
+                procs.write(QByteArray::number(h.sshd->processId())) <= 0)
+                return false;
+        }
+        return waitForPort(h, behind);
     }
 
     // Known hosts with every host's real key, by the address a client connects to.
@@ -230,6 +245,30 @@ public:
     }
 
 private:
+    // A cpu cgroup of the lowest weight (cgroup v1 or v2), made once; empty where there is none.
+    QString lowCpuGroup() {
+        if (!cpuGroup_.isEmpty())
+            return cpuGroup_;
+        const QString name = QStringLiteral("/rackscope-test-hosts-") + tag_;
+        // v1: the cpu hierarchy's root has cpu.shares; v2: a child has cpu.weight when the root
+        // hands the cpu controller down.
+        const auto make = [&](const QString& root, const char* marker, const char* file,
+                              const QByteArray& value) {
+            if (!QFile::exists(root + QLatin1Char('/') + QLatin1String(marker)) || !QDir().mkdir(root + name))
+                return false;
+            QFile f(root + name + QLatin1Char('/') + QLatin1String(file));
+            if (f.open(QIODevice::WriteOnly) && f.write(value) == value.size()) {
+                cpuGroup_ = root + name;
+                return true;
+            }
+            QDir().rmdir(root + name);
+            return false;
+        };
+        if (!make(QStringLiteral("/sys/fs/cgroup/cpu"), "cpu.shares", "cpu.shares", "2"))
+            make(QStringLiteral("/sys/fs/cgroup"), "cgroup.controllers", "cpu.weight", "1");
+        return cpuGroup_;
+    }
+
     bool waitForPort(const Host& h, const QString& behind) {
         for (int i = 0; i < 100; ++i) {
             const QString from =
@@ -242,7 +281,7 @@ private:
     }
 
     QTemporaryDir dir_;
-    QString tag_, bridge_;
+    QString tag_, bridge_, cpuGroup_;
     int subnet_ = 0;
     bool ok_ = false;
     std::map<QString, Host> hosts_;
