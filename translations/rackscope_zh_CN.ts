@@ -370,47 +370,87 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="53"/>
+        <location filename="../core/analysis/findings.cpp" line="55"/>
         <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
         <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="63"/>
+        <location filename="../core/analysis/findings.cpp" line="65"/>
         <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
         <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="72"/>
+        <location filename="../core/analysis/findings.cpp" line="74"/>
         <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
         <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="99"/>
+        <location filename="../core/analysis/findings.cpp" line="101"/>
         <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
         <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="131"/>
+        <location filename="../core/analysis/findings.cpp" line="133"/>
         <source>%1&apos;s PCIe link runs at %2, below its capability %3.</source>
         <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="151"/>
+        <location filename="../core/analysis/findings.cpp" line="153"/>
         <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
         <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="170"/>
+        <location filename="../core/analysis/findings.cpp" line="172"/>
         <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
         <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="185"/>
+        <location filename="../core/analysis/findings.cpp" line="193"/>
+        <source>%1 NVIDIA GPUs are on PCI (%2) but the driver does not serve them: %3. Without it there is no CUDA, NCCL or GPUDirect here.</source>
+        <translation>PCI 上有 %1 块 NVIDIA GPU（%2），但驱动没有接管它们：%3。没有驱动，这台服务器就没有 CUDA、NCCL 和 GPUDirect。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="202"/>
+        <source>The source lists no GPU on this server.</source>
+        <translation>数据源中这台服务器没有 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="203"/>
+        <source>No GPU on this server: none on PCI, and %1.</source>
+        <translation>这台服务器没有 GPU：PCI 上没有，并且 %1。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="215"/>
+        <source>%1 can do RDMA but has no RDMA device, so its RDMA driver is not loaded (%2). NCCL would fall back to TCP sockets over it.</source>
+        <translation>%1 支持 RDMA，但没有 RDMA 设备，说明其 RDMA 驱动未加载（%2）。NCCL 在它上面会退回到 TCP 套接字。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="225"/>
+        <source>Neither a peer-memory module (nvidia_peermem) nor DMA-BUF (Linux 5.12 or later) is there: no GPU can use GPUDirect RDMA with a NIC, whatever the PCIe path.</source>
+        <translation>既没有 peer-memory 模块（nvidia_peermem），也没有 DMA-BUF（Linux 5.12 及以上）：无论 PCIe 路径如何，任何 GPU 都无法与网卡使用 GPUDirect RDMA。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="243"/>
+        <source>The source gives each GPU&apos;s NVLinks to its NVSwitches but not the links between the switches: whether %1 and %2 (and %3 pairs in all) are joined over NVLink is not described, and their paths shown are PCIe paths.</source>
+        <translation>数据源给出了每块 GPU 到其 NVSwitch 的 NVLink，但没有给出交换芯片之间的链路：%1 与 %2（共 %3 对）是否通过 NVLink 相连未被描述，显示的是它们的 PCIe 路径。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="254"/>
+        <source>This NCCL topology lists no NVLink: the GPUs have none, or the file (a vendor&apos;s NCCL_TOPO_FILE) leaves it out. GPU-to-GPU paths shown are PCIe paths.</source>
+        <translation>此 NCCL 拓扑未列出 NVLink：要么这些 GPU 没有 NVLink，要么该文件（厂商的 NCCL_TOPO_FILE）省略了它。显示的 GPU 间路径是 PCIe 路径。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="260"/>
+        <source>hwloc describes NVLink only when it ran with the NVIDIA driver (its NVML backend), and this source has none: GPU-to-GPU paths shown are PCIe paths, and NVLink is unknown.</source>
+        <translation>hwloc 只有在带 NVIDIA 驱动运行（其 NVML 后端）时才描述 NVLink，而此数据源中没有：显示的 GPU 间路径是 PCIe 路径，NVLink 情况未知。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="279"/>
         <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
         <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="187"/>
+        <location filename="../core/analysis/findings.cpp" line="281"/>
         <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>

@@ -1,5 +1,7 @@
 #include "findings.h"
 
+#include "import/device_facts.h"
+
 #include <QtGlobal>
 
 #include <algorithm>
@@ -173,10 +175,102 @@ void acsFindings(const HostTopology& host, std::vector<Finding>& out) {
                     {bridge, devices.join(QStringLiteral(", "))}}));
 }
 
+bool rdmaCapable(const Device& nic) {
+    return rdmaFromPciIds(nic.vendorId, nic.deviceId, nic.pciClass).rdma.value_or(false);
+}
+
+// The drivers a GPU server needs, and a server with no GPU at all: bringing up a rack is when they are
+// missing, and "0 GPUs" or an empty matrix must not read like a healthy server.
+void driverFindings(const HostTopology& host, std::vector<Finding>& out) {
+    QStringList nvidia;
+    for (const Device& g : host.gpus)
+        if (g.vendorId == kVendorNvidia)
+            nvidia << g.id;
+    const bool nvmlShort = host.nvmlGpuCount && *host.nvmlGpuCount < nvidia.size();
+    if (!nvidia.isEmpty() && (!host.nvmlMissing.isEmpty() || nvmlShort))
+        out.push_back(onHost(
+            host, Severity::Error, codes::kGpuDriverMissing, nvidia,
+            {QT_TRANSLATE_NOOP("rackscope", "%1 NVIDIA GPUs are on PCI (%2) but the driver does not serve "
+                                            "them: %3. Without it there is no CUDA, NCCL or GPUDirect here."),
+             {QString::number(nvidia.size()), nvidia.join(QStringLiteral(", ")),
+              nvmlShort ? QStringLiteral("NVML sees %1 of them").arg(*host.nvmlGpuCount)
+                        : host.nvmlMissing}}));
+    if (host.gpus.empty())
+        out.push_back(onHost(
+            host, Severity::Info, codes::kHostNoGpu, {},
+            host.nvmlMissing.isEmpty()
+                ? FindingText{QT_TRANSLATE_NOOP("rackscope", "The source lists no GPU on this server."), {}}
+                : FindingText{QT_TRANSLATE_NOOP("rackscope", "No GPU on this server: none on PCI, and %1."),
+                              {host.nvmlMissing}}));
+
+    QStringList without, evidence;
+    for (const Device& nic : host.nics)
+        if (nic.rdma == false && rdmaCapable(nic)) {
+            without << nic.id;
+            evidence << QStringLiteral("%1: %2").arg(describe(nic), nic.rdmaEvidence);
+        }
+    if (!without.isEmpty())
+        out.push_back(
+            onHost(host, Severity::Error, codes::kRdmaDriverMissing, without,
+                   {QT_TRANSLATE_NOOP("rackscope",
+                                      "%1 can do RDMA but has no RDMA device, so its RDMA driver is not "
+                                      "loaded (%2). NCCL would fall back to TCP sockets over it."),
+                    {without.join(QStringLiteral(", ")), evidence.join(QStringLiteral("; "))}}));
+
+    const bool anyRdma = std::any_of(host.nics.begin(), host.nics.end(),
+                                     [](const Device& n) { return isRdma(n) || rdmaCapable(n); });
+    if (!host.gpus.empty() && anyRdma && host.peerMemoryLoaded == false && host.kernelSupportsDmabuf == false)
+        out.push_back(
+            onHost(host, Severity::Error, codes::kGpuDirectPrerequisiteMissing, {},
+                   {QT_TRANSLATE_NOOP("rackscope",
+                                      "Neither a peer-memory module (nvidia_peermem) nor DMA-BUF (Linux "
+                                      "5.12 or later) is there: no GPU can use GPUDirect RDMA with a NIC, "
+                                      "whatever the PCIe path."),
+                    {}}));
+}
+
+// Two GPUs with no NVLink between them is a fact only where the source states NVLink at all.
+void nvlinkFindings(const HostTopology& host, std::vector<Finding>& out) {
+    if (host.gpus.size() < 2)
+        return;
+    if (host.nvlinkStated) {
+        if (host.nvlinkUnstated.empty())
+            return;
+        const auto [a, b] = *host.nvlinkUnstated.begin();
+        const QString first = host.gpus[size_t(a)].id, second = host.gpus[size_t(b)].id;
+        out.push_back(
+            onHost(host, Severity::Info, codes::kSourceLacksNvlink, {first, second},
+                   {QT_TRANSLATE_NOOP(
+                        "rackscope",
+                        "The source gives each GPU's NVLinks to its NVSwitches but not the links between "
+                        "the switches: whether %1 and %2 (and %3 pairs in all) are joined over NVLink is "
+                        "not described, and their paths shown are PCIe paths."),
+                    {first, second, QString::number(host.nvlinkUnstated.size())}}));
+        return;
+    }
+    out.push_back(
+        onHost(host, Severity::Info, codes::kSourceLacksNvlink, {},
+               host.source.format == SourceFormat::NcclTopoXml
+                   ? FindingText{QT_TRANSLATE_NOOP(
+                                     "rackscope",
+                                     "This NCCL topology lists no NVLink: the GPUs have none, or the file "
+                                     "(a vendor's NCCL_TOPO_FILE) leaves it out. GPU-to-GPU paths shown "
+                                     "are PCIe paths."),
+                                 {}}
+                   : FindingText{QT_TRANSLATE_NOOP(
+                                     "rackscope",
+                                     "hwloc describes NVLink only when it ran with the NVIDIA driver (its "
+                                     "NVML backend), and this source has none: GPU-to-GPU paths shown are "
+                                     "PCIe paths, and NVLink is unknown."),
+                                 {}}));
+}
+
 } // namespace
 
 std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a) {
     std::vector<Finding> out;
+    driverFindings(host, out);
+    nvlinkFindings(host, out);
     gpuFindings(host, a, out);
     if (!host.gpus.empty() && std::none_of(host.nics.begin(), host.nics.end(), isRdma))
         out.push_back(

@@ -14,6 +14,12 @@ inline constexpr char kPcieLinkDegraded[] = "pcie-link-degraded";
 inline constexpr char kPcieLinkBelowPeers[] = "pcie-link-below-peers";
 inline constexpr char kAcsEnabled[] = "pcie-acs-enabled";
 inline constexpr char kSourceNote[] = "source-note";
+// What a server lacks to be of use, and what its source cannot say.
+inline constexpr char kGpuDriverMissing[] = "gpu-driver-missing";
+inline constexpr char kRdmaDriverMissing[] = "rdma-driver-missing";
+inline constexpr char kGpuDirectPrerequisiteMissing[] = "gpudirect-prerequisite-missing";
+inline constexpr char kHostNoGpu[] = "host-no-gpu";
+inline constexpr char kSourceLacksNvlink[] = "source-lacks-nvlink";
 // The fabric above the servers.
 inline constexpr char kFabricSourceLine[] = "fabric-source-line";
 inline constexpr char kFabricSourceConflict[] = "fabric-source-conflict";

@@ -94,6 +94,30 @@ void enrichGpus(HostTopology& h, const QJsonObject& gpus) {
     }
 }
 
+// What the agent says of the drivers. It looked at this server's /sys itself, so a NIC that the PCI ids
+// call RDMA-capable but that has no RDMA device has none: its driver is not there.
+void driverFacts(HostTopology& h, const QJsonObject& gpus, const QJsonObject& rdma) {
+    // A section that is not there (a snapshot cut down to some sections) says nothing.
+    if (gpus.value("available").toBool())
+        h.nvmlGpuCount = int(gpus.value("gpus").toArray().size());
+    else if (!gpus.isEmpty())
+        h.nvmlMissing = gpus.value("reason").toString(QStringLiteral("the agent could not use NVML"));
+    if (rdma.isEmpty())
+        return;
+    const bool rdmaRead = rdma.value("available").toBool();
+    if (!rdmaRead)
+        h.rdmaMissing = rdma.value("reason").toString(QStringLiteral("the agent found no RDMA device"));
+    for (Device& nic : h.nics)
+        if (nic.rdma == true && nic.rdmaDevices.isEmpty()) {
+            nic.rdma = false;
+            nic.rdmaEvidence =
+                QStringLiteral("the agent found no RDMA device for it (%1)")
+                    .arg(rdmaRead ? QStringLiteral("none in /sys/class/infiniband is on its PCI "
+                                                   "function")
+                                  : h.rdmaMissing);
+        }
+}
+
 } // namespace
 
 bool looksLikeAgentSnapshot(const QByteArray& content) {
@@ -134,6 +158,7 @@ ImportResult importAgentSnapshot(const QJsonObject& s, const QString& location) 
     enrichPcie(h, s.value("pcie").toObject());
     enrichRdma(h, s.value("rdma").toObject());
     enrichGpus(h, s.value("gpus").toObject());
+    driverFacts(h, s.value("gpus").toObject(), s.value("rdma").toObject());
     const QJsonObject gdr = s.value("gpudirect").toObject();
     if (gdr.value("available").toBool()) {
         h.peerMemoryLoaded = gdr["peer_memory"].toObject().value("usable").toBool();

@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 #include <algorithm>
+#include <set>
 
 namespace rackscope {
 
@@ -26,6 +27,16 @@ RdmaFact rdmaFromPciIds(std::optional<unsigned> vendor, std::optional<unsigned> 
         return {true, QStringLiteral("Mellanox/NVIDIA ConnectX (PCI vendor 0x15b3) is RDMA-capable")};
     if (vendor && device && *vendor == kVendorAmazon && (*device & 0xfff0) == 0xefa0)
         return {true, QStringLiteral("AWS EFA (PCI 1d0f:efa*) provides RDMA through its verbs provider")};
+    // RoCE on Ethernet controllers whose drivers are not always loaded: Broadcom NetXtreme-E (bnxt_re) and
+    // Intel E810 (irdma), by the device ids of their Linux drivers.
+    static const std::set<unsigned> broadcom{0x16d7, 0x16d8, 0x1750, 0x1751, 0x1752, 0x1760};
+    static const std::set<unsigned> intel{0x1591, 0x1592, 0x1593, 0x1599, 0x159a, 0x159b};
+    if (vendor && device && *vendor == kVendorBroadcom && broadcom.count(*device))
+        return {true, QStringLiteral("Broadcom NetXtreme-E (PCI 14e4:%1) is RDMA-capable (bnxt_re)")
+                          .arg(*device, 4, 16, QLatin1Char('0'))};
+    if (vendor && device && *vendor == kVendorIntel && intel.count(*device))
+        return {true, QStringLiteral("Intel E810 (PCI 8086:%1) is RDMA-capable (irdma)")
+                          .arg(*device, 4, 16, QLatin1Char('0'))};
     return {std::nullopt, QStringLiteral("the source does not say whether this NIC has an RDMA device")};
 }
 
@@ -36,15 +47,40 @@ bool looksLikeRdmaDeviceName(const QString& name) {
 }
 
 void addNvlinksThroughSwitches(HostTopology& host,
-                               const std::map<int, std::map<PciAddress, int>>& linksPerGpu) {
-    for (auto a = linksPerGpu.begin(); a != linksPerGpu.end(); ++a)
-        for (auto b = std::next(a); b != linksPerGpu.end(); ++b) {
+                               const std::map<int, std::map<PciAddress, int>>& linksPerGpu,
+                               const std::vector<std::pair<PciAddress, PciAddress>>& switchLinks) {
+    // Each switch's fabric: the smallest address joined to it, found by walking the switch links.
+    std::map<PciAddress, PciAddress> fabricOf;
+    for (const auto& [gpu, switches] : linksPerGpu)
+        for (const auto& [sw, count] : switches)
+            fabricOf.emplace(sw, sw);
+    for (const auto& [a, b] : switchLinks)
+        fabricOf.emplace(a, a), fabricOf.emplace(b, b);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& [a, b] : switchLinks) {
+            PciAddress& fa = fabricOf[a];
+            PciAddress& fb = fabricOf[b];
+            if (fa != fb) {
+                fa = fb = std::min(fa, fb);
+                changed = true;
+            }
+        }
+    }
+    std::map<int, std::map<PciAddress, int>> perFabric; // gpu -> fabric -> links
+    for (const auto& [gpu, switches] : linksPerGpu)
+        for (const auto& [sw, count] : switches)
+            perFabric[gpu][fabricOf.at(sw)] += count;
+    for (auto a = perFabric.begin(); a != perFabric.end(); ++a)
+        for (auto b = std::next(a); b != perFabric.end(); ++b) {
             int total = 0;
-            for (const auto& [sw, count] : a->second)
-                if (auto it = b->second.find(sw); it != b->second.end())
+            for (const auto& [fabric, count] : a->second)
+                if (auto it = b->second.find(fabric); it != b->second.end())
                     total += std::min(count, it->second);
             if (total > 0)
                 host.nvlinks[std::minmax(a->first, b->first)] += total;
+            else if (!host.nvlinks.count(std::minmax(a->first, b->first)))
+                host.nvlinkUnstated.insert(std::minmax(a->first, b->first)); // on switches not known to meet
         }
 }
 

@@ -217,6 +217,7 @@ private:
         hwloc_distances_s* dist = nullptr;
         if (hwloc_distances_get_by_name(topo_, "NVLinkBandwidth", &nr, &dist, 0) != 0 || nr == 0 || !dist)
             return;
+        host_.nvlinkStated = true;
         const unsigned n = dist->nbobjs;
         std::map<PciAddress, int> gpuByBus;
         for (int i = 0; i < int(host_.gpus.size()); ++i)
@@ -233,7 +234,14 @@ private:
                    QLatin1String(o->subtype) == QLatin1String("NVSwitch");
         };
         std::map<int, std::map<PciAddress, int>> viaSwitch; // gpu -> switch -> links
+        std::vector<std::pair<PciAddress, PciAddress>> switchLinks;
         for (unsigned i = 0; i < n; ++i) {
+            if (isSwitch(dist->objs[i])) { // switches joined to switches: one NVLink fabric
+                for (unsigned j = i + 1; j < n; ++j)
+                    if (isSwitch(dist->objs[j]) && dist->values[i * n + j] > 0)
+                        switchLinks.emplace_back(pciOf(dist->objs[i]), pciOf(dist->objs[j]));
+                continue;
+            }
             const int gi = gpuIndex(dist->objs[i]);
             if (gi < 0)
                 continue;
@@ -256,7 +264,7 @@ private:
                     viaSwitch[gi][pciOf(dist->objs[j])] = *links;
             }
         }
-        addNvlinksThroughSwitches(host_, viaSwitch);
+        addNvlinksThroughSwitches(host_, viaSwitch, switchLinks);
         hwloc_distances_release(topo_, dist);
     }
 

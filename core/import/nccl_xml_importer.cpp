@@ -228,6 +228,7 @@ private:
 
     // GPU pairs: direct links, and links through the NVSwitches both reach.
     void resolveNvlinks() {
+        host_.nvlinkStated = !nvlinks_.empty(); // a vendor's NCCL_TOPO_FILE may leave NVLink out
         std::map<PciAddress, int> gpuByBus;
         for (int i = 0; i < int(host_.gpus.size()); ++i)
             if (host_.gpus[i].pci)

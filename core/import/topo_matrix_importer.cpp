@@ -172,6 +172,7 @@ ImportResult importTopoMatrix(const QByteArray& text, const QString& location) {
         Device& d = byLabel[col];
         (d.kind == DeviceKind::Gpu ? host.gpus : host.nics).push_back(d);
     }
+    host.nvlinkStated = true; // every GPU pair's cell says NV# or a PCIe path
     for (int i = 0; i < int(host.gpus.size()); ++i)
         for (int j = i + 1; j < int(host.gpus.size()); ++j) {
             const auto it = host.statedPaths.find({host.gpus[i].id, host.gpus[j].id});

@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,17 @@ struct HostTopology {
     // GPUDirect prerequisites the agent reads (unknown from files of other kinds).
     std::optional<bool> peerMemoryLoaded;     // nvidia_peermem / nv_peer_mem, as NCCL checks it
     std::optional<bool> kernelSupportsDmabuf; // kernel >= 5.12, the alternative to a peer-memory module
+    // Whether the source states NVLink at all (topo -m's NV#, NCCL's <nvlink>, hwloc's NVLinkBandwidth):
+    // without it, two GPUs without NVLink between them is not a fact.
+    bool nvlinkStated = false;
+    // GPU pairs (indexes, lower first) whose NVLink the source leaves out although it states NVLink: each
+    // reaches NVSwitches, but the source does not say whether those switches are joined (DGX-2's two
+    // baseboards).
+    std::set<std::pair<int, int>> nvlinkUnstated;
+    // The drivers as the agent found them (files of other kinds say nothing): how many GPUs NVML sees, or
+    // why NVML could not be used; why there is no RDMA device at all. The reasons are the agent's words.
+    std::optional<int> nvmlGpuCount;
+    QString nvmlMissing, rdmaMissing;
 
     const Device* findDevice(const QString& id) const;
 };

@@ -80,6 +80,11 @@ void getDevices(QDataStream& s, std::vector<Device>& list) {
 QDataStream& operator<<(QDataStream& s, const HostTopology& h) {
     s << h.name << int(h.source.format) << h.source.location << h.arch << h.notes;
     put(s, h.peerMemoryLoaded), put(s, h.kernelSupportsDmabuf);
+    s << h.nvlinkStated << quint32(h.nvlinkUnstated.size());
+    for (const auto& [a, b] : h.nvlinkUnstated)
+        s << a << b;
+    put(s, h.nvmlGpuCount);
+    s << h.nvmlMissing << h.rdmaMissing;
     s << quint32(h.nodes.size());
     for (const TopoNode& n : h.nodes) {
         s << int(n.kind) << n.parent;
@@ -103,6 +108,15 @@ QDataStream& operator>>(QDataStream& s, HostTopology& h) {
     quint32 n = 0;
     s >> h.name >> format >> h.source.location >> h.arch >> h.notes;
     get(s, h.peerMemoryLoaded), get(s, h.kernelSupportsDmabuf);
+    quint32 unstated = 0;
+    s >> h.nvlinkStated >> unstated;
+    for (quint32 i = 0; i < unstated && s.status() == QDataStream::Ok; ++i) {
+        int a = 0, b = 0;
+        s >> a >> b;
+        h.nvlinkUnstated.emplace(a, b);
+    }
+    get(s, h.nvmlGpuCount);
+    s >> h.nvmlMissing >> h.rdmaMissing;
     h.source.format = SourceFormat(format);
     s >> n;
     for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) {

@@ -13,6 +13,21 @@
 namespace rackscope {
 namespace {
 
+// Said of every GPU pair whose source does not state NVLink.
+constexpr char kNvlinkNotDescribed[] = "PCIe path; NVLink not described by this source";
+
+bool nvlinkDescribed(const HostTopology& t, const GpuPair& p) {
+    if (!t.nvlinkStated)
+        return false;
+    const auto index = [&](const QString& id) {
+        for (size_t i = 0; i < t.gpus.size(); ++i)
+            if (t.gpus[i].id == id)
+                return int(i);
+        return -1;
+    };
+    return !t.nvlinkUnstated.count(std::minmax(index(p.a), index(p.b)));
+}
+
 QJsonValue pathJson(const std::optional<PathType>& p, const std::optional<int>& nv = {}) {
     return p ? QJsonValue(pathTypeName(*p, nv)) : QJsonValue();
 }
@@ -40,8 +55,12 @@ QJsonObject hostToJson(const InspectedHost& h) {
         gpus.append(deviceJson(d));
     for (const Device& d : t.nics)
         nics.append(deviceJson(d));
-    for (const GpuPair& p : h.analysis.gpuGpu)
-        gpuGpu.append(QJsonObject{{"a", p.a}, {"b", p.b}, {"path", pathJson(p.path, p.nvlinks)}});
+    for (const GpuPair& p : h.analysis.gpuGpu) {
+        QJsonObject pair{{"a", p.a}, {"b", p.b}, {"path", pathJson(p.path, p.nvlinks)}};
+        if (!nvlinkDescribed(t, p))
+            pair.insert("note", QLatin1String(kNvlinkNotDescribed));
+        gpuGpu.append(pair);
+    }
     for (const GpuNicPair& p : h.analysis.gpuNic)
         gpuNic.append(QJsonObject{{"gpu", p.gpu},
                                   {"nic", p.nic},
@@ -175,7 +194,12 @@ QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnaly
         writeMatrix(out, h);
         out << "\nLegend: X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge,\n"
                "        NODE between host bridges of a NUMA node, SYS across NUMA nodes/sockets, ? "
-               "unknown\n\n";
+               "unknown\n";
+        if (t.gpus.size() > 1 && !t.nvlinkStated)
+            out << "GPU to GPU: " << kNvlinkNotDescribed << "\n";
+        else if (!t.nvlinkUnstated.empty())
+            out << "GPU to GPU across NVSwitches not known to meet: " << kNvlinkNotDescribed << "\n";
+        out << "\n";
         if (!t.gpus.empty()) {
             QHash<QString, QString> ncclNicOf;
             for (const auto& [gpu, nic] : h.analysis.ncclNic)
