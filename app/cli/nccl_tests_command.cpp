@@ -5,6 +5,7 @@
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_tests_json.h"
 #include "runs/nccl_transport.h"
+#include "runs/run_findings.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -93,7 +94,8 @@ int runParseNcclTests(const QStringList& args) {
                                      : r.nics.join(QStringLiteral(", ")))
                 << ", GPUDirect RDMA on " << r.gdrConnections << " of " << r.netConnections
                 << " network connections\n";
-        for (const Finding& f : ncclTransportFindings(transport, run.ranks, topologies))
+        // A log says nothing of how its run ended: no verdict on that.
+        for (const Finding& f : runFindings(files[0], std::nullopt, run, {}, topologies))
             out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         for (const auto& d : run.diagnostics)
             out << "[warning] line " << d.line << ": " << d.message << "\n";

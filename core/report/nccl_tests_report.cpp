@@ -1,5 +1,7 @@
 #include "nccl_tests_report.h"
 
+#include "runs/run_findings.h"
+
 #include "finding_json.h"
 #include "model/json_values.h"
 #include <QJsonArray>
@@ -62,6 +64,7 @@ QJsonObject withoutRows(const NcclTestsRun& r, const QString& source,
         {"error_column", r.errorColumn},
         {"nccl_info_lines", int(r.ncclInfo.size())},
         {"diagnostics", diagnostics},
+        {"findings", findingsToJson(resultFindings(source, r))},
         {"transport", ncclTransportToJson(transport, ncclTransportFindings(transport, r.ranks, topologies))}};
 }
 

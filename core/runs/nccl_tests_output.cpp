@@ -1,7 +1,10 @@
 #include "nccl_tests_output.h"
 
+#include "launcher_prefix.h"
+
 #include <QRegularExpression>
 #include <QVarLengthArray>
+#include <algorithm>
 #include <cstring>
 #include <span>
 
@@ -20,6 +23,14 @@ std::optional<double> number(QStringView s) {
     bool ok = false;
     const double v = s.toDouble(&ok);
     return ok ? std::optional(v) : std::nullopt;
+}
+
+// The oldest nccl-tests printed its header and footer without the leading "#".
+bool bareHeaderLine(const QString& text) {
+    static const QRegularExpression bare(QStringLiteral(
+        "^(nThread\\b|Using devices|Rank\\s+\\d+\\s|size\\s.*busbw|\\(B\\)|Out of bounds values|"
+        "Avg bus bandwidth|Reducing maxBytes|out-of-place\\s)"));
+    return bare.match(text).hasMatch();
 }
 
 } // namespace
@@ -65,9 +76,12 @@ void NcclTestsParser::finish() {
 
 void NcclTestsParser::line(const QString& raw) {
     ++lineNo_;
-    const QString text = raw.trimmed();
+    QString source; // who printed it, where a launcher says so
+    QString text = withoutLauncherPrefix(raw, &source).trimmed();
     if (text.isEmpty() || text == QLatin1String("#"))
         return;
+    if (bareHeaderLine(text))
+        text.prepend(QLatin1String("# "));
     auto diag = [&](const QString& message) {
         run_.diagnostics.push_back({lineNo_, text.left(200), message});
     };
@@ -90,6 +104,9 @@ void NcclTestsParser::line(const QString& raw) {
                 run_.header[key] = m.captured(2);
             }
         } else if (const auto m = kRank.match(text); m.hasMatch()) {
+            if (std::any_of(run_.ranks.begin(), run_.ranks.end(),
+                            [&](const NcclTestsRank& r) { return r.rank == m.captured(1).toInt(); }))
+                return; // the header again, printed by another rank
             NcclTestsRank r;
             r.rank = m.captured(1).toInt();
             if (!m.captured(2).isEmpty())
@@ -171,6 +188,10 @@ void NcclTestsParser::line(const QString& raw) {
     const int first = int(w.size()) - 8;
     if (!pass(first, &row.outOfPlace) || !pass(first + 4, &row.inPlace))
         return diag(QStringLiteral("a result row whose numbers cannot be read"));
+    if (run_.rows.empty())
+        tableSource_ = source;
+    else if (source != tableSource_)
+        return; // the same table printed by another rank: the first one's is kept
     if (!columnsSeen_)
         run_.rootColumn = run_.rootColumn || extra.size() == 2; // a table pasted without its header
     run_.rows.push_back(row);

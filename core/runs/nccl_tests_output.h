@@ -74,6 +74,7 @@ private:
     QByteArray pending_;
     int lineNo_ = 0;
     bool columnsSeen_ = false;
+    QString tableSource_; // the launcher prefix of the first result row
 };
 
 NcclTestsRun parseNcclTestsOutput(const QByteArray& text);

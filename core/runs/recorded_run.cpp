@@ -108,8 +108,11 @@ void RecordedRun::launch() {
 }
 
 void RecordedRun::done() {
-    outcome_.findings = runFindings({label_, outcome_.exitStatus, outcome_.error, cancelled_}, runner_.run(),
-                                    outcome_.counterChanges, request_.topologies);
+    outcome_.findings =
+        runFindings(label_,
+                    cancelled_ ? std::nullopt // stopped by its starter: no verdict on its end
+                               : std::optional(RunEnding{outcome_.exitStatus, outcome_.error}),
+                    runner_.run(), outcome_.counterChanges, request_.topologies);
     if (recorder_.isOpen())
         recorder_.finish(outcome_.exitStatus, outcome_.error);
     emit finished(outcome_);

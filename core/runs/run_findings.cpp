@@ -2,34 +2,40 @@
 
 #include "nccl_transport.h"
 
+#include <algorithm>
+
 namespace rackscope {
 
-std::vector<Finding> runFindings(const RunEnding& ending, const NcclTestsRun& run,
-                                 const std::vector<CounterChange>& counterChanges,
+std::vector<Finding> resultFindings(const QString& label, const NcclTestsRun& run) {
+    // "Out of bounds values" is nccl-tests' total of #wrong (the footer may be missing from a cut log).
+    const qint64 wrong = std::max(run.outOfBounds.value_or(0), run.wrongTotal());
+    if (wrong <= 0)
+        return {};
+    return {
+        makeFinding(Severity::Error, QLatin1String(codes::kRunWrongResults), {label},
+                    {QT_TRANSLATE_NOOP("rackscope", "nccl-tests counted %1 wrong results in \"%2\": data "
+                                                    "arrived corrupted (a faulty GPU, NVLink, NIC or cable)"),
+                     {QString::number(wrong), label}})};
+}
+
+std::vector<Finding> runFindings(const QString& label, const std::optional<RunEnding>& ending,
+                                 const NcclTestsRun& run, const std::vector<CounterChange>& counterChanges,
                                  const std::map<QString, HostTopology>& topologies) {
     std::vector<Finding> out;
-    const bool failed = ending.exitStatus && (*ending.exitStatus != 0 || !ending.error.isEmpty());
-    if (ending.cancelled) {
-        // stopped by the person who started it: its end says nothing of the machines
-    } else if (!ending.exitStatus) {
+    if (ending && !ending->exitStatus)
         out.push_back(makeFinding(
-            Severity::Warning, QLatin1String(codes::kRunCutShort), {ending.label},
+            Severity::Warning, QLatin1String(codes::kRunCutShort), {label},
             {QT_TRANSLATE_NOOP("rackscope", "The record of \"%1\" ends before the run did: what follows "
                                             "is only what arrived before it was cut"),
-             {ending.label}}));
-    } else if (failed) {
+             {label}}));
+    else if (ending && (*ending->exitStatus != 0 || !ending->error.isEmpty()))
         out.push_back(makeFinding(
-            Severity::Error, QLatin1String(codes::kRunFailed), {ending.label},
+            Severity::Error, QLatin1String(codes::kRunFailed), {label},
             {QT_TRANSLATE_NOOP("rackscope", "\"%1\" failed: %2"),
-             {ending.label, ending.error.isEmpty() ? QStringLiteral("exit status %1").arg(*ending.exitStatus)
-                                                   : ending.error}}));
-    }
-    if (const qint64 wrong = run.wrongTotal(); wrong > 0)
-        out.push_back(makeFinding(
-            Severity::Error, QLatin1String(codes::kRunWrongResults), {ending.label},
-            {QT_TRANSLATE_NOOP("rackscope", "nccl-tests counted %1 wrong results in \"%2\": data arrived "
-                                            "corrupted (a faulty GPU, NVLink, NIC or cable)"),
-             {QString::number(wrong), ending.label}}));
+             {label, ending->error.isEmpty() ? QStringLiteral("exit status %1").arg(*ending->exitStatus)
+                                             : ending->error}}));
+    for (Finding& f : resultFindings(label, run))
+        out.push_back(std::move(f));
     for (Finding& f : counterFindings(counterChanges))
         out.push_back(std::move(f));
     for (Finding& f : ncclTransportFindings(readNcclTransport(run.ncclInfo), run.ranks, topologies))
@@ -46,7 +52,7 @@ std::vector<Finding> recordFindings(const RunRecord& record,
                 for (CounterChange& c : counterChanges(host, before, after))
                     changes.push_back(std::move(c));
     const QString label = record.meta.label.isEmpty() ? record.path : record.meta.label;
-    return runFindings({label, record.exitStatus, record.error}, record.run, changes, topologies);
+    return runFindings(label, RunEnding{record.exitStatus, record.error}, record.run, changes, topologies);
 }
 
 } // namespace rackscope

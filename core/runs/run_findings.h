@@ -12,15 +12,19 @@
 namespace rackscope {
 
 struct RunEnding {
-    QString label;                 // "all_reduce on node01,node02"
     std::optional<int> exitStatus; // empty: it never ended (a record cut short)
     QString error;                 // why it failed, in the run's own words
-    bool cancelled = false;        // stopped by the person who started it: no verdict on its end
 };
 
-std::vector<Finding> runFindings(const RunEnding& ending, const NcclTestsRun& run,
-                                 const std::vector<CounterChange>& counterChanges,
+// `label` names the run ("all_reduce on node01,node02"); `ending` is empty where there is no verdict on its
+// end (a run its starter cancelled, a log that does not say).
+std::vector<Finding> runFindings(const QString& label, const std::optional<RunEnding>& ending,
+                                 const NcclTestsRun& run, const std::vector<CounterChange>& counterChanges,
                                  const std::map<QString, HostTopology>& topologies);
+
+// nccl-tests' own check of the data: values out of bounds ("Out of bounds values : N FAILED") or a
+// non-zero #wrong.
+std::vector<Finding> resultFindings(const QString& label, const NcclTestsRun& run);
 
 // The same for a saved record: its counters before and after, per host, give the changes.
 std::vector<Finding> recordFindings(const RunRecord& record,

@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include "runs/collectives.h"
+#include "runs/launcher_prefix.h"
 #include "runs/nccl_tests_json.h"
 #include "runs/nccl_tests_output.h"
 
@@ -219,6 +220,76 @@ private slots:
             fixtureBytes(QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log")));
         QVERIFY(alltoall.rows[0].redop.isEmpty());      // alltoall has no reduction
         QVERIFY(!alltoall.rows[0].outOfPlace.maxError); // validation 0: N/A
+    }
+
+    // Output as launchers print it and people paste it: every line with the launcher's prefix, the way each
+    // launcher writes it, reads as the plain output; a table printed by every rank is kept once; the oldest
+    // layout has no "#" before its header and footer.
+    void asLaunched_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("prefix"); // %1: the rank
+        QTest::addColumn<int>("printingRanks");
+        const QString h100 = QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"),
+                      k80 = QStringLiteral("nccl-tests-all_reduce-4xK80-old-format-error-column.txt");
+        QTest::newRow("mpirun --tag-output") << h100 << "[1,%1]<stdout>:" << 1;
+        QTest::newRow("mpirun --tag-output, every rank printing") << h100 << "[1,%1]<stdout>:" << 2;
+        QTest::newRow("Ray/SkyPilot over mpirun") << h100 << "(head, rank=%1, pid=3808) [1,%1]<stdout>:" << 1;
+        QTest::newRow("srun -l") << h100 << "%1: " << 1;
+        QTest::newRow("srun -l, every rank printing") << k80 << "%1: " << 4;
+        QTest::newRow("pdsh") << k80 << "gpu-node-17: " << 1;
+        QTest::newRow("oldest layout, no #") << k80 << "" << 1;
+    }
+    void asLaunched() {
+        QFETCH(QString, file);
+        QFETCH(QString, prefix);
+        QFETCH(int, printingRanks);
+        const QByteArray plain = fixtureBytes(file);
+        const bool oldest = prefix.isEmpty();
+        QByteArray launched;
+        for (int rank = 0; rank < printingRanks; ++rank)
+            for (QByteArray line : plain.split('\n')) {
+                if (oldest && line.startsWith("# "))
+                    line = line.mid(2);
+                launched += prefix.arg(rank).toUtf8() + line + '\n';
+            }
+        const NcclTestsRun want = parseNcclTestsOutput(plain), got = parseNcclTestsOutput(launched);
+        QVERIFY(!want.rows.empty());
+        QCOMPARE(got.rows.size(), want.rows.size());
+        for (size_t i = 0; i < want.rows.size(); ++i) {
+            QCOMPARE(got.rows[i].size, want.rows[i].size);
+            QCOMPARE(got.rows[i].outOfPlace.busbw, want.rows[i].outOfPlace.busbw);
+            QCOMPARE(got.rows[i].inPlace.busbw, want.rows[i].inPlace.busbw);
+        }
+        QCOMPARE(got.avgBusbw, want.avgBusbw);
+        QCOMPARE(got.outOfBounds, want.outOfBounds);
+        QCOMPARE(got.ranks.size(), want.ranks.size());
+        QCOMPARE(got.header, want.header);
+        QCOMPARE(got.errorColumn, want.errorColumn);
+        QCOMPARE(got.ncclInfo.size(), want.ncclInfo.size() * printingRanks);
+        QVERIFY2(got.diagnostics.size() == want.diagnostics.size() * size_t(printingRanks),
+                 qPrintable(got.diagnostics.empty() ? QString() : got.diagnostics.front().text));
+    }
+
+    void launcherPrefixes() {
+        QString who;
+        QCOMPARE(withoutLauncherPrefix(QStringLiteral("[1,3]<stdout>:#  Rank  3 Pid 1"), &who),
+                 QStringLiteral("#  Rank  3 Pid 1"));
+        QCOMPARE(who, QStringLiteral("rank 3"));
+        QCOMPARE(withoutLauncherPrefix(
+                     QStringLiteral("(worker1, rank=1, pid=4021, ip=10.0.0.7) [1,9]<stderr>: x"), &who),
+                 QStringLiteral("x"));
+        QCOMPARE(who, QStringLiteral("rank 9, worker1, rank=1, pid=4021, ip=10.0.0.7"));
+        QCOMPARE(withoutLauncherPrefix(QStringLiteral("  12: 1024 256 float"), &who),
+                 QStringLiteral("1024 256 float"));
+        QCOMPARE(who, QStringLiteral("rank 12"));
+        // NCCL's own "host:pid:tid" and nccl-tests' footers are not prefixes; a host prefix is taken once.
+        QCOMPARE(withoutLauncherPrefix(QStringLiteral("node1:77:77 [0] NCCL INFO x")),
+                 QStringLiteral("node1:77:77 [0] NCCL INFO x"));
+        QCOMPARE(withoutLauncherPrefix(QStringLiteral("Avg bus bandwidth    : 2.5")),
+                 QStringLiteral("Avg bus bandwidth    : 2.5"));
+        QCOMPARE(withoutLauncherPrefix(QStringLiteral("n17: Warning: x"), &who),
+                 QStringLiteral("Warning: x"));
+        QCOMPARE(who, QStringLiteral("n17"));
     }
 
     void jsonReportOfEveryFixture_data() { everyFixture_data(); }

@@ -216,15 +216,19 @@ private slots:
     void wrongResultsAreAnError() {
         NcclTestsRun run = parseNcclTestsOutput(fixtureBytes(QLatin1String(kRun)));
         QVERIFY(!run.rows.empty());
-        QVERIFY(runFindings({QStringLiteral("x"), 0, {}}, run, {}, {}).empty());
+        QVERIFY(runFindings(QStringLiteral("x"), RunEnding{0, {}}, run, {}, {}).empty());
         run.rows.back().inPlace.wrong = 3;
-        const std::vector<Finding> f = runFindings({QStringLiteral("x"), 0, {}}, run, {}, {});
+        const std::vector<Finding> f = runFindings(QStringLiteral("x"), RunEnding{0, {}}, run, {}, {});
         QCOMPARE(f.size(), size_t(1));
         QCOMPARE(f[0].code, QLatin1String(codes::kRunWrongResults));
         QCOMPARE(f[0].severity, Severity::Error);
-        // A run its starter cancelled is not a failure of the machines.
+        QVERIFY(f[0].message.contains(QStringLiteral("counted 3 wrong")));
+        // The footer's total, where there is one, is nccl-tests' own count.
+        run.outOfBounds = 5;
         QVERIFY(
-            runFindings({QStringLiteral("x"), -1, QStringLiteral("cancelled"), true}, {}, {}, {}).empty());
+            resultFindings(QStringLiteral("x"), run).front().message.contains(QStringLiteral("counted 5")));
+        // A run its starter cancelled is not a failure of the machines.
+        QVERIFY(runFindings(QStringLiteral("x"), std::nullopt, {}, {}, {}).empty());
     }
 
     void countersFromTheRealAgent() {
