@@ -25,6 +25,17 @@ inline QByteArray fixtureBytes(const QString& name) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+#ifdef RACKSCOPE_INCOMING_FIXTURES_DIR
+// Captures for the readers being built now (../shared/fixtures/incoming), read in place.
+inline QString incoming(const QString& name) {
+    return QStringLiteral(RACKSCOPE_INCOMING_FIXTURES_DIR) + QLatin1Char('/') + name;
+}
+inline QByteArray incomingBytes(const QString& name) {
+    QFile f(incoming(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+#endif
+
 // Every fixture whose name matches glob; empty (and the caller fails) when the folder is missing.
 inline QStringList fixtures(const QString& glob) {
     return QDir(fixturesDir()).entryList({glob}, QDir::Files, QDir::Name);

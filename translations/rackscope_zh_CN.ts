@@ -370,87 +370,92 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="55"/>
+        <location filename="../core/analysis/findings.cpp" line="57"/>
         <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
         <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="65"/>
+        <location filename="../core/analysis/findings.cpp" line="67"/>
+        <source>Whether %1 can use GPUDirect RDMA is unknown: it reaches the NICs through its CPU over NVLink-C2C (%2 GB/s), where NCCL 2.27 and later use GPUDirect RDMA over C2C (P2C) or through an NVLink peer (PXN); rackscope does not model those paths.</source>
+        <translation>%1 能否使用 GPUDirect RDMA 未知：它经由 NVLink-C2C（%2 GB/s）通过其 CPU 访问网卡，NCCL 2.27 及以上在这种情况下经 C2C（P2C）或经 NVLink 对端（PXN）使用 GPUDirect RDMA；rackscope 尚未对这些路径建模。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="77"/>
         <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
         <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="74"/>
+        <location filename="../core/analysis/findings.cpp" line="86"/>
         <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
         <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="101"/>
+        <location filename="../core/analysis/findings.cpp" line="113"/>
         <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
         <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="133"/>
+        <location filename="../core/analysis/findings.cpp" line="145"/>
         <source>%1&apos;s PCIe link runs at %2, below its capability %3.</source>
         <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="153"/>
+        <location filename="../core/analysis/findings.cpp" line="165"/>
         <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
         <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="172"/>
+        <location filename="../core/analysis/findings.cpp" line="184"/>
         <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
         <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="193"/>
+        <location filename="../core/analysis/findings.cpp" line="205"/>
         <source>%1 NVIDIA GPUs are on PCI (%2) but the driver does not serve them: %3. Without it there is no CUDA, NCCL or GPUDirect here.</source>
         <translation>PCI 上有 %1 块 NVIDIA GPU（%2），但驱动没有接管它们：%3。没有驱动，这台服务器就没有 CUDA、NCCL 和 GPUDirect。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="202"/>
+        <location filename="../core/analysis/findings.cpp" line="214"/>
         <source>The source lists no GPU on this server.</source>
         <translation>数据源中这台服务器没有 GPU。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="203"/>
+        <location filename="../core/analysis/findings.cpp" line="215"/>
         <source>No GPU on this server: none on PCI, and %1.</source>
         <translation>这台服务器没有 GPU：PCI 上没有，并且 %1。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="215"/>
+        <location filename="../core/analysis/findings.cpp" line="227"/>
         <source>%1 can do RDMA but has no RDMA device, so its RDMA driver is not loaded (%2). NCCL would fall back to TCP sockets over it.</source>
         <translation>%1 支持 RDMA，但没有 RDMA 设备，说明其 RDMA 驱动未加载（%2）。NCCL 在它上面会退回到 TCP 套接字。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="225"/>
+        <location filename="../core/analysis/findings.cpp" line="237"/>
         <source>Neither a peer-memory module (nvidia_peermem) nor DMA-BUF (Linux 5.12 or later) is there: no GPU can use GPUDirect RDMA with a NIC, whatever the PCIe path.</source>
         <translation>既没有 peer-memory 模块（nvidia_peermem），也没有 DMA-BUF（Linux 5.12 及以上）：无论 PCIe 路径如何，任何 GPU 都无法与网卡使用 GPUDirect RDMA。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="243"/>
+        <location filename="../core/analysis/findings.cpp" line="255"/>
         <source>The source gives each GPU&apos;s NVLinks to its NVSwitches but not the links between the switches: whether %1 and %2 (and %3 pairs in all) are joined over NVLink is not described, and their paths shown are PCIe paths.</source>
         <translation>数据源给出了每块 GPU 到其 NVSwitch 的 NVLink，但没有给出交换芯片之间的链路：%1 与 %2（共 %3 对）是否通过 NVLink 相连未被描述，显示的是它们的 PCIe 路径。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="254"/>
+        <location filename="../core/analysis/findings.cpp" line="266"/>
         <source>This NCCL topology lists no NVLink: the GPUs have none, or the file (a vendor&apos;s NCCL_TOPO_FILE) leaves it out. GPU-to-GPU paths shown are PCIe paths.</source>
         <translation>此 NCCL 拓扑未列出 NVLink：要么这些 GPU 没有 NVLink，要么该文件（厂商的 NCCL_TOPO_FILE）省略了它。显示的 GPU 间路径是 PCIe 路径。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="260"/>
+        <location filename="../core/analysis/findings.cpp" line="272"/>
         <source>hwloc describes NVLink only when it ran with the NVIDIA driver (its NVML backend), and this source has none: GPU-to-GPU paths shown are PCIe paths, and NVLink is unknown.</source>
         <translation>hwloc 只有在带 NVIDIA 驱动运行（其 NVML 后端）时才描述 NVLink，而此数据源中没有：显示的 GPU 间路径是 PCIe 路径，NVLink 情况未知。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="279"/>
+        <location filename="../core/analysis/findings.cpp" line="291"/>
         <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
         <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="281"/>
+        <location filename="../core/analysis/findings.cpp" line="293"/>
         <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>
@@ -466,42 +471,47 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NCCL 在 %1 上未发现 GPUDirect 支持（gdr=0）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="52"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="55"/>
         <source>path %1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL</source>
         <translation>路径 %1 比 PXB（NCCL 默认的 NCCL_NET_GDR_LEVEL）更远</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="56"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="59"/>
         <source>no peer-memory module (nvidia_peermem) is loaded and the kernel is older than 5.12, so DMA-BUF cannot stand in</source>
         <translation>未加载 peer-memory 模块（nvidia_peermem），且内核早于 5.12，DMA-BUF 也无法替代</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="64"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="67"/>
+        <source>%1 reaches %2 through its CPU over NVLink-C2C (PCIe path %3): NCCL 2.27 and later use GPUDirect RDMA over C2C (P2C, NCCL_NET_GDR_C2C) for a NIC on the same CPU, and PXN through an NVLink peer otherwise; rackscope does not model those paths, so it is unknown here</source>
+        <translation>%1 经由 NVLink-C2C 通过其 CPU 访问 %2（PCIe 路径 %3）：对于同一 CPU 上的网卡，NCCL 2.27 及以上经 C2C 使用 GPUDirect RDMA（P2C，NCCL_NET_GDR_C2C），否则经 NVLink 对端使用 PXN；rackscope 尚未对这些路径建模，因此此处未知</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="76"/>
         <source>the source does not give the path between them</source>
         <translation>来源没有给出它们之间的路径</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="67"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
         <source>path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
         <translation>路径 %1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）才能提供 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="72"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="84"/>
         <source>path %1 allows it, but %2</source>
         <translation>路径 %1 允许，但 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="77"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="89"/>
         <source>path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2</source>
         <translation>路径 %1 在 NCCL_NET_GDR_LEVEL=PXB 之内，且 %2</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="83"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="95"/>
         <source>%1 on package %2, %3 on package %4</source>
         <translation>%1 在插槽 %2，%3 在插槽 %4</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="91"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="103"/>
         <source>packages unknown; judged from path %1</source>
         <translation>插槽未知；根据路径 %1 判断</translation>
     </message>
@@ -566,17 +576,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：%2 GB/s，%3</translation>
     </message>
     <message>
-        <location filename="../core/runs/run_findings.cpp" line="17"/>
+        <location filename="../core/runs/run_findings.cpp" line="28"/>
         <source>The record of &quot;%1&quot; ends before the run did: what follows is only what arrived before it was cut</source>
         <translation>“%1”的记录在运行结束前就中断了：以下只是中断前收到的内容</translation>
     </message>
     <message>
-        <location filename="../core/runs/run_findings.cpp" line="23"/>
+        <location filename="../core/runs/run_findings.cpp" line="34"/>
         <source>&quot;%1&quot; failed: %2</source>
         <translation>“%1”失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/runs/run_findings.cpp" line="30"/>
+        <location filename="../core/runs/run_findings.cpp" line="16"/>
         <source>nccl-tests counted %1 wrong results in &quot;%2&quot;: data arrived corrupted (a faulty GPU, NVLink, NIC or cable)</source>
         <translation>nccl-tests 在“%2”中统计到 %1 个错误结果：数据到达时已损坏（GPU、NVLink、网卡或线缆故障）</translation>
     </message>

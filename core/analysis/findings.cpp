@@ -49,7 +49,9 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
                 nearestNic = &nic;
             }
         }
-        if (nearest && nearest->crossSocket.value_or(false))
+        // A GPU on NVLink-C2C reaches a NIC on the other CPU through an NVLink peer (NCCL's PXN), not over
+        // the inter-socket link.
+        if (nearest && nearest->crossSocket.value_or(false) && !gpu.c2cLinks)
             out.push_back(
                 onHost(host, Severity::Warning, codes::kNearestNicCrossSocket, {gpu.id, nearestNic->id},
                        {QT_TRANSLATE_NOOP("rackscope",
@@ -59,7 +61,17 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
                          nearest->crossSocketEvidence}}));
         if (!anyPair || anyTrue)
             continue;
-        if (anyUnknown) {
+        if (anyUnknown && gpu.c2cLinks) {
+            out.push_back(
+                onHost(host, Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
+                       {QT_TRANSLATE_NOOP(
+                            "rackscope",
+                            "Whether %1 can use GPUDirect RDMA is unknown: it reaches the NICs through "
+                            "its CPU over NVLink-C2C (%2 GB/s), where NCCL 2.27 and later use GPUDirect "
+                            "RDMA over C2C (P2C) or through an NVLink peer (PXN); rackscope does not "
+                            "model those paths."),
+                        {gpu.id, QString::number(gpu.c2cGBps.value_or(0), 'f', 1)}}));
+        } else if (anyUnknown) {
             out.push_back(
                 onHost(host, Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
                        {QT_TRANSLATE_NOOP("rackscope",

@@ -48,7 +48,10 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     if (gpu.ncclGdr == false)
         against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)")
                        .arg(gpu.id);
-    if (p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel))
+    // A GPU on NVLink-C2C (Grace) reaches the NICs through its CPU: NCCL then has paths of its own (P2C for a
+    // NIC on the same CPU, PXN through an NVLink peer otherwise) that this PCIe reading does not model.
+    const bool overC2c = gpu.c2cLinks && p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel);
+    if (p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel) && !overC2c)
         against << QCoreApplication::translate(
                        "rackscope", "path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
                        .arg(pathTypeName(*p.path));
@@ -59,6 +62,15 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     if (!against.isEmpty()) {
         p.gpudirect = false;
         p.gpudirectReason = against.join(QStringLiteral("; "));
+    } else if (overC2c) {
+        p.gpudirectReason =
+            QCoreApplication::translate(
+                "rackscope",
+                "%1 reaches %2 through its CPU over NVLink-C2C (PCIe path %3): NCCL 2.27 and "
+                "later use GPUDirect RDMA over C2C (P2C, NCCL_NET_GDR_C2C) for a NIC on the same "
+                "CPU, and PXN through an NVLink peer otherwise; rackscope does not model those "
+                "paths, so it is unknown here")
+                .arg(gpu.id, nic.id, pathTypeName(*p.path));
     } else if (!p.path) {
         p.gpudirectReason =
             QCoreApplication::translate("rackscope", "the source does not give the path between them");

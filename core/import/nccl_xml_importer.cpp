@@ -93,6 +93,16 @@ private:
         const auto a = xml_.attributes();
         const auto name = xml_.name();
         if (name == QLatin1String("cpu")) {
+            // A dump NCCL fused from several hosts (MNNVL) holds each host's CPUs under its host_hash, with
+            // the same bus ids on each: one host per file is what this reader makes.
+            if (const QString hash = a.value(QLatin1String("host_hash")).toString(); !hash.isEmpty()) {
+                if (!hostHash_.isEmpty() && hash != hostHash_)
+                    return fail(QStringLiteral("a second host (host_hash %1 after %2): this NCCL topology is "
+                                               "fused from several hosts (MNNVL); dump one host's with "
+                                               "NCCL_TOPO_DUMP_FILE on a single-node run")
+                                    .arg(hash, hostHash_));
+                hostHash_ = hash;
+            }
             TopoNode n{NodeKind::Cpu, parentNode(), {}, {}, intAttr(a, "numaid")};
             if (n.numa && *n.numa >= 0)
                 n.osIndex = unsigned(*n.numa);
@@ -114,12 +124,17 @@ private:
             gpuBus_ = d.pci;
             pushSame();
         } else if (name == QLatin1String("nvlink")) {
-            const auto target = PciAddress::parse(a.value(QLatin1String("target")).toString());
+            const auto tclass = hexAttr(a, "tclass");
+            const bool toSwitch = tclass && (*tclass >> 8) == 0x0680;
+            auto target = PciAddress::parse(a.value(QLatin1String("target")).toString());
+            // Where the NVSwitches are not on this host's PCI (HGX B200, GB200/GB300 trays), NCCL names them
+            // all "fffffff:ff:ff.0": one switch fabric every GPU reaches.
+            if (!target && toSwitch)
+                target = PciAddress{0xfffffff, 0xff, 0xff, 0};
             const auto count = intAttr(a, "count");
             if (!gpuBus_ || !target || !count || *count <= 0)
                 return fail(QStringLiteral("<nvlink> without a GPU, a target bus id or a link count"));
-            const auto tclass = hexAttr(a, "tclass");
-            nvlinks_.push_back({*gpuBus_, *target, tclass && (*tclass >> 8) == 0x0680, *count});
+            nvlinks_.push_back({*gpuBus_, *target, toSwitch, *count});
             pushSame();
         } else if (name == QLatin1String("nic")) {
             const auto it = deviceAt_.find(parentNode());
@@ -131,8 +146,19 @@ private:
                 return fail(QStringLiteral("<net> outside a <nic>"));
             addNet(a);
             pushSame();
+        } else if (name == QLatin1String("c2c")) {
+            // NVLink-C2C from the GPU to its CPU: bw is MB/s per link (44712 x 5 links: NCCL's C2C[223.6]).
+            const auto it = deviceAt_.find(parentNode());
+            const auto count = intAttr(a, "count");
+            bool ok = false;
+            const double bw = a.value(QLatin1String("bw")).toDouble(&ok);
+            if (!gpuBus_ || it == deviceAt_.end() || !count || *count <= 0 || !ok || bw <= 0)
+                return fail(QStringLiteral("<c2c> without a GPU, a link count or a bandwidth"));
+            devices_[it->second].c2cLinks = *count;
+            devices_[it->second].c2cGBps = bw * *count / 1000;
+            pushSame();
         } else {
-            // Elements NCCL may add (nvs, c2c...) are noted, not guessed at.
+            // Elements NCCL may add (nvs...) are noted, not guessed at.
             host_.notes
                 << QStringLiteral("line %1: <%2> not modelled").arg(xml_.lineNumber()).arg(name.toString());
             pushSame();
@@ -273,6 +299,7 @@ private:
     std::map<int, size_t> deviceAt_; // tree node -> devices_ index
     std::map<int, QString> cpuAffinity_;
     std::vector<NvlinkEntry> nvlinks_;
+    QString hostHash_;
     std::optional<PciAddress> gpuBus_;
     std::optional<NicContext> nic_;
     QString error_;

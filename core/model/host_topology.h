@@ -66,6 +66,9 @@ struct Device {
     std::optional<bool> ncclGdr;     // NCCL XML's gdr attribute (GPU or net)
     PcieLink linkCurrent, linkMax;
     QStringList acsBridges; // bridges above it with ACS redirection enabled (agent)
+    // GPUs: NVLink-C2C to their CPU (Grace), as NCCL states it: links, and GB/s in all.
+    std::optional<int> c2cLinks;
+    std::optional<double> c2cGBps;
 };
 
 struct HostTopology {

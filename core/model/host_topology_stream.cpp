@@ -50,6 +50,7 @@ void put(QDataStream& s, const Device& d) {
     put(s, d.cudaDevice), put(s, d.rdma), put(s, d.speedMbps), put(s, d.ncclGdr);
     put(s, d.linkCurrent), put(s, d.linkMax);
     s << d.acsBridges;
+    put(s, d.c2cLinks), put(s, d.c2cGBps);
 }
 void get(QDataStream& s, Device& d) {
     int kind = 0;
@@ -60,6 +61,7 @@ void get(QDataStream& s, Device& d) {
     get(s, d.cudaDevice), get(s, d.rdma), get(s, d.speedMbps), get(s, d.ncclGdr);
     get(s, d.linkCurrent), get(s, d.linkMax);
     s >> d.acsBridges;
+    get(s, d.c2cLinks), get(s, d.c2cGBps);
 }
 
 void putDevices(QDataStream& s, const std::vector<Device>& list) {

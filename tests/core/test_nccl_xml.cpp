@@ -2,6 +2,8 @@
 // each file by hand (which <pci> switch and which <cpu> each device sits in).
 #include "test_support.h"
 
+#include "analysis/findings.h"
+
 using namespace rackscope;
 using namespace rackscope::test;
 
@@ -40,6 +42,46 @@ private slots:
     void theListIsComplete() {
         // Every nccl-topo-* fixture must be in the table above.
         QCOMPARE(fixtures(QStringLiteral("nccl-topo-*.xml")).size(), 11);
+    }
+
+    // GB300 NVL72 trays as NCCL dumps them: NVLink to NVSwitches outside the node ("fffffff:ff:ff.0"), C2C
+    // to Grace, arm64. Each pair of GPUs reads NV18 (18 links each into the one switch fabric, as nvidia-smi
+    // prints it); GPUDirect to the NIC is unknown, with C2C named as the reason, never "staged through host
+    // memory". A dump fused from two hosts is refused with the line and what to do.
+    void gb300TraysWithC2cAndHiddenNvswitch() {
+        const QString file = QStringLiteral("nccl-topo-dump-gb300-nvl72-1tray-4gpu-c2c-mnnvl.xml");
+        const ImportResult r = importTopology(incomingBytes(file), file);
+        QVERIFY2(r.host, qPrintable(r.error));
+        const HostTopology& h = *r.host;
+        QCOMPARE(h.arch, QStringLiteral("arm64"));
+        QCOMPARE(h.gpus.size(), size_t(4));
+        QCOMPARE(h.nics.size(), size_t(1));
+        QVERIFY(h.nvlinkStated);
+        for (int i = 0; i < 4; ++i)
+            for (int j = i + 1; j < 4; ++j)
+                QCOMPARE(h.nvlinks.at({i, j}), 18);
+        for (const Device& g : h.gpus) {
+            QCOMPARE(g.c2cLinks, std::optional<int>(5));
+            QVERIFY(qAbs(*g.c2cGBps - 223.56) < 0.01); // NCCL's own log: C2C[223.6]
+        }
+        const HostAnalysis a = analyzeHost(h);
+        for (const Finding& f : a.findings) {
+            QVERIFY2(f.code != QLatin1String(codes::kNoGpuDirectNic), qPrintable(f.message));
+            QVERIFY2(f.code != QLatin1String(codes::kNearestNicCrossSocket), qPrintable(f.message));
+            if (f.code == QLatin1String(codes::kSourceNote)) // <c2c> is read, not noted as unmodelled
+                QVERIFY2(f.message.contains(QStringLiteral("names no host")), qPrintable(f.message));
+        }
+        int unknown = 0;
+        for (const Finding& f : a.findings)
+            unknown += f.code == QLatin1String(codes::kGpuDirectUnknown) &&
+                       f.message.contains(QStringLiteral("C2C"));
+        QCOMPARE(unknown, 4);
+
+        const QString fused = QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl.xml");
+        const ImportResult two = importTopology(incomingBytes(fused), fused);
+        QVERIFY(!two.host);
+        QVERIFY2(two.error.contains(QStringLiteral("fused from several hosts")), qPrintable(two.error));
+        QVERIFY(two.error.startsWith(QStringLiteral("line ")));
     }
 
     void ociH100DumpSwitchesAndNvswitch() {
