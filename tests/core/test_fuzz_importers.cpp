@@ -66,11 +66,14 @@ private slots:
                                   fixtures(QStringLiteral("hwloc-*.xml"));
         QVERIFY(files.size() >= 26);
         for (const QString& f : files)
-            QTest::newRow(qPrintable(f)) << f;
+            QTest::newRow(qPrintable(f)) << fixture(f);
+        for (const QString& f : {QStringLiteral("nccl-topo-dump-gb300-nvl72-1tray-4gpu-c2c-mnnvl.xml"),
+                                 QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl.xml")})
+            QTest::newRow(qPrintable(f)) << incoming(f);
     }
     void mutatedFixtures() {
         QFETCH(QString, file);
-        QFile f(fixture(file));
+        QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray original = f.readAll();
         QRandomGenerator rng(quint32(qHash(file)));
