@@ -111,7 +111,8 @@ private slots:
         db.insert("kernel_supports_rdma_dmabuf", false);
         gdr.insert("dmabuf", db);
         s.insert("gpudirect", gdr);
-        const Finding* prerequisite = withCode(findingsOf(s), codes::kGpuDirectPrerequisiteMissing);
+        const std::vector<Finding> oldKernel = findingsOf(s);
+        const Finding* prerequisite = withCode(oldKernel, codes::kGpuDirectPrerequisiteMissing);
         QVERIFY(prerequisite);
         QCOMPARE(prerequisite->severity, Severity::Error);
 
@@ -119,7 +120,8 @@ private slots:
         QJsonObject gpus{{"available", true},
                          {"gpus", QJsonArray{QJsonObject{{"pci", "0000:02:00.0"}, {"name", "Tesla"}}}}};
         s.insert("gpus", gpus);
-        const Finding* short_ = withCode(findingsOf(s), codes::kGpuDriverMissing);
+        const std::vector<Finding> nvmlShort = findingsOf(s);
+        const Finding* short_ = withCode(nvmlShort, codes::kGpuDriverMissing);
         QVERIFY(short_);
         QVERIFY2(short_->message.contains(QStringLiteral("NVML sees 1 of them")),
                  qPrintable(short_->message));
