@@ -3,10 +3,12 @@
 // that returns a host with its analysis.
 #include "analysis/host_analysis.h"
 #include "import/topology_loader.h"
+#include "runs/run_record.h"
 #include "workspace/sources.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QTest>
@@ -85,6 +87,32 @@ inline Loaded load(const QString& fixtureName) {
         return {{}, {}, r.error};
     HostAnalysis a = analyzeHost(*r.host);
     return {std::move(*r.host), std::move(a), {}};
+}
+
+// A saved run as the runner writes it: the real nccl-tests output `outputFixture`, `host`'s `counter` going
+// from `before` to `after` around it, and its end. The record's path, or empty when it could not be written.
+struct RecordedCounter {
+    QString host, counter;
+    qint64 before = 0, after = 0;
+};
+inline QString writeRunRecord(const QString& dir, const QString& label, const QStringList& hosts,
+                              const QString& outputFixture, const RecordedCounter& c, int exitStatus,
+                              const QString& error) {
+    RunRecorder r;
+    RunMeta meta;
+    meta.label = label;
+    meta.hosts = hosts;
+    if (!r.open(dir, meta).isEmpty())
+        return {};
+    for (const QByteArray& line : fixtureBytes(outputFixture).split('\n'))
+        r.line(QString::fromUtf8(line));
+    const auto sample = [&](qint64 v) {
+        return QJsonObject{{"counters", QJsonObject{{c.counter, QJsonObject{{"value", v}}}}}};
+    };
+    r.counters(c.host, QStringLiteral("before"), sample(c.before));
+    r.counters(c.host, QStringLiteral("after"), sample(c.after));
+    r.finish(exitStatus, error);
+    return r.path();
 }
 
 } // namespace rackscope::test

@@ -2,8 +2,8 @@
 // Reads what a diagram is drawn from: each file is a server topology (hwloc
 // XML, NCCL XML, nvidia-smi topo -m, an agent snapshot), a fabric source
 // (ibnetdiscover, topology.conf, a fabric file; an agent snapshot is both)
-// or a saved run (an .rsrun record), chosen by its content; a cluster file or a saved session stands for the
-// sources it names or holds. Fabric sources are merged into one fabric. The
+// or a saved run (an .rsrun record), chosen by its content; a cluster file
+// or a saved session stands for the sources it names or holds. Fabric sources are merged into one fabric. The
 // bytes of every source are kept, so a session can be saved with them.
 #include "diagram/diagram.h"
 #include "import/import_result.h"

@@ -127,22 +127,14 @@ private slots:
     // that rose), listed in the Runs dock, and kept by a session the window saves.
     void aSavedRunIsShownAndKept() {
         QTemporaryDir dir;
-        RunRecorder r;
-        RunMeta meta;
-        meta.label = QStringLiteral("all_reduce on node01,node02");
-        meta.hosts = {QStringLiteral("node01"), QStringLiteral("node02")};
-        QVERIFY(r.open(dir.path(), meta).isEmpty());
-        for (const QByteArray& line :
-             fixtureBytes(QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt")).split('\n'))
-            r.line(QString::fromUtf8(line));
-        const auto sample = [](int v) {
-            return QJsonObject{
-                {"counters", QJsonObject{{"ib/mlx5_0/1/symbol_error", QJsonObject{{"value", v}}}}}};
-        };
-        r.counters(QStringLiteral("node01"), QStringLiteral("before"), sample(0));
-        r.counters(QStringLiteral("node01"), QStringLiteral("after"), sample(40));
-        r.finish(1, QStringLiteral("node02: connection lost"));
-        const QStringList inputs{QStringLiteral(":/demo/demo.cluster"), r.path()};
+        const QString path =
+            writeRunRecord(dir.path(), QStringLiteral("all_reduce on node01,node02"),
+                           {QStringLiteral("node01"), QStringLiteral("node02")},
+                           QStringLiteral("nccl-tests-all_reduce-2node-16xH100-gcp-a3mega.txt"),
+                           {QStringLiteral("node01"), QStringLiteral("ib/mlx5_0/1/symbol_error"), 0, 40}, 1,
+                           QStringLiteral("node02: connection lost"));
+        QVERIFY(!path.isEmpty());
+        const QStringList inputs{QStringLiteral(":/demo/demo.cluster"), path};
 
         gui::MainWindow w;
         const Shown window = throughWindow(w, inputs);
@@ -152,7 +144,7 @@ private slots:
         QVERIFY2(cli.findings.join('\n').contains(QStringLiteral("run-failed")),
                  qPrintable(cli.findings.join('\n')));
         QVERIFY(cli.findings.join('\n').contains(QStringLiteral("node01|run-counter-errors")));
-        QCOMPARE(w.runsPanel()->runList()->findItems(r.path(), Qt::MatchExactly, 3).size(), 1);
+        QCOMPARE(w.runsPanel()->runList()->findItems(path, Qt::MatchExactly, 3).size(), 1);
 
         const QString session = dir.filePath(QStringLiteral("with-run.rsession"));
         QVERIFY(w.saveSession(session));
@@ -160,7 +152,7 @@ private slots:
         const Shown again = throughWindow(reopened, {session});
         QCOMPARE(again.findings, window.findings);
         QCOMPARE(throughCli({session}).findings, cli.findings);
-        QCOMPARE(reopened.runsPanel()->runList()->findItems(r.path(), Qt::MatchExactly, 3).size(), 1);
+        QCOMPARE(reopened.runsPanel()->runList()->findItems(path, Qt::MatchExactly, 3).size(), 1);
     }
 
     // This machine through its agent keeps what its NICs see of the fabric, as `fabric --local` reports it.

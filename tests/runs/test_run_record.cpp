@@ -148,21 +148,11 @@ private slots:
     // saved in a session it comes back with the same findings; a record cut before its end says so.
     void aSavedRunIsAWorkspaceInput() {
         QTemporaryDir dir;
-        RunRecorder r;
-        RunMeta meta;
-        meta.label = QStringLiteral("all_reduce on a,b");
-        meta.hosts = {QStringLiteral("a"), QStringLiteral("b")};
-        QVERIFY(r.open(dir.path(), meta).isEmpty());
-        for (const QByteArray& line : fixtureBytes(QLatin1String(kRun)).split('\n'))
-            r.line(QString::fromUtf8(line));
-        const auto sample = [](int symbolErrors) {
-            return QJsonObject{{"counters", QJsonObject{{"ib/mlx5_2/1/symbol_error",
-                                                         QJsonObject{{"value", symbolErrors}}}}}};
-        };
-        r.counters(QStringLiteral("a"), QStringLiteral("before"), sample(5));
-        r.counters(QStringLiteral("a"), QStringLiteral("after"), sample(17));
-        r.finish(127, QStringLiteral("bash: line 1: all_reduce_perf: command not found"));
-        const QString path = r.path();
+        const QString path = writeRunRecord(
+            dir.path(), QStringLiteral("all_reduce on a,b"), {QStringLiteral("a"), QStringLiteral("b")},
+            QLatin1String(kRun), {QStringLiteral("a"), QStringLiteral("ib/mlx5_2/1/symbol_error"), 5, 17},
+            127, QStringLiteral("bash: line 1: all_reduce_perf: command not found"));
+        QVERIFY(!path.isEmpty());
 
         const auto lines = [](const Workspace& ws) {
             QStringList out;
