@@ -68,7 +68,8 @@ private slots:
         for (const QString& f : files)
             QTest::newRow(qPrintable(f)) << fixture(f);
         for (const QString& f : {QStringLiteral("nccl-topo-dump-gb300-nvl72-1tray-4gpu-c2c-mnnvl.xml"),
-                                 QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl.xml")})
+                                 QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl.xml"),
+                                 QStringLiteral("topo-m-4xH100-gcp-a3-4gpu-slice-no-nic-gpu-numa-id-NA.txt")})
             QTest::newRow(qPrintable(f)) << incoming(f);
     }
     void mutatedFixtures() {

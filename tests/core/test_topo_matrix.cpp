@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QRegularExpression>
+#include <functional>
 
 using namespace rackscope;
 using namespace rackscope::test;
@@ -41,6 +42,40 @@ Matrix readMatrix(const QString& path) {
 QString expectedName(const QString& cell) {
     return cell == QLatin1String("SOC") ? QStringLiteral("SYS") : cell;
 }
+
+// Everything a reading keeps, one line per fact, so two readings compare as text.
+QString summary(const QByteArray& bytes, bool withAttributes = true) {
+    const ImportResult r = importTopology(bytes, QStringLiteral("pasted.txt"));
+    if (!r.host)
+        return QStringLiteral("error: ") + r.error;
+    QStringList out;
+    for (const auto& [key, value] : r.host->statedPaths)
+        out << key.first + QLatin1Char('-') + key.second + QLatin1Char('=') +
+                   pathTypeName(value.first, value.second);
+    for (const Device& d : r.host->nics)
+        out << d.id + QStringLiteral(" is ") + d.name;
+    if (withAttributes)
+        for (const Device& d : r.host->gpus)
+            out << d.id + QStringLiteral(" numa ") +
+                       (d.numa ? QString::number(*d.numa) : QStringLiteral("?")) + QStringLiteral(" cpus ") +
+                       d.cpuAffinity;
+    return out.join(QLatin1Char('\n'));
+}
+
+// A real matrix changed line by line, the way a paste changes it.
+QByteArray pasted(const QString& fixtureName, const std::function<QString(QString)>& change) {
+    QStringList lines = QString::fromUtf8(fixtureBytes(fixtureName)).split(QLatin1Char('\n'));
+    for (QString& line : lines)
+        line = change(line);
+    return lines.join(QLatin1Char('\n')).toUtf8();
+}
+
+bool isMatrixLine(const QString& line) {
+    return line.startsWith(QLatin1String("GPU")) || line.startsWith(QLatin1String("NIC")) ||
+           line.contains(QLatin1String("CPU Affinity"));
+}
+
+const QString kH200 = QStringLiteral("topo-m-8xH200-12nic-dgx.txt");
 
 } // namespace
 
@@ -149,6 +184,137 @@ private slots:
         QVERIFY2(l.ok(), qPrintable(l.error));
         QCOMPARE(l.host.gpus[6].numa, std::optional<int>(1));
         QCOMPARE(l.host.nics[7].name, QStringLiteral("mlx5_7"));
+    }
+
+    // Each way a paste changes the text, applied to a real matrix: the reading must not change.
+    void aHeaderThatLostItsTabs() {
+        const QByteArray text = pasted(kH200, [](QString l) {
+            return l.contains(QLatin1String("CPU Affinity")) ? l.remove(QLatin1Char('\t')) : l;
+        });
+        QVERIFY(text.contains("GPU6GPU7NIC0"));
+        QCOMPARE(summary(text), summary(fixtureBytes(kH200)));
+    }
+
+    void cellsThatRanTogether() {
+        // Every tab lost: "NV18NV18…PXBNODE…SYS0-55,112-1670N/A". The paths still read; the affinities
+        // ran together and cannot be cut for sure, so they are unknown and a note says so.
+        const QByteArray text = pasted(kH200, [](QString l) { return l.remove(QLatin1Char('\t')); });
+        QVERIFY(text.contains("NODENODE"));
+        QCOMPARE(summary(text, false), summary(fixtureBytes(kH200), false));
+        const ImportResult r = importTopology(text, QStringLiteral("pasted.txt"));
+        QVERIFY(r.host && !r.host->gpus[0].numa && r.host->gpus[0].cpuAffinity.isEmpty());
+        QVERIFY(r.host->notes.join(QLatin1Char('\n'))
+                    .contains(QLatin1String("GPU0's CPU and NUMA affinity run together")));
+    }
+
+    void indentedWrappedAndFromWindows() {
+        // A code block indented four spaces, legends wrapped at 80 columns, CRLF line ends.
+        const QByteArray text = pasted(kH200, [](QString l) {
+            QString out;
+            while (l.size() > 76) {
+                const int cut = int(l.lastIndexOf(QLatin1Char(' '), 76));
+                if (cut <= 0 || isMatrixLine(l))
+                    break;
+                out += QStringLiteral("    ") + l.left(cut) + QStringLiteral("\r\n");
+                l = QStringLiteral("      ") + l.mid(cut + 1);
+            }
+            return out + QStringLiteral("    ") + l + QLatin1Char('\r');
+        });
+        QVERIFY(text.contains("\r\n      ")); // a legend line went on to the next
+        QCOMPARE(summary(text), summary(fixtureBytes(kH200)));
+    }
+
+    void coloursAndTheirResidue() {
+        // Cells coloured by a terminal, and the residue of escapes whose ESC byte a copy dropped.
+        const QByteArray text = pasted(kH200, [](QString l) {
+            l.replace(QStringLiteral("NV18"), QStringLiteral("\x1b[32mNV18\x1b[0m"));
+            l.replace(QStringLiteral("SYS"), QStringLiteral("[1;31mSYS[0m"));
+            return l.startsWith(QLatin1String("GPU")) ? QStringLiteral("^[[1m") + l : l;
+        });
+        QCOMPARE(summary(text), summary(fixtureBytes(kH200)));
+    }
+
+    void rdmaDevicesNamedInTheHeaderInAnyOrder() {
+        // Older drivers name the RDMA devices themselves, in the order they enumerate them.
+        const QStringList names = {"mlx5_3", "mlx5_0", "mlx5_bond_0", "mlx5_1", "mlx5_11", "mlx5_10",
+                                   "mlx5_2", "mlx5_4", "mlx5_5",      "mlx5_6", "mlx5_7",  "mlx5_9"};
+        const QByteArray text = pasted(kH200, [&](QString l) {
+            if (l.contains(QLatin1String("NIC Legend")))
+                return QString();
+            for (int n = 11; n >= 0; --n)
+                l.replace(QStringLiteral("NIC%1").arg(n), QStringLiteral("@%1@").arg(n));
+            for (int n = 11; n >= 0; --n)
+                l.replace(QStringLiteral("@%1@").arg(n), names[n]);
+            return l;
+        });
+        const ImportResult r = importTopology(text, QStringLiteral("pasted.txt"));
+        QVERIFY2(r.host, qPrintable(r.error));
+        QCOMPARE(int(r.host->nics.size()), 12);
+        for (int n = 0; n < 12; ++n)
+            QCOMPARE(r.host->nics[n].name, names[n]);
+        QCOMPARE(summary(text).section(QStringLiteral("NIC0 is"), 0, 0),
+                 summary(fixtureBytes(kH200)).section(QStringLiteral("NIC0 is"), 0, 0));
+    }
+
+    void numaNotAvailableOrSeveralNodes() {
+        const QByteArray text = pasted(kH200, [](QString l) {
+            if (l.startsWith(QLatin1String("GPU0\t")))
+                l.replace(QStringLiteral("\t0\t\tN/A"), QStringLiteral("\tN/A\t\tN/A"));
+            if (l.startsWith(QLatin1String("GPU1\t")))
+                l.replace(QStringLiteral("\t0\t\tN/A"), QStringLiteral("\t0,3-9\t\tN/A"));
+            return l;
+        });
+        const ImportResult r = importTopology(text, QStringLiteral("pasted.txt"));
+        QVERIFY2(r.host, qPrintable(r.error));
+        QVERIFY(!r.host->gpus[0].numa);
+        QVERIFY(!r.host->gpus[1].numa);
+        QCOMPARE(r.host->gpus[1].cpuAffinity, QStringLiteral("0-55,112-167"));
+        QCOMPARE(r.host->gpus[2].numa, std::optional<int>(0));
+        QVERIFY(
+            r.host->notes.join(QLatin1Char('\n')).contains(QLatin1String("GPU1's NUMA affinity is 0,3-9")));
+    }
+
+    void aPodsSliceWithRealEscapesAndNoNics() {
+        // kubectl exec in a pod that sees 4 of 8 H100s: a "# cmd:" line, an underlined header, GPU NUMA ID
+        // N/A.
+        const QByteArray bytes =
+            incomingBytes(QStringLiteral("topo-m-4xH100-gcp-a3-4gpu-slice-no-nic-gpu-numa-id-NA.txt"));
+        QVERIFY(bytes.contains("\x1b[4m"));
+        const ImportResult r = importTopology(bytes, QStringLiteral("topo-4gpu.txt"));
+        QVERIFY2(r.host, qPrintable(r.error));
+        QCOMPARE(int(r.host->gpus.size()), 4);
+        QVERIFY(r.host->nics.empty());
+        // The test's own reading: every pair of the four is NV18, each GPU on CPUs 0-51,104-155 and NUMA node
+        // 0.
+        for (int a = 0; a < 4; ++a) {
+            QCOMPARE(r.host->gpus[a].cpuAffinity, QStringLiteral("0-51,104-155"));
+            QCOMPARE(r.host->gpus[a].numa, std::optional<int>(0));
+            for (int b = a + 1; b < 4; ++b)
+                QCOMPARE(r.host->nvlinks.at({a, b}), 18);
+        }
+        QVERIFY(r.host->notes.isEmpty());
+    }
+
+    void aTrulyAmbiguousRowIsRefusedByLine() {
+        // GPU3's row lost a cell: no cut gives it the header's 20 columns.
+        const QByteArray text = pasted(kH200, [](QString l) {
+            return l.startsWith(QLatin1String("GPU3\t"))
+                       ? l.replace(QStringLiteral("\tPXB\t"), QStringLiteral("\t"))
+                       : l;
+        });
+        const ImportResult r = importTopology(text, QStringLiteral("pasted.txt"));
+        QVERIFY(!r.host);
+        QVERIFY2(r.error.contains(QLatin1String("line 5: row GPU3 cannot be read as 20 path cells")),
+                 qPrintable(r.error));
+        // A row whose label is none of the header's devices says so.
+        const QByteArray stray = pasted(kH200, [](QString l) {
+            return l.startsWith(QLatin1String("GPU3\t")) ? QStringLiteral("root@node:~# ") + l : l;
+        });
+        const ImportResult s = importTopology(stray, QStringLiteral("pasted.txt"));
+        QVERIFY(!s.host);
+        QVERIFY2(
+            s.error.contains(QLatin1String("line 5: row 'root@node:~#' is not one of the header's devices")),
+            qPrintable(s.error));
     }
 };
 
