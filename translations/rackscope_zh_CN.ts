@@ -58,72 +58,77 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="74"/>
+        <location filename="../core/render/diagram_style.cpp" line="76"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="76"/>
+        <location filename="../core/render/diagram_style.cpp" line="78"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="78"/>
+        <location filename="../core/render/diagram_style.cpp" line="80"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="80"/>
+        <location filename="../core/render/diagram_style.cpp" line="82"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="82"/>
+        <location filename="../core/render/diagram_style.cpp" line="84"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="84"/>
+        <location filename="../core/render/diagram_style.cpp" line="86"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="86"/>
+        <location filename="../core/render/diagram_style.cpp" line="88"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="88"/>
+        <location filename="../core/render/diagram_style.cpp" line="90"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="96"/>
+        <location filename="../core/render/diagram_style.cpp" line="92"/>
+        <source>GPU reaches its NIC only through an NVLink peer (PXN)</source>
+        <translation>GPU 只能经由 NVLink 对等 GPU 到达其网卡（PXN）</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="101"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="98"/>
+        <location filename="../core/render/diagram_style.cpp" line="103"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="100"/>
+        <location filename="../core/render/diagram_style.cpp" line="105"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="102"/>
+        <location filename="../core/render/diagram_style.cpp" line="107"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="104"/>
+        <location filename="../core/render/diagram_style.cpp" line="109"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="106"/>
+        <location filename="../core/render/diagram_style.cpp" line="111"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
@@ -160,7 +165,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="95"/>
-        <location filename="../core/render/diagram_style.cpp" line="108"/>
+        <location filename="../core/render/diagram_style.cpp" line="113"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
@@ -265,32 +270,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="110"/>
+        <location filename="../core/render/diagram_style.cpp" line="115"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="112"/>
+        <location filename="../core/render/diagram_style.cpp" line="117"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="114"/>
+        <location filename="../core/render/diagram_style.cpp" line="119"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="116"/>
+        <location filename="../core/render/diagram_style.cpp" line="121"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="118"/>
+        <location filename="../core/render/diagram_style.cpp" line="123"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="120"/>
+        <location filename="../core/render/diagram_style.cpp" line="125"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -370,148 +375,173 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：%2 说是 %3，%4 说是 %5（保留 %3）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="57"/>
+        <location filename="../core/analysis/findings.cpp" line="58"/>
         <source>%1&apos;s nearest RDMA NIC, %2, is across the CPU socket (%3, %4): its network traffic crosses the inter-socket link.</source>
         <translation>%1 最近的 RDMA 网卡 %2 在另一个 CPU 插槽下（%3，%4）：它的网络流量要经过插槽间互联。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="67"/>
-        <source>Whether %1 can use GPUDirect RDMA is unknown: it reaches the NICs through its CPU over NVLink-C2C (%2 GB/s), where NCCL 2.27 and later use GPUDirect RDMA over C2C (P2C) or through an NVLink peer (PXN); rackscope does not model those paths.</source>
-        <translation>%1 能否使用 GPUDirect RDMA 未知：它经由 NVLink-C2C（%2 GB/s）通过其 CPU 访问网卡，NCCL 2.27 及以上在这种情况下经 C2C（P2C）或经 NVLink 对端（PXN）使用 GPUDirect RDMA；rackscope 尚未对这些路径建模。</translation>
+        <location filename="../core/analysis/findings.cpp" line="68"/>
+        <source>Whether %1 can use GPUDirect RDMA is unknown: it reaches the NICs through its CPU over NVLink-C2C (%2 GB/s) and the other CPU, where NCCL relays through an NVLink peer (PXN), but the source does not describe NVLink.</source>
+        <translation>%1 能否使用 GPUDirect RDMA 未知：它经 NVLink-C2C（%2 GB/s）通过自己的 CPU 和另一颗 CPU 到达网卡，NCCL 在此会经由 NVLink 对等 GPU 中转（PXN），但来源未描述 NVLink。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="77"/>
+        <location filename="../core/analysis/findings.cpp" line="76"/>
         <source>Whether %1 can use GPUDirect RDMA is unknown: the source does not say enough about its NICs.</source>
         <translation>%1 能否使用 GPUDirect RDMA 未知：来源没有提供足够的网卡信息。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="86"/>
+        <location filename="../core/analysis/findings.cpp" line="85"/>
         <source>%1 has no NIC NCCL would use with GPUDirect RDMA (nearest: %2). Its network traffic is staged through host memory.</source>
         <translation>%1 没有 NCCL 可用于 GPUDirect RDMA 的网卡（最近的：%2）。它的网络流量要经主机内存中转。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="113"/>
+        <location filename="../core/analysis/findings.cpp" line="100"/>
+        <source>%1 has no RDMA NIC within PXB of its own (%2 is %3 from it): NCCL sends its network traffic over NVLink through %4 (PXN), which uses %2 too.</source>
+        <translation>%1 自身在 PXB 范围内没有 RDMA 网卡（%2 与它的路径为 %3）：NCCL 经 NVLink 通过 %4 中转发送其网络流量（PXN），%4 也在使用 %2。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/findings.cpp" line="127"/>
         <source>NCCL would give %1 to %2 GPUs (%3) but %4 to %5: the busiest NIC limits every collective.</source>
         <translation>NCCL 会把 %1 分给 %2 个 GPU（%3），而 %4 只分给 %5 个：最忙的网卡限制每一次集合通信。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="145"/>
+        <location filename="../core/analysis/findings.cpp" line="159"/>
         <source>%1&apos;s PCIe link runs at %2, below its capability %3.</source>
         <translation>%1 的 PCIe 链路运行在 %2，低于其能力 %3。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="165"/>
+        <location filename="../core/analysis/findings.cpp" line="179"/>
         <source>%1&apos;s PCIe link runs at %2 while the identical %3 reaches %4: it may have trained at a lower speed or width.</source>
         <translation>%1 的 PCIe 链路运行在 %2，而同型号的 %3 达到 %4：它可能以较低的速率或宽度完成了链路训练。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="184"/>
+        <location filename="../core/analysis/findings.cpp" line="198"/>
         <source>ACS redirection is enabled on PCIe bridge %1 above %2: peer-to-peer and GPUDirect traffic is sent up to the root complex, or fails.</source>
         <translation>%2 上游的 PCIe 桥 %1 启用了 ACS 重定向：点对点和 GPUDirect 流量被送往根复合体，或直接失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="205"/>
+        <location filename="../core/analysis/findings.cpp" line="219"/>
         <source>%1 NVIDIA GPUs are on PCI (%2) but the driver does not serve them: %3. Without it there is no CUDA, NCCL or GPUDirect here.</source>
         <translation>PCI 上有 %1 块 NVIDIA GPU（%2），但驱动没有接管它们：%3。没有驱动，这台服务器就没有 CUDA、NCCL 和 GPUDirect。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="214"/>
+        <location filename="../core/analysis/findings.cpp" line="228"/>
         <source>The source lists no GPU on this server.</source>
         <translation>数据源中这台服务器没有 GPU。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="215"/>
+        <location filename="../core/analysis/findings.cpp" line="229"/>
         <source>No GPU on this server: none on PCI, and %1.</source>
         <translation>这台服务器没有 GPU：PCI 上没有，并且 %1。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="227"/>
+        <location filename="../core/analysis/findings.cpp" line="241"/>
         <source>%1 can do RDMA but has no RDMA device, so its RDMA driver is not loaded (%2). NCCL would fall back to TCP sockets over it.</source>
         <translation>%1 支持 RDMA，但没有 RDMA 设备，说明其 RDMA 驱动未加载（%2）。NCCL 在它上面会退回到 TCP 套接字。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="237"/>
+        <location filename="../core/analysis/findings.cpp" line="251"/>
         <source>Neither a peer-memory module (nvidia_peermem) nor DMA-BUF (Linux 5.12 or later) is there: no GPU can use GPUDirect RDMA with a NIC, whatever the PCIe path.</source>
         <translation>既没有 peer-memory 模块（nvidia_peermem），也没有 DMA-BUF（Linux 5.12 及以上）：无论 PCIe 路径如何，任何 GPU 都无法与网卡使用 GPUDirect RDMA。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="255"/>
+        <location filename="../core/analysis/findings.cpp" line="269"/>
         <source>The source gives each GPU&apos;s NVLinks to its NVSwitches but not the links between the switches: whether %1 and %2 (and %3 pairs in all) are joined over NVLink is not described, and their paths shown are PCIe paths.</source>
         <translation>数据源给出了每块 GPU 到其 NVSwitch 的 NVLink，但没有给出交换芯片之间的链路：%1 与 %2（共 %3 对）是否通过 NVLink 相连未被描述，显示的是它们的 PCIe 路径。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="266"/>
+        <location filename="../core/analysis/findings.cpp" line="280"/>
         <source>This NCCL topology lists no NVLink: the GPUs have none, or the file (a vendor&apos;s NCCL_TOPO_FILE) leaves it out. GPU-to-GPU paths shown are PCIe paths.</source>
         <translation>此 NCCL 拓扑未列出 NVLink：要么这些 GPU 没有 NVLink，要么该文件（厂商的 NCCL_TOPO_FILE）省略了它。显示的 GPU 间路径是 PCIe 路径。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="272"/>
+        <location filename="../core/analysis/findings.cpp" line="286"/>
         <source>hwloc describes NVLink only when it ran with the NVIDIA driver (its NVML backend), and this source has none: GPU-to-GPU paths shown are PCIe paths, and NVLink is unknown.</source>
         <translation>hwloc 只有在带 NVIDIA 驱动运行（其 NVML 后端）时才描述 NVLink，而此数据源中没有：显示的 GPU 间路径是 PCIe 路径，NVLink 情况未知。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="291"/>
+        <location filename="../core/analysis/findings.cpp" line="305"/>
         <source>The source lists no NIC: GPUDirect RDMA and NCCL&apos;s NIC choice cannot be judged.</source>
         <translation>来源中没有网卡：无法判断 GPUDirect RDMA 和 NCCL 的网卡选择。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/findings.cpp" line="293"/>
+        <location filename="../core/analysis/findings.cpp" line="307"/>
         <source>No NIC is known to be RDMA-capable: NCCL would fall back to sockets.</source>
         <translation>没有已知支持 RDMA 的网卡：NCCL 会退回到套接字传输。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="43"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="38"/>
+        <source>path %1</source>
+        <translation>路径 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="42"/>
+        <source>PXN through %1 over NVLink, which reaches %2 at %3</source>
+        <translation>经 NVLink 通过 %1 中转（PXN），%1 到 %2 的路径为 %3</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="46"/>
+        <source> (%1 on %2&apos;s own CPU, reached over NVLink-C2C; NCCL_NET_GDR_C2C=1)</source>
+        <translation>（%1 位于 %2 自己的 CPU 上，经 NVLink-C2C 到达；NCCL_NET_GDR_C2C=1）</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="57"/>
         <source>%1 has no RDMA device (%2)</source>
         <translation>%1 没有 RDMA 设备（%2）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="46"/>
-        <location filename="../core/analysis/host_analysis.cpp" line="49"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="60"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="63"/>
         <source>NCCL found no GPUDirect support on %1 (gdr=0)</source>
         <translation>NCCL 在 %1 上未发现 GPUDirect 支持（gdr=0）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="55"/>
-        <source>path %1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL</source>
-        <translation>路径 %1 比 PXB（NCCL 默认的 NCCL_NET_GDR_LEVEL）更远</translation>
+        <location filename="../core/analysis/host_analysis.cpp" line="66"/>
+        <source>%1 is farther than PXB, NCCL&apos;s default NCCL_NET_GDR_LEVEL, and no NVLink peer nearer to %2 relays for it (PXN)</source>
+        <translation>%1 远于 NCCL 默认的 NCCL_NET_GDR_LEVEL（PXB），且没有离 %2 更近的 NVLink 对等 GPU 为它中转（PXN）</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="59"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
+        <source>%1 reaches %2 at %3 through the other CPU: NCCL would relay through an NVLink peer (PXN), but this source does not describe NVLink, so it is unknown here</source>
+        <translation>%1 经另一颗 CPU 以 %3 到达 %2：NCCL 会经由 NVLink 对等 GPU 中转（PXN），但此来源未描述 NVLink，因此这里未知</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="88"/>
+        <source>%1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
+        <translation>%1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）能提供 GPUDirect</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="94"/>
+        <source>%1 allows it, but %2</source>
+        <translation>%1 允许，但 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="98"/>
+        <source>%1 is within NCCL&apos;s GPUDirect level and %2</source>
+        <translation>%1 在 NCCL 的 GPUDirect 级别之内，且 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="149"/>
+        <source>through %1 over NVLink (PXN): %2</source>
+        <translation>经 NVLink 通过 %1 中转（PXN）：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/host_analysis.cpp" line="71"/>
         <source>no peer-memory module (nvidia_peermem) is loaded and the kernel is older than 5.12, so DMA-BUF cannot stand in</source>
         <translation>未加载 peer-memory 模块（nvidia_peermem），且内核早于 5.12，DMA-BUF 也无法替代</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="67"/>
-        <source>%1 reaches %2 through its CPU over NVLink-C2C (PCIe path %3): NCCL 2.27 and later use GPUDirect RDMA over C2C (P2C, NCCL_NET_GDR_C2C) for a NIC on the same CPU, and PXN through an NVLink peer otherwise; rackscope does not model those paths, so it is unknown here</source>
-        <translation>%1 经由 NVLink-C2C 通过其 CPU 访问 %2（PCIe 路径 %3）：对于同一 CPU 上的网卡，NCCL 2.27 及以上经 C2C 使用 GPUDirect RDMA（P2C，NCCL_NET_GDR_C2C），否则经 NVLink 对端使用 PXN；rackscope 尚未对这些路径建模，因此此处未知</translation>
-    </message>
-    <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="76"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="85"/>
         <source>the source does not give the path between them</source>
         <translation>来源没有给出它们之间的路径</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="79"/>
-        <source>path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: only DMA-BUF (open GPU driver, NCCL &gt;= 2.19) could give GPUDirect</source>
-        <translation>路径 %1 允许，但未加载 peer-memory 模块（nvidia_peermem）：只有 DMA-BUF（开源 GPU 驱动，NCCL &gt;= 2.19）才能提供 GPUDirect</translation>
-    </message>
-    <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="84"/>
-        <source>path %1 allows it, but %2</source>
-        <translation>路径 %1 允许，但 %2</translation>
-    </message>
-    <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="89"/>
-        <source>path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2</source>
-        <translation>路径 %1 在 NCCL_NET_GDR_LEVEL=PXB 之内，且 %2</translation>
-    </message>
-    <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="95"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="107"/>
         <source>%1 on package %2, %3 on package %4</source>
         <translation>%1 在插槽 %2，%3 在插槽 %4</translation>
     </message>
     <message>
-        <location filename="../core/analysis/host_analysis.cpp" line="103"/>
+        <location filename="../core/analysis/host_analysis.cpp" line="115"/>
         <source>packages unknown; judged from path %1</source>
         <translation>插槽未知；根据路径 %1 判断</translation>
     </message>
@@ -551,22 +581,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：NCCL 在 rank %2 上走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="210"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="211"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), though the topology allows it (%5): check that nvidia-peermem (or dma-buf) is loaded and NCCL_NET_GDR_LEVEL%6</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），尽管拓扑允许（%5）：请检查 nvidia-peermem（或 dma-buf）是否已加载，以及 NCCL_NET_GDR_LEVEL%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="219"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="220"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), as the topology predicts: %5%6</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），与拓扑的预测一致：%5%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="228"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="229"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)%5</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）%5</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="193"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="194"/>
         <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
@@ -844,6 +874,11 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/inspector_panel.cpp" line="53"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inspector_panel.cpp" line="55"/>
+        <source>%1, NCCL: %2</source>
+        <translation>%1，NCCL：%2</translation>
     </message>
 </context>
 <context>

@@ -57,7 +57,10 @@ int runParseNcclTests(const QStringList& args) {
                     qPrintable(pair));
             return 2;
         }
-        const ImportResult imported = loadTopologyFile(pair.mid(eq + 1));
+        ImportResult imported = loadTopologyFile(pair.mid(eq + 1));
+        if (imported.host && !imported.moreHosts.empty())
+            imported = ImportResult::fail(QStringLiteral("holds %1 hosts; --topology takes one host's")
+                                              .arg(imported.moreHosts.size() + 1));
         if (!imported.host) {
             fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(pair.mid(eq + 1)),
                     qPrintable(imported.error));

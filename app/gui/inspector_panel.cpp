@@ -51,7 +51,10 @@ void InspectorPanel::showItem(const WorkspaceView& view, int item) {
         const QString gpudirect = !p.gpudirect ? tr("unknown") : *p.gpudirect ? tr("yes") : tr("no");
         row(it.kind == ItemKind::Gpu ? tr("path to %1").arg(p.nic) : tr("path from %1").arg(p.gpu),
             tr("%1; GPUDirect RDMA %2%3")
-                .arg(p.path ? pathTypeName(*p.path) : tr("unknown"), gpudirect,
+                .arg(!p.path      ? tr("unknown")
+                     : p.ncclPath ? tr("%1, NCCL: %2").arg(pathTypeName(*p.path), pathTypeName(*p.ncclPath))
+                                  : pathTypeName(*p.path),
+                     gpudirect,
                      p.gpudirectReason.isEmpty() ? QString()
                                                  : QStringLiteral(" (%1)").arg(p.gpudirectReason)));
     }

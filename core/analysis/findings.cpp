@@ -44,7 +44,8 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
             anyPair = true;
             anyTrue |= p->gpudirect.value_or(false);
             anyUnknown |= !p->gpudirect.has_value();
-            if (isRdma(nic) && p->path && (!nearest || ncclRank(*p->path) < ncclRank(*nearest->path))) {
+            if (isRdma(nic) && p->viaNccl() &&
+                (!nearest || ncclRank(*p->viaNccl()) < ncclRank(*nearest->viaNccl()))) {
                 nearest = p;
                 nearestNic = &nic;
             }
@@ -62,15 +63,13 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
         if (!anyPair || anyTrue)
             continue;
         if (anyUnknown && gpu.c2cLinks) {
-            out.push_back(
-                onHost(host, Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
-                       {QT_TRANSLATE_NOOP(
-                            "rackscope",
-                            "Whether %1 can use GPUDirect RDMA is unknown: it reaches the NICs through "
-                            "its CPU over NVLink-C2C (%2 GB/s), where NCCL 2.27 and later use GPUDirect "
-                            "RDMA over C2C (P2C) or through an NVLink peer (PXN); rackscope does not "
-                            "model those paths."),
-                        {gpu.id, QString::number(gpu.c2cGBps.value_or(0), 'f', 1)}}));
+            out.push_back(onHost(
+                host, Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
+                {QT_TRANSLATE_NOOP(
+                     "rackscope", "Whether %1 can use GPUDirect RDMA is unknown: it reaches the NICs through "
+                                  "its CPU over NVLink-C2C (%2 GB/s) and the other CPU, where NCCL relays "
+                                  "through an NVLink peer (PXN), but the source does not describe NVLink."),
+                 {gpu.id, QString::number(gpu.c2cGBps.value_or(0), 'f', 1)}}));
         } else if (anyUnknown) {
             out.push_back(
                 onHost(host, Severity::Info, codes::kGpuDirectUnknown, {gpu.id},
@@ -87,6 +86,21 @@ void gpuFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Fi
                                                 "%2). Its network traffic is staged through host memory."),
                  {gpu.id, why}}));
         }
+    }
+}
+
+// A GPU whose NCCL NIC it reaches only through an NVLink peer (PXN) shares that peer's NIC.
+void throughPeerFindings(const HostTopology& host, const HostAnalysis& a, std::vector<Finding>& out) {
+    for (const auto& [gpu, nic] : a.ncclNic) {
+        const GpuNicPair* p = a.pair(gpu, nic);
+        if (!p || p->ncclPath != PathType::PXN)
+            continue;
+        out.push_back(onHost(
+            host, Severity::Warning, codes::kNicThroughPeer, {gpu, p->relayGpu, nic},
+            {QT_TRANSLATE_NOOP("rackscope",
+                               "%1 has no RDMA NIC within PXB of its own (%2 is %3 from it): NCCL sends its "
+                               "network traffic over NVLink through %4 (PXN), which uses %2 too."),
+             {gpu, describe(*host.findDevice(nic)), pathTypeName(*p->path), p->relayGpu}}));
     }
 }
 
@@ -293,6 +307,7 @@ std::vector<Finding> findingsFor(const HostTopology& host, const HostAnalysis& a
                         : QT_TRANSLATE_NOOP("rackscope", "No NIC is known to be RDMA-capable: NCCL would "
                                                          "fall back to sockets."),
                     {}}));
+    throughPeerFindings(host, a, out);
     nicLoadFindings(host, a, out);
     pcieFindings(host, out);
     acsFindings(host, out);

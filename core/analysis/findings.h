@@ -8,6 +8,7 @@ namespace codes {
 inline constexpr char kNearestNicCrossSocket[] = "gpu-nearest-nic-cross-socket";
 inline constexpr char kNoGpuDirectNic[] = "gpu-no-gpudirect-nic";
 inline constexpr char kGpuDirectUnknown[] = "gpu-gpudirect-unknown";
+inline constexpr char kNicThroughPeer[] = "gpu-nic-through-peer";
 inline constexpr char kNoRdmaNic[] = "host-no-rdma-nic";
 inline constexpr char kNicSharedUnevenly[] = "nic-shared-unevenly";
 inline constexpr char kPcieLinkDegraded[] = "pcie-link-degraded";

@@ -2,6 +2,7 @@
 
 #include "device_paths.h"
 #include "findings.h"
+#include "nccl_routes.h"
 
 #include <QCoreApplication>
 
@@ -28,16 +29,29 @@ int mirrorBits(int value, int pow2) {
 
 namespace {
 
-bool isPow2(int v) {
-    return v > 0 && (v & (v - 1)) == 0;
-}
+// What NCCL's ncclTopoCheckGdr says for the pair: both ends must support it, and the path it judges (a PXN
+// relay's own) must be no farther than NCCL_NET_GDR_LEVEL (PXB by default) or be P2C (NCCL_NET_GDR_C2C=1).
+void judgeGpuDirect(const HostTopology& host, const Device& gpu, const Device& nic, const HostAnalysis& a,
+                    GpuNicPair& p) {
+    std::optional<PathType> distance = p.viaNccl();
+    QString route = distance
+                        ? QCoreApplication::translate("rackscope", "path %1").arg(pathTypeName(*distance))
+                        : QString();
+    if (p.ncclPath == PathType::PXN) {
+        distance = a.pair(p.relayGpu, nic.id)->viaNccl();
+        route = QCoreApplication::translate("rackscope", "PXN through %1 over NVLink, which reaches %2 at %3")
+                    .arg(p.relayGpu, nic.id, pathTypeName(*distance));
+    }
+    if (distance == PathType::P2C)
+        route += QCoreApplication::translate(
+                     "rackscope", " (%1 on %2's own CPU, reached over NVLink-C2C; NCCL_NET_GDR_C2C=1)")
+                     .arg(nic.id, p.relayGpu.isEmpty() ? gpu.id : p.relayGpu);
+    const bool near =
+        distance && (ncclRank(*distance) <= ncclRank(kDefaultGdrLevel) || *distance == PathType::P2C);
+    // A Grace GPU reaches a NIC on the other CPU through an NVLink peer (PXN), where the source describes
+    // NVLink at all.
+    const bool relayUnknown = distance && !near && gpu.c2cLinks && !host.nvlinkStated;
 
-GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device& nic) {
-    GpuNicPair p{gpu.id, nic.id, {}, {}, {}, {}, {}};
-    p.path = pathBetween(host, gpu, nic).type;
-
-    // NCCL's ncclTopoCheckGdr: both ends must support it and the path must be
-    // no farther than NCCL_NET_GDR_LEVEL (PXB by default).
     QStringList against;
     if (nic.rdma == false)
         against << QCoreApplication::translate("rackscope", "%1 has no RDMA device (%2)")
@@ -48,13 +62,11 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     if (gpu.ncclGdr == false)
         against << QCoreApplication::translate("rackscope", "NCCL found no GPUDirect support on %1 (gdr=0)")
                        .arg(gpu.id);
-    // A GPU on NVLink-C2C (Grace) reaches the NICs through its CPU: NCCL then has paths of its own (P2C for a
-    // NIC on the same CPU, PXN through an NVLink peer otherwise) that this PCIe reading does not model.
-    const bool overC2c = gpu.c2cLinks && p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel);
-    if (p.path && ncclRank(*p.path) > ncclRank(kDefaultGdrLevel) && !overC2c)
-        against << QCoreApplication::translate(
-                       "rackscope", "path %1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL")
-                       .arg(pathTypeName(*p.path));
+    if (distance && !near && !relayUnknown)
+        against << QCoreApplication::translate("rackscope",
+                                               "%1 is farther than PXB, NCCL's default NCCL_NET_GDR_LEVEL, "
+                                               "and no NVLink peer nearer to %2 relays for it (PXN)")
+                       .arg(route, nic.id);
     if (host.peerMemoryLoaded == false && host.kernelSupportsDmabuf == false)
         against << QCoreApplication::translate(
             "rackscope", "no peer-memory module (nvidia_peermem) is loaded and the kernel is older than "
@@ -62,34 +74,34 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
     if (!against.isEmpty()) {
         p.gpudirect = false;
         p.gpudirectReason = against.join(QStringLiteral("; "));
-    } else if (overC2c) {
+    } else if (relayUnknown) {
         p.gpudirectReason =
             QCoreApplication::translate(
-                "rackscope",
-                "%1 reaches %2 through its CPU over NVLink-C2C (PCIe path %3): NCCL 2.27 and "
-                "later use GPUDirect RDMA over C2C (P2C, NCCL_NET_GDR_C2C) for a NIC on the same "
-                "CPU, and PXN through an NVLink peer otherwise; rackscope does not model those "
-                "paths, so it is unknown here")
-                .arg(gpu.id, nic.id, pathTypeName(*p.path));
-    } else if (!p.path) {
+                "rackscope", "%1 reaches %2 at %3 through the other CPU: NCCL would relay through an NVLink "
+                             "peer (PXN), but this source does not describe NVLink, so it is unknown here")
+                .arg(gpu.id, nic.id, pathTypeName(*distance));
+    } else if (!distance) {
         p.gpudirectReason =
             QCoreApplication::translate("rackscope", "the source does not give the path between them");
     } else if (host.peerMemoryLoaded == false) {
         p.gpudirectReason =
-            QCoreApplication::translate(
-                "rackscope", "path %1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
-                             "only DMA-BUF (open GPU driver, NCCL >= 2.19) could give GPUDirect")
-                .arg(pathTypeName(*p.path));
+            QCoreApplication::translate("rackscope",
+                                        "%1 allows it, but no peer-memory module (nvidia_peermem) is loaded: "
+                                        "only DMA-BUF (open GPU driver, NCCL >= 2.19) could give GPUDirect")
+                .arg(route);
     } else if (!nic.rdma) {
-        p.gpudirectReason = QCoreApplication::translate("rackscope", "path %1 allows it, but %2")
-                                .arg(pathTypeName(*p.path), nic.rdmaEvidence);
+        p.gpudirectReason =
+            QCoreApplication::translate("rackscope", "%1 allows it, but %2").arg(route, nic.rdmaEvidence);
     } else {
         p.gpudirect = true;
         p.gpudirectReason =
-            QCoreApplication::translate("rackscope", "path %1 is within NCCL_NET_GDR_LEVEL=PXB and %2")
-                .arg(pathTypeName(*p.path), nic.rdmaEvidence);
+            QCoreApplication::translate("rackscope", "%1 is within NCCL's GPUDirect level and %2")
+                .arg(route, nic.rdmaEvidence);
     }
+}
 
+// Whether the pair's traffic crosses the CPU socket, by packages where known, else by path.
+void judgeCrossSocket(const Device& gpu, const Device& nic, GpuNicPair& p) {
     if (gpu.socket && nic.socket) {
         p.crossSocket = *gpu.socket != *nic.socket;
         p.crossSocketEvidence = QCoreApplication::translate("rackscope", "%1 on package %2, %3 on package %4")
@@ -103,45 +115,6 @@ GpuNicPair judgeGpuNic(const HostTopology& host, const Device& gpu, const Device
             QCoreApplication::translate("rackscope", "packages unknown; judged from path %1")
                 .arg(pathTypeName(*p.path));
     }
-    return p;
-}
-
-// NCCL's ncclTopoGetLocalNet for channel 0: the NICs at the GPU's best path
-// type, then mirrorBits(cudaDev) among them. NCCL ranks by path bandwidth
-// before type; rackscope has bandwidths for few inputs and ranks by type,
-// which agrees whenever the nearer NIC is not the slower one. With any RDMA
-// NIC present NCCL's IB transport uses RDMA NICs only.
-std::vector<std::pair<QString, QString>> chooseNcclNics(const HostTopology& host, const HostAnalysis& a) {
-    bool anyRdma = false;
-    for (const Device& n : host.nics)
-        anyRdma |= n.rdma.value_or(false);
-    std::vector<std::pair<QString, QString>> out;
-    for (const Device& gpu : host.gpus) {
-        int best = 99;
-        std::vector<const Device*> local;
-        for (const Device& nic : host.nics) {
-            if (anyRdma && !nic.rdma.value_or(false))
-                continue;
-            const GpuNicPair* p = a.pair(gpu.id, nic.id);
-            if (!p || !p->path)
-                continue;
-            const int rank = ncclRank(*p->path);
-            if (rank < best) {
-                best = rank;
-                local.clear();
-            }
-            if (rank == best)
-                local.push_back(&nic);
-        }
-        if (local.empty())
-            continue;
-        const int count = int(local.size());
-        int net = gpu.cudaDevice.value_or(0);
-        if (isPow2(count))
-            net = mirrorBits(net, count);
-        out.emplace_back(gpu.id, local[size_t(net % count)]->id);
-    }
-    return out;
 }
 
 } // namespace
@@ -156,7 +129,26 @@ HostAnalysis analyzeHost(const HostTopology& host) {
     for (const Device& gpu : host.gpus)
         for (const Device& nic : host.nics) {
             a.gpuNicIndex.insert(qMakePair(gpu.id, nic.id), qsizetype(a.gpuNic.size()));
-            a.gpuNic.push_back(judgeGpuNic(host, gpu, nic));
+            GpuNicPair p;
+            p.gpu = gpu.id;
+            p.nic = nic.id;
+            p.path = pathBetween(host, gpu, nic).type;
+            judgeCrossSocket(gpu, nic, p);
+            a.gpuNic.push_back(std::move(p));
+        }
+    addNcclRoutes(host, a);
+    size_t i = 0;
+    for (const Device& gpu : host.gpus)
+        for (const Device& nic : host.nics) {
+            GpuNicPair& p = a.gpuNic[i++];
+            judgeGpuDirect(host, gpu, nic, a, p);
+            if (p.ncclPath == PathType::PXN) { // the traffic goes the relay's way
+                const GpuNicPair* relayed = a.pair(p.relayGpu, nic.id);
+                p.crossSocket = relayed->crossSocket;
+                p.crossSocketEvidence =
+                    QCoreApplication::translate("rackscope", "through %1 over NVLink (PXN): %2")
+                        .arg(p.relayGpu, relayed->crossSocketEvidence);
+            }
         }
     a.ncclNic = chooseNcclNics(host, a);
     a.findings = findingsFor(host, a);

@@ -18,7 +18,10 @@ struct GpuPair {
 
 struct GpuNicPair {
     QString gpu, nic;
-    std::optional<PathType> path;
+    std::optional<PathType> path;     // through PCIe, as nvidia-smi and hwloc give it
+    std::optional<PathType> ncclPath; // NCCL's own where it differs: P2C or PXN (nccl_routes.h)
+    QString relayGpu;                 // PXN's NVLink peer
+    std::optional<PathType> viaNccl() const { return ncclPath ? ncclPath : path; }
     std::optional<bool> gpudirect; // would NCCL (default settings) use GPUDirect RDMA here
     QString gpudirectReason;
     std::optional<bool> crossSocket;

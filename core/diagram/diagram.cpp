@@ -21,8 +21,8 @@ constexpr std::array<std::pair<ItemKind, const char*>, kItemKinds> kKinds{
      {ItemKind::Other, "pci-device"}}};
 
 constexpr std::array<const char*, kHighlightKinds> kHighlights{
-    "cross-socket", "no-gpudirect", "pcie-degraded", "link-below-speed",
-    "port-down",    "rail-break",   "slow-host",     "run-transport"};
+    "cross-socket", "no-gpudirect", "pcie-degraded", "link-below-speed", "port-down",
+    "rail-break",   "slow-host",    "run-transport", "nic-through-peer"};
 
 } // namespace
 

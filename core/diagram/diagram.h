@@ -75,9 +75,10 @@ enum class HighlightKind {
     PortDown,
     RailBreak,
     SlowHost,
-    RunTransport
+    RunTransport,
+    NicThroughPeer // a GPU that reaches its NCCL NIC only through an NVLink peer (PXN)
 };
-constexpr int kHighlightKinds = 8;
+constexpr int kHighlightKinds = 9;
 QString
 highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
 std::optional<HighlightKind> highlightKindFromName(const QString& name);

@@ -733,6 +733,17 @@ private:
                          path,
                          QStringLiteral("%1 → %2 (NCCL's NIC for it) crosses the CPU socket: %3")
                              .arg(gpu, nic, p->crossSocketEvidence)});
+                if (p->ncclPath == PathType::PXN) {
+                    std::vector<int> through{ends.front(), standIn(name, p->relayGpu), ends.back()};
+                    through.erase(std::unique(through.begin(), through.end()), through.end());
+                    d_.highlights.push_back({HighlightKind::NicThroughPeer,
+                                             through,
+                                             {},
+                                             QStringLiteral("PXN"),
+                                             QStringLiteral("%1 → %2 goes over NVLink through %3 (PXN): %1 "
+                                                            "has no RDMA NIC within PXB of its own")
+                                                 .arg(gpu, nic, p->relayGpu)});
+                }
                 if (p->gpudirect && !*p->gpudirect)
                     d_.highlights.push_back({HighlightKind::NoGpuDirect,
                                              ends,

@@ -40,8 +40,11 @@ struct NvlinkEntry {
 
 class Reader {
 public:
-    Reader(const QByteArray& xml, const QString& location) : xml_(xml) {
+    // `onlyHost`: the host_hash whose CPUs are read, where a dump holds several.
+    Reader(const QByteArray& xml, const QString& location, const QString& onlyHost = {})
+        : xml_(xml), onlyHost_(onlyHost) {
         host_.source = {SourceFormat::NcclTopoXml, location};
+        host_.hostHash = onlyHost;
         host_.nodes.push_back({NodeKind::Machine, -1, {}, {}, {}});
     }
 
@@ -94,15 +97,14 @@ private:
         const auto name = xml_.name();
         if (name == QLatin1String("cpu")) {
             // A dump NCCL fused from several hosts (MNNVL) holds each host's CPUs under its host_hash, with
-            // the same bus ids on each: one host per file is what this reader makes.
-            if (const QString hash = a.value(QLatin1String("host_hash")).toString(); !hash.isEmpty()) {
-                if (!hostHash_.isEmpty() && hash != hostHash_)
-                    return fail(QStringLiteral("a second host (host_hash %1 after %2): this NCCL topology is "
-                                               "fused from several hosts (MNNVL); dump one host's with "
-                                               "NCCL_TOPO_DUMP_FILE on a single-node run")
-                                    .arg(hash, hostHash_));
-                hostHash_ = hash;
+            // the same bus ids on each: each host is read on its own.
+            const QString hash = a.value(QLatin1String("host_hash")).toString();
+            if (!onlyHost_.isEmpty() && hash != onlyHost_) {
+                xml_.skipCurrentElement();
+                return;
             }
+            if (!hash.isEmpty())
+                host_.hostHash = hash;
             TopoNode n{NodeKind::Cpu, parentNode(), {}, {}, intAttr(a, "numaid")};
             if (n.numa && *n.numa >= 0)
                 n.osIndex = unsigned(*n.numa);
@@ -299,16 +301,47 @@ private:
     std::map<int, size_t> deviceAt_; // tree node -> devices_ index
     std::map<int, QString> cpuAffinity_;
     std::vector<NvlinkEntry> nvlinks_;
-    QString hostHash_;
+    const QString onlyHost_;
     std::optional<PciAddress> gpuBus_;
     std::optional<NicContext> nic_;
     QString error_;
 };
 
+// The distinct host_hash values of the <cpu> elements, in order; empty for a
+// dump that names none or that is not well-formed (the reader reports that).
+QStringList hostHashes(const QByteArray& xml) {
+    QXmlStreamReader r(xml);
+    QStringList hashes;
+    while (!r.atEnd() && hashes.size() <= int(kMaxDevices)) {
+        if (r.readNext() == QXmlStreamReader::StartElement && r.name() == QLatin1String("cpu")) {
+            const QString hash = r.attributes().value(QLatin1String("host_hash")).toString();
+            if (!hash.isEmpty() && !hashes.contains(hash))
+                hashes << hash;
+        }
+    }
+    return r.hasError() ? QStringList() : hashes;
+}
+
 } // namespace
 
 ImportResult importNcclTopoXml(const QByteArray& xml, const QString& location) {
-    return Reader(xml, location).run();
+    const QStringList hosts = hostHashes(xml);
+    if (hosts.size() <= 1)
+        return Reader(xml, location).run();
+    ImportResult all;
+    for (const QString& hash : hosts) {
+        ImportResult one = Reader(xml, location, hash).run();
+        if (!one.host)
+            return ImportResult::fail(QStringLiteral("host_hash %1: %2").arg(hash, one.error));
+        one.host->notes << QStringLiteral("one of %1 hosts NCCL fused into this dump (MNNVL), host_hash %2")
+                               .arg(hosts.size())
+                               .arg(hash);
+        if (!all.host)
+            all.host = std::move(one.host);
+        else
+            all.moreHosts.push_back(std::move(*one.host));
+    }
+    return all;
 }
 
 } // namespace rackscope

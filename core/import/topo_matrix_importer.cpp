@@ -263,6 +263,14 @@ ImportResult importTopoMatrix(const QByteArray& text, const QString& location) {
                     QStringLiteral("line %1: row '%2' is not one of the header's devices")
                         .arg(lineNo + 1)
                         .arg(t.first().left(40)));
+            // A word where a cell belongs that is no run of path types at all is named.
+            static const QRegularExpression paths(QStringLiteral("^(?:X|SYS|SOC|NODE|PHB|PXB|PIX|NV\\d+)+$"));
+            for (int c = 1; c < t.size() && c <= columns.size() && !t[c].front().isDigit(); ++c)
+                if (!paths.match(t[c]).hasMatch())
+                    return ImportResult::fail(
+                        QStringLiteral("line %1: '%2' in row %3, column %4 is not a path type")
+                            .arg(lineNo + 1)
+                            .arg(t[c].left(20), t.first().left(40), columns[c - 1]));
             return ImportResult::fail(
                 QStringLiteral("line %1: row %2 cannot be read as %3 path cells, as the "
                                "header's devices (truncated, or cells run together "

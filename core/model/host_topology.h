@@ -74,7 +74,8 @@ struct Device {
 struct HostTopology {
     QString name; // host name where the source gives one
     Source source;
-    QString arch; // "x86_64", "ppc64le", empty when unknown
+    QString hostHash; // NCCL's host_hash, where a topology dump gives one
+    QString arch;     // "x86_64", "ppc64le", empty when unknown
     std::vector<TopoNode> nodes;
     std::vector<Device> gpus, nics, others;
     // NVLink counts between two GPUs (by index into gpus), lower index first.

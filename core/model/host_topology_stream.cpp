@@ -80,7 +80,7 @@ void getDevices(QDataStream& s, std::vector<Device>& list) {
 } // namespace
 
 QDataStream& operator<<(QDataStream& s, const HostTopology& h) {
-    s << h.name << int(h.source.format) << h.source.location << h.arch << h.notes;
+    s << h.name << int(h.source.format) << h.source.location << h.hostHash << h.arch << h.notes;
     put(s, h.peerMemoryLoaded), put(s, h.kernelSupportsDmabuf);
     s << h.nvlinkStated << quint32(h.nvlinkUnstated.size());
     for (const auto& [a, b] : h.nvlinkUnstated)
@@ -108,7 +108,7 @@ QDataStream& operator>>(QDataStream& s, HostTopology& h) {
     h = HostTopology{};
     int format = 0;
     quint32 n = 0;
-    s >> h.name >> format >> h.source.location >> h.arch >> h.notes;
+    s >> h.name >> format >> h.source.location >> h.hostHash >> h.arch >> h.notes;
     get(s, h.peerMemoryLoaded), get(s, h.kernelSupportsDmabuf);
     quint32 unstated = 0;
     s >> h.nvlinkStated >> unstated;

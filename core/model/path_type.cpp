@@ -12,6 +12,10 @@ QString pathTypeName(PathType type, std::optional<int> nvlinks) {
         return QStringLiteral("PIX");
     case PathType::PXB:
         return QStringLiteral("PXB");
+    case PathType::P2C:
+        return QStringLiteral("P2C");
+    case PathType::PXN:
+        return QStringLiteral("PXN");
     case PathType::PHB:
         return QStringLiteral("PHB");
     case PathType::NODE:
@@ -30,6 +34,10 @@ std::optional<PathType> parsePathType(const QString& text, int* nvlinks) {
         return PathType::PIX;
     if (t == QLatin1String("PXB"))
         return PathType::PXB;
+    if (t == QLatin1String("P2C"))
+        return PathType::P2C;
+    if (t == QLatin1String("PXN"))
+        return PathType::PXN;
     if (t == QLatin1String("PHB"))
         return PathType::PHB;
     if (t == QLatin1String("NODE"))
@@ -58,13 +66,17 @@ int ncclRank(PathType type) {
         return 2;
     case PathType::PXB:
         return 3;
+    case PathType::P2C:
+        return 4;
+    case PathType::PXN:
+        return 5;
     case PathType::PHB:
     case PathType::NODE:
-        return 4;
+        return 6;
     case PathType::SYS:
-        return 5;
+        return 7;
     }
-    return 5;
+    return 7;
 }
 
 } // namespace rackscope

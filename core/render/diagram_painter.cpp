@@ -260,11 +260,9 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     std::map<std::pair<int, bool>, QVector<QLineF>> screenCables; // by rail and width
     for (const DiagramLink& l : d.links) {
         const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
-        if (!meets(o.exposed, l.kind == LinkKind::NvLink ? a : a.united(b)))
-            continue;
         if (l.kind == LinkKind::NvLink &&
             d.items[l.b].kind == ItemKind::NvSwitch) { // on the server's NVLink band: a tag, not a line
-            if (coarse)
+            if (coarse || !meets(o.exposed, a))
                 continue;
             p.setPen(Qt::NoPen);
             p.setBrush(itemStyle(ItemKind::NvSwitch).border);
@@ -272,11 +270,16 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.setBrush(Qt::NoBrush);
             continue;
         }
-        if (l.kind == LinkKind::NvLink) {
+        if (l.kind == LinkKind::NvLink) { // GPU to GPU: a curve that may bow outside both boxes
+            const QPainterPath curve = pathOf(*curveOf(d, l));
+            if (!meets(o.exposed, curve.boundingRect().adjusted(-1, -1, 1, 1)))
+                continue;
             p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
-            p.drawPath(pathOf(*curveOf(d, l)));
+            p.drawPath(curve);
             continue;
         }
+        if (!meets(o.exposed, a.united(b)))
+            continue;
         if (o.alwaysText) {
             p.setPen(QPen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4));
             p.drawPath(pathOf(cableOf(d, l))); // exports: one smooth curve per cable
@@ -328,10 +331,11 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
                            h.kind == HighlightKind::RunTransport);
         if (!pair) {
             for (int i : h.items) {
-                if (!meets(o.exposed, d.items[i].rect))
+                const QRectF outline = d.items[i].rect.adjusted(-2, -2, 2, 2);
+                if (!meets(o.exposed, outline.adjusted(-2, -2, 2, 2))) // with the pen's half width
                     continue;
                 p.setPen(QPen(c, 2.6));
-                p.drawRoundedRect(d.items[i].rect.adjusted(-2, -2, 2, 2), 5, 5);
+                p.drawRoundedRect(outline, 5, 5);
             }
             continue;
         }

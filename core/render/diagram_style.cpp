@@ -64,6 +64,8 @@ QColor highlightColour(HighlightKind kind) {
         return QColor(0xb7, 0x1c, 0x1c);
     case HighlightKind::RunTransport:
         return QColor(0x00, 0x83, 0x8f);
+    case HighlightKind::NicThroughPeer:
+        return QColor(0x1e, 0x88, 0xe5);
     }
     return Qt::red;
 }
@@ -86,6 +88,9 @@ QString highlightTitle(HighlightKind kind) {
         return QCoreApplication::translate("rackscope", "slow host (straggler hunt)");
     case HighlightKind::RunTransport:
         return QCoreApplication::translate("rackscope", "load run without GPUDirect RDMA or RDMA");
+    case HighlightKind::NicThroughPeer:
+        return QCoreApplication::translate("rackscope",
+                                           "GPU reaches its NIC only through an NVLink peer (PXN)");
     }
     return {};
 }

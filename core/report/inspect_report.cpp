@@ -61,14 +61,20 @@ QJsonObject hostToJson(const InspectedHost& h) {
             pair.insert("note", QLatin1String(kNvlinkNotDescribed));
         gpuGpu.append(pair);
     }
-    for (const GpuNicPair& p : h.analysis.gpuNic)
-        gpuNic.append(QJsonObject{{"gpu", p.gpu},
-                                  {"nic", p.nic},
-                                  {"path", pathJson(p.path)},
-                                  {"gpudirect", orNull(p.gpudirect)},
-                                  {"gpudirect_reason", p.gpudirectReason},
-                                  {"cross_socket", orNull(p.crossSocket)},
-                                  {"cross_socket_evidence", orNull(p.crossSocketEvidence)}});
+    for (const GpuNicPair& p : h.analysis.gpuNic) {
+        QJsonObject pair{{"gpu", p.gpu},
+                         {"nic", p.nic},
+                         {"path", pathJson(p.path)},
+                         {"gpudirect", orNull(p.gpudirect)},
+                         {"gpudirect_reason", p.gpudirectReason},
+                         {"cross_socket", orNull(p.crossSocket)},
+                         {"cross_socket_evidence", orNull(p.crossSocketEvidence)}};
+        if (p.ncclPath) // NCCL's own path where it differs from the PCIe one (P2C, PXN)
+            pair.insert("nccl_path", pathJson(p.ncclPath));
+        if (!p.relayGpu.isEmpty())
+            pair.insert("relay_gpu", p.relayGpu);
+        gpuNic.append(pair);
+    }
     QJsonObject ncclNic;
     for (const auto& [gpu, nic] : h.analysis.ncclNic)
         ncclNic.insert(gpu, nic);
@@ -204,15 +210,19 @@ QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnaly
             QHash<QString, QString> ncclNicOf;
             for (const auto& [gpu, nic] : h.analysis.ncclNic)
                 ncclNicOf.insert(gpu, nic);
-            out << "GPU     NUMA  socket  NCCL NIC          path  GPUDirect  cross-socket\n";
+            out << "GPU     NUMA  socket  NCCL NIC          path  NCCL's path   GPUDirect  cross-socket\n";
             for (const Device& g : t.gpus) {
-                QString nicId, nicName, path = QStringLiteral("-"), gdr = QStringLiteral("-"),
-                                        cross = QStringLiteral("-");
+                QString nicId, nicName, path = QStringLiteral("-"), ncclPath = QStringLiteral("-"),
+                                        gdr = QStringLiteral("-"), cross = QStringLiteral("-");
                 if (const auto it = ncclNicOf.constFind(g.id); it != ncclNicOf.cend())
                     nicId = *it;
                 if (const GpuNicPair* p = h.analysis.pair(g.id, nicId)) {
                     nicName = t.findDevice(nicId)->name;
                     path = cell(p->path);
+                    if (p->ncclPath)
+                        ncclPath =
+                            pathTypeName(*p->ncclPath) +
+                            (p->relayGpu.isEmpty() ? QString() : QStringLiteral(" via ") + p->relayGpu);
                     gdr = p->gpudirect ? (*p->gpudirect ? QStringLiteral("yes") : QStringLiteral("no"))
                                        : QStringLiteral("unknown");
                     cross = p->crossSocket ? (*p->crossSocket ? QStringLiteral("yes") : QStringLiteral("no"))
@@ -223,7 +233,8 @@ QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnaly
                                         : (nicName.isEmpty() ? nicId : nicId + QLatin1Char(' ') + nicName);
                 out << qSetFieldWidth(8) << g.id << qSetFieldWidth(6) << opt(g.numa) << qSetFieldWidth(8)
                     << opt(g.socket) << qSetFieldWidth(18) << nic << qSetFieldWidth(6) << path
-                    << qSetFieldWidth(11) << gdr << qSetFieldWidth(0) << cross << "\n";
+                    << qSetFieldWidth(14) << ncclPath << qSetFieldWidth(11) << gdr << qSetFieldWidth(0)
+                    << cross << "\n";
             }
             out << "\n";
         }

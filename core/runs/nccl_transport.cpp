@@ -187,12 +187,13 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
                                                   [&](const auto& gn) { return gn.first == gpu->id; });
                 const GpuNicPair* best =
                     nearest == analysis->ncclNic.end() ? nullptr : analysis->pair(gpu->id, nearest->second);
-                if (best && best->path && pair && pair->path && ncclRank(*best->path) < ncclRank(*pair->path))
+                if (best && best->viaNccl() && pair && pair->viaNccl() &&
+                    ncclRank(*best->viaNccl()) < ncclRank(*pair->viaNccl()))
                     out.push_back(makeFinding(
                         Severity::Warning, QLatin1String(codes::kNcclNicNotNearest), subjects,
                         {QT_TRANSLATE_NOOP("rackscope",
                                            "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA"),
-                         {who, nicName, pathTypeName(*pair->path), nearest->second}},
+                         {who, nicName, pathTypeName(*pair->viaNccl()), nearest->second}},
                         target));
             }
             if (r.gdrConnections == r.netConnections)

@@ -58,17 +58,30 @@ LoadedSources importSources(std::vector<RawSource> sources) {
                                  ? ImportResult::fail(QStringLiteral("larger than a topology can be"))
                                  : importTopology(content, path);
             if (r.host) {
-                if (!source.host.isEmpty())
-                    r.host->name = source.host; // as the cluster file or session names it
-                if (r.host->name.isEmpty()) { // drawn and found by a name: the file's, said so, never passed
-                                              // off as the host's
-                    r.host->name = uniqueName(out.input, QFileInfo(path).completeBaseName());
-                    r.host->notes << QStringLiteral("the source names no host; \"%1\" is its file name")
-                                         .arg(r.host->name);
+                std::vector<HostTopology> hosts;
+                hosts.push_back(std::move(*r.host));
+                std::move(r.moreHosts.begin(), r.moreHosts.end(), std::back_inserter(hosts));
+                const bool several = hosts.size() > 1; // named the same way each time the file is read
+                for (HostTopology& host : hosts) {
+                    if (!source.host.isEmpty())
+                        host.name = source.host; // as the cluster file or session names it
+                    if (several)                 // a fused NCCL dump: told apart by host_hash
+                        host.name = QStringLiteral("%1@%2").arg(
+                            host.name.isEmpty() ? QFileInfo(path).completeBaseName() : host.name,
+                            host.hostHash);
+                    if (host.name.isEmpty() || several) { // drawn and found by a name: the file's, said so,
+                                                          // never passed off as the host's
+                        host.name =
+                            uniqueName(out.input, several ? host.name : QFileInfo(path).completeBaseName());
+                        host.notes << QStringLiteral("the source names no host; \"%1\" is its file name%2")
+                                          .arg(host.name,
+                                               several ? QStringLiteral(" and host_hash") : QString());
+                    }
+                    HostAnalysis analysis = analyzeHost(host);
+                    out.input.hosts.push_back({std::move(host), std::move(analysis)});
                 }
-                source.host = r.host->name;
-                HostAnalysis analysis = analyzeHost(*r.host);
-                out.input.hosts.push_back({std::move(*r.host), std::move(analysis)});
+                if (!several)
+                    source.host = out.input.hosts.back().host.name;
                 used = true;
             } else {
                 error = r.error;

@@ -8,9 +8,11 @@ with two H100 SXM GPUs and two single-port 400 Gb/s ConnectX-7 NICs; NVLink
 through four NVSwitches (18 links per GPU); one NIC per GPU on its own rail
 leaf, the leaves under four spines. Everything in it is made up, names and
 addresses included, and a few faults are planted so every highlight shows:
-node07 lost the two NICs of one PCIe switch (GPUs 6 and 7 without GPUDirect
-RDMA), node08 was built with all its NICs on the first socket (GPUs 4-7
-across the socket), and node05 has two rail cables swapped.
+node07 lost the two NICs of one PCIe switch (GPUs 6 and 7 reach a NIC only
+over NVLink through a peer, NCCL's PXN), node08 is a PCIe server of H100 NVL
+cards bridged in pairs, built with all its NICs on the first socket (GPUs 4-7
+across the socket, without GPUDirect RDMA: no NVLink peer near a NIC to relay
+for them), and node05 has two rail cables swapped.
 """
 
 CPU_AFFINITY = ["0000ffff,ffffffff,ffffffff", "ffffffff,ffff0000,00000000,00000000"]
@@ -24,11 +26,15 @@ def pci(bus, cls, vendor, device, body, indent):
             f'link_speed="32.0 GT/s PCIe" link_width="16">\n{body}{pad}</pci>\n')
 
 
-def gpu(bus, dev, indent):
-    links = "".join(f'{"  " * (indent + 2)}<nvlink target="{t}" count="{5 if i < 2 else 4}" tclass="0x068000"/>\n'
-                    for i, t in enumerate(NVSWITCHES))
+def gpu(bus, dev, indent, peer_bus=None):
+    """An H100 SXM on the NVSwitches, or (peer_bus) an H100 NVL card bridged to its pair: 12 links."""
+    if peer_bus is None:
+        links = "".join(f'{"  " * (indent + 2)}<nvlink target="{t}" count="{5 if i < 2 else 4}" tclass="0x068000"/>\n'
+                        for i, t in enumerate(NVSWITCHES))
+    else:
+        links = f'{"  " * (indent + 2)}<nvlink target="0000:{peer_bus:02x}:00.0" count="12" tclass="0x030200"/>\n'
     inner = f'{"  " * (indent + 1)}<gpu dev="{dev}" sm="90" rank="{dev}" gdr="1">\n{links}{"  " * (indent + 1)}</gpu>\n'
-    return pci(bus, "0x030200", "0x10de", "0x2330", inner, indent)
+    return pci(bus, "0x030200", "0x10de", "0x2330" if peer_bus is None else "0x2321", inner, indent)
 
 
 def nic(bus, name, guid, indent):
@@ -37,7 +43,7 @@ def nic(bus, name, guid, indent):
     return pci(bus, "0x020000", "0x15b3", "0x1021", inner, indent)
 
 
-def node(nics_on_switch):
+def node(nics_on_switch, bridged_pairs=False):
     """nics_on_switch[s]: which switch's NIC slots are filled (None: that switch has none)."""
     out = ['<system version="1">\n']
     for cpu in range(2):
@@ -47,7 +53,8 @@ def node(nics_on_switch):
             up = SWITCH_BUS[s]
             for k in range(2):  # two GPUs, each behind its own downstream port
                 g = 2 * s + k
-                body += pci(up + 1 + k, "0x060400", "0x1000", "0xc030", gpu(up + 3 + k, g, 4), 3)
+                peer = up + 3 + (1 - k) if bridged_pairs else None
+                body += pci(up + 1 + k, "0x060400", "0x1000", "0xc030", gpu(up + 3 + k, g, 4, peer), 3)
             for k, n in enumerate(nics_on_switch.get(s, [])):  # each NIC behind its own downstream port too
                 body += pci(up + 5 + 2 * k, "0x060400", "0x1000", "0xc030", nic(up + 6 + 2 * k, f"mlx5_{n}", 0xb83fd20300a10000 + n, 4), 3)
             out.append(pci(up, "0x060400", "0x1000", "0xc030", body, 2))
@@ -66,7 +73,7 @@ lost = {0: [0, 1], 1: [2, 3], 2: [4, 5]}                  # switch 3's NICs miss
 one_socket = {0: [0, 1, 4, 5], 1: [2, 3, 6, 7]}           # every NIC on socket 0's switches
 write("h100-8gpu-node.xml", node(full))
 write("h100-8gpu-node-two-nics-missing.xml", node(lost))
-write("h100-8gpu-node-nics-on-one-socket.xml", node(one_socket))
+write("h100-8gpu-node-nics-on-one-socket.xml", node(one_socket, bridged_pairs=True))
 
 hosts = {f"node{i:02d}": "h100-8gpu-node.xml" for i in range(1, 9)}
 hosts["node07"] = "h100-8gpu-node-two-nics-missing.xml"

@@ -319,11 +319,15 @@ private slots:
                     ++n;
             return n;
         };
-        QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node08")),
-                 4); // GPUs 4-7, their NICs all on socket 0
+        // node08 (PCIe cards bridged in pairs): GPUs 4-7 have their NICs all on socket 0 and no NVLink peer
+        // near one to relay for them.
+        QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node08")), 4);
         QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node08")), 4);
-        QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node07")),
-                 2); // GPUs 6 and 7 lost their switch's NICs
+        QCOMPARE(on(HighlightKind::NicThroughPeer, QStringLiteral("node08")), 0);
+        // node07's GPUs 6 and 7 lost their switch's NICs: they reach one only over NVLink through a peer
+        // (NCCL's PXN), which keeps GPUDirect RDMA and the socket but shares the peer's NIC.
+        QCOMPARE(on(HighlightKind::NicThroughPeer, QStringLiteral("node07")), 2);
+        QCOMPARE(on(HighlightKind::NoGpuDirect, QStringLiteral("node07")), 0);
         QCOMPARE(on(HighlightKind::CrossSocket, QStringLiteral("node07")), 0);
         QCOMPARE(on(HighlightKind::RailBreak, QStringLiteral("node05")), 2); // two cables swapped
         for (const QString& fine : {QStringLiteral("node01"), QStringLiteral("node06")})

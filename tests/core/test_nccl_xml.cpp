@@ -4,6 +4,8 @@
 
 #include "analysis/findings.h"
 
+#include <QRegularExpression>
+
 using namespace rackscope;
 using namespace rackscope::test;
 
@@ -46,8 +48,7 @@ private slots:
 
     // GB300 NVL72 trays as NCCL dumps them: NVLink to NVSwitches outside the node ("fffffff:ff:ff.0"), C2C
     // to Grace, arm64. Each pair of GPUs reads NV18 (18 links each into the one switch fabric, as nvidia-smi
-    // prints it); GPUDirect to the NIC is unknown, with C2C named as the reason, never "staged through host
-    // memory". A dump fused from two hosts is refused with the line and what to do.
+    // prints it); GPUDirect RDMA to the NIC as NCCL's own log of these trays says.
     void gb300TraysWithC2cAndHiddenNvswitch() {
         const QString file = QStringLiteral("nccl-topo-dump-gb300-nvl72-1tray-4gpu-c2c-mnnvl.xml");
         const ImportResult r = importTopology(incomingBytes(file), file);
@@ -64,24 +65,95 @@ private slots:
             QCOMPARE(g.c2cLinks, std::optional<int>(5));
             QVERIFY(qAbs(*g.c2cGBps - 223.56) < 0.01); // NCCL's own log: C2C[223.6]
         }
+        // NCCL's own account of this machine (its INFO log of a run on these trays): GPUs 2 and 3 sit on the
+        // NIC's CPU and use GPUDirect RDMA over C2C (P2C); GPUs 0 and 1 relay through GPU2 over NVLink (PXN).
+        // The test reads it from the log: "GPU Direct RDMA Enabled for GPU/0-<busId> (rank N) - NET/0-0
+        // ( using PXN via GPU/0-<busId>, ...".
+        const QByteArray log = incomingBytes(QStringLiteral(
+            "nccl-debug-info_gb300-nvl72-2tray-topo-system-tree-c2c-nvl-pxn_lines279-363.log"));
+        static const QRegularExpression enabled(
+            QStringLiteral("GPU Direct RDMA Enabled for GPU/0-(\\d+) \\(rank \\d+\\) - NET/0-0 \\((?: using "
+                           "PXN via GPU/0-(\\d+),)?"));
+        auto busOf = [](const QString& decimal) { // NCCL's int64 bus id: the hex digits of "dddd:bb:dd.f"
+            const QString hex = QStringLiteral("%1").arg(decimal.toLongLong(), 9, 16, QLatin1Char('0'));
+            return QStringLiteral("%1:%2:%3.%4")
+                .arg(hex.left(4), hex.mid(4, 2), hex.mid(6, 2), hex.mid(8, 1));
+        };
+        auto gpuAt = [&](const QString& bus) {
+            for (const Device& g : h.gpus)
+                if (g.pci->toString() == bus)
+                    return g.id;
+            return QString();
+        };
         const HostAnalysis a = analyzeHost(h);
+        int read = 0;
+        for (auto it = enabled.globalMatch(QString::fromUtf8(log)); it.hasNext(); ++read) {
+            const auto m = it.next();
+            const GpuNicPair* p = a.pair(gpuAt(busOf(m.captured(1))), QStringLiteral("NIC0"));
+            QVERIFY2(p, qPrintable(m.captured()));
+            QCOMPARE(p->gpudirect, std::optional<bool>(true));
+            if (m.captured(2).isEmpty()) {
+                QCOMPARE(p->ncclPath, std::optional<PathType>(PathType::P2C));
+            } else {
+                QCOMPARE(p->ncclPath, std::optional<PathType>(PathType::PXN));
+                QCOMPARE(p->relayGpu, gpuAt(busOf(m.captured(2))));
+            }
+        }
+        QCOMPARE(read, 4); // host 0 of the log, the tray this dump is of
         for (const Finding& f : a.findings) {
             QVERIFY2(f.code != QLatin1String(codes::kNoGpuDirectNic), qPrintable(f.message));
             QVERIFY2(f.code != QLatin1String(codes::kNearestNicCrossSocket), qPrintable(f.message));
-            if (f.code == QLatin1String(codes::kSourceNote)) // <c2c> is read, not noted as unmodelled
-                QVERIFY2(f.message.contains(QStringLiteral("names no host")), qPrintable(f.message));
+            QVERIFY2(f.code != QLatin1String(codes::kGpuDirectUnknown), qPrintable(f.message));
         }
-        int unknown = 0;
-        for (const Finding& f : a.findings)
-            unknown += f.code == QLatin1String(codes::kGpuDirectUnknown) &&
-                       f.message.contains(QStringLiteral("C2C"));
-        QCOMPARE(unknown, 4);
+    }
 
+    // Two trays NCCL fused into one dump (MNNVL): the same bus ids under each host_hash. Each host is read on
+    // its own, checked against the test's own reading of the file (the <gpu> elements under each hash's
+    // CPUs).
+    void aFusedDumpIsOneHostPerHostHash() {
         const QString fused = QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl.xml");
-        const ImportResult two = importTopology(incomingBytes(fused), fused);
-        QVERIFY(!two.host);
-        QVERIFY2(two.error.contains(QStringLiteral("fused from several hosts")), qPrintable(two.error));
-        QVERIFY(two.error.startsWith(QStringLiteral("line ")));
+        const QByteArray bytes = incomingBytes(fused);
+        std::map<QString, QStringList> ranksByHash; // hash -> "dev/rank" of its GPUs, in file order
+        QString hash;
+        static const QRegularExpression cpu(QStringLiteral("<cpu host_hash=\"([^\"]+)\""));
+        static const QRegularExpression gpu(
+            QStringLiteral("<gpu dev=\"(\\d+)\" sm=\"\\d+\" rank=\"(\\d+)\""));
+        for (const QString& line : QString::fromUtf8(bytes).split(QLatin1Char('\n'))) {
+            if (const auto m = cpu.match(line); m.hasMatch())
+                hash = m.captured(1);
+            if (const auto m = gpu.match(line); m.hasMatch())
+                ranksByHash[hash] << m.captured(1);
+        }
+        QCOMPARE(int(ranksByHash.size()), 2);
+
+        const ImportResult r = importTopology(bytes, fused);
+        QVERIFY2(r.host, qPrintable(r.error));
+        QCOMPARE(int(r.moreHosts.size()), 1);
+        for (const HostTopology* h : {&*r.host, &r.moreHosts.front()}) {
+            QVERIFY(ranksByHash.count(h->hostHash));
+            QStringList devs;
+            for (const Device& g : h->gpus)
+                devs << QString::number(g.cudaDevice.value_or(-1));
+            QCOMPARE(devs, ranksByHash.at(h->hostHash));
+            QCOMPARE(h->nics.size(), size_t(1));
+            QCOMPARE(h->arch, QStringLiteral("arm64"));
+            for (int i = 0; i < 4; ++i)
+                for (int j = i + 1; j < 4; ++j)
+                    QCOMPARE(h->nvlinks.at({i, j}), 18);
+        }
+        QVERIFY(r.host->hostHash != r.moreHosts.front().hostHash);
+
+        // Opened as a workspace input: two servers, named by file and host_hash, the same again when
+        // reopened.
+        const LoadedSources loaded = loadSources({incoming(fused)});
+        QVERIFY(loaded.failed.empty());
+        QCOMPARE(int(loaded.input.hosts.size()), 2);
+        QCOMPARE(loaded.input.hosts[0].host.name,
+                 QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl@0xHOSTHASH_B"));
+        QCOMPARE(loaded.input.hosts[1].host.name,
+                 QStringLiteral("nccl-topo-dump-gb300-nvl72-2tray-8gpu-fused-mnnvl@0xHOSTHASH_A"));
+        const LoadedSources again = importSources(loaded.raw);
+        QCOMPARE(again.input.hosts[1].host.name, loaded.input.hosts[1].host.name);
     }
 
     void ociH100DumpSwitchesAndNvswitch() {
@@ -99,8 +171,12 @@ private slots:
         QCOMPARE(l.path(QStringLiteral("GPU0"), QStringLiteral("GPU7")), QStringLiteral("NV18"));
         QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC0"))->gpudirect,
                  std::optional<bool>(true));
-        QCOMPARE(l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"))->gpudirect,
-                 std::optional<bool>(false));
+        // NIC2 is PHB from GPU0, but NCCL reaches it over NVLink through a GPU under NIC2's own switch (PXN)
+        // and judges GPUDirect RDMA by that GPU's path.
+        const GpuNicPair* relayed = l.analysis.pair(QStringLiteral("GPU0"), QStringLiteral("NIC2"));
+        QCOMPARE(relayed->ncclPath, std::optional<PathType>(PathType::PXN));
+        QCOMPARE(l.path(relayed->relayGpu, QStringLiteral("NIC2")), QStringLiteral("PXB"));
+        QCOMPARE(relayed->gpudirect, std::optional<bool>(true));
         QCOMPARE(l.host.nics[0].speedMbps, std::optional<double>(180000));
         QCOMPARE(l.host.gpus[3].cudaDevice, std::optional<int>(3));
         // GPU1 (dev 1) sees mlx5_3/mlx5_4 at PXB; mirrorBits(1, 2) = 1 picks the second.

@@ -113,10 +113,20 @@ private slots:
                 if (c >= gpus) {
                     const GpuNicPair* p = l.analysis.pair(ids[r], ids[c]);
                     QVERIFY(p);
-                    const bool near = cellText == QLatin1String("PIX") || cellText == QLatin1String("PXB");
-                    QCOMPARE(p->gpudirect, std::optional<bool>(near)); // every topo -m NIC is an RDMA device
+                    // GPUDirect RDMA within PXB, or (NCCL's PXN) through a GPU NVLinked to this one that is
+                    // within PXB of the NIC; then the traffic takes that GPU's way, which crosses no socket.
+                    auto near = [&](int gpu) {
+                        const QString& at = m.rows.at(m.columns[gpu]).at(c);
+                        return at == QLatin1String("PIX") || at == QLatin1String("PXB");
+                    };
+                    bool relayed = false;
+                    for (int q = 0; q < gpus && !near(r); ++q)
+                        relayed |= q != r && near(q) &&
+                                   m.rows.at(m.columns[r]).at(q).startsWith(QLatin1String("NV"));
+                    QCOMPARE(p->gpudirect, std::optional<bool>(near(r) || relayed)); // every NIC is RDMA
+                    QCOMPARE(p->ncclPath == PathType::PXN, relayed);
                     QCOMPARE(p->crossSocket,
-                             std::optional<bool>(expectedName(cellText) == QLatin1String("SYS")));
+                             std::optional<bool>(!relayed && expectedName(cellText) == QLatin1String("SYS")));
                 }
             }
     }
