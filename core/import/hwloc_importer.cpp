@@ -2,6 +2,7 @@
 
 #include "device_facts.h"
 #include "hwloc_reader.h"
+#include "hwloc_xml_v3.h"
 #include "input_file.h"
 
 #include <QRegularExpression>
@@ -321,7 +322,7 @@ QString formatProblem(const QByteArray& xml, QString* version) {
         return error;
     const int major = version->section(QLatin1Char('.'), 0, 0).toInt();
     const int supported = int(hwloc_get_api_version() >> 16);
-    if (major <= supported)
+    if (major <= supported || (major == 3 && supported == 2)) // 3.0 is rewritten for 2.x (hwloc_xml_v3.h)
         return {};
     return QStringLiteral("hwloc XML format %1 needs hwloc %2.x or newer to read, and "
                           "rackscope runs with hwloc API %3; "
@@ -344,10 +345,18 @@ ImportResult importHwlocXml(const QByteArray& xml, const QString& location) {
     return readInHwlocReader(xml, location);
 }
 
-ImportResult readHwlocXmlHere(const QByteArray& xml, const QString& location) {
+ImportResult readHwlocXmlHere(const QByteArray& original, const QString& location) {
     QString version;
-    if (const QString problem = formatProblem(xml, &version); !problem.isEmpty())
+    if (const QString problem = formatProblem(original, &version); !problem.isEmpty())
         return ImportResult::fail(problem);
+    QByteArray xml = original;
+    const bool rewritten = version.startsWith(QLatin1String("3.")) && hwloc_get_api_version() >> 16 == 2;
+    if (rewritten) {
+        QString error;
+        xml = hwlocXmlV3AsV2(original, &error);
+        if (!error.isEmpty())
+            return ImportResult::fail(error);
+    }
     TopologyPtr topo = newTopology();
     if (!topo)
         return ImportResult::fail(QStringLiteral("hwloc could not be initialised"));
@@ -362,7 +371,13 @@ ImportResult readHwlocXmlHere(const QByteArray& xml, const QString& location) {
                 : QStringLiteral("hwloc (API %1) rejected the XML (format %2): %3")
                       .arg(hwlocRuntimeVersion(), version, QString::fromLocal8Bit(strerror(errno))));
     }
-    return ImportResult::ok(Converter(topo.get(), {SourceFormat::HwlocXml, location}).run());
+    HostTopology host = Converter(topo.get(), {SourceFormat::HwlocXml, location}).run();
+    if (rewritten)
+        host.notes << QStringLiteral(
+                          "hwloc XML format %1, read by hwloc %2 after rewriting its 3.0 spellings "
+                          "(OS device types, object ids, the root's infos)")
+                          .arg(version, hwlocRuntimeVersion());
+    return ImportResult::ok(std::move(host));
 }
 
 } // namespace rackscope

@@ -114,9 +114,6 @@ private slots:
         QStringList names = fixtures(QStringLiteral("hwloc-*.xml")) +
                             fixtures(QStringLiteral("nccl-topo-*.xml")) +
                             fixtures(QStringLiteral("topo-m-*.txt"));
-        names.removeIf([](const QString& n) {
-            return n.contains(QLatin1String(".v3."));
-        }); // hwloc 3 XML, refused by design
         QVERIFY(names.size() >= 20);
         for (const QString& name : names) {
             const DiagramInput in = inputOf({name});
