@@ -106,7 +106,9 @@ private:
             if (!hash.isEmpty())
                 host_.hostHash = hash;
             TopoNode n{NodeKind::Cpu, parentNode(), {}, {}, intAttr(a, "numaid")};
-            if (n.numa && *n.numa >= 0)
+            if (n.numa && *n.numa < 0) // NCCL's "-1": the node is unknown
+                n.numa.reset();
+            if (n.numa)
                 n.osIndex = unsigned(*n.numa);
             host_.nodes.push_back(n);
             stack_.push_back(int(host_.nodes.size()) - 1);

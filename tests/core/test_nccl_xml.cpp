@@ -156,6 +156,31 @@ private slots:
         QCOMPARE(again.input.hosts[1].host.name, loaded.input.hosts[1].host.name);
     }
 
+    // What NCCL writes on machines it knows little of: numaid -1, an empty link_speed, a trimmed <gpu/>, a
+    // NIC straight under <cpu>. Read without error, and -1 is an unknown node, not node -1.
+    void sparseDumpsReadWithoutError() {
+        const QByteArray xml =
+            "<system version=\"1\">\n"
+            "  <cpu numaid=\"-1\" affinity=\"\" arch=\"x86_64\" vendor=\"AuthenticAMD\">\n"
+            "    <pci busid=\"0000:c1:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x20b5\" "
+            "link_speed=\"\" link_width=\"0\">\n"
+            "      <gpu dev=\"0\"/>\n"
+            "    </pci>\n"
+            "    <nic>\n"
+            "      <net name=\"eth0\" dev=\"0\" speed=\"25000\" port=\"0\" guid=\"0x0\" gdr=\"0\"/>\n"
+            "    </nic>\n"
+            "  </cpu>\n"
+            "</system>\n";
+        const ImportResult r = importTopology(xml, QStringLiteral("sparse.xml"));
+        QVERIFY2(r.host, qPrintable(r.error));
+        QCOMPARE(r.host->gpus.size(), size_t(1));
+        QCOMPARE(r.host->nics.size(), size_t(1));
+        QVERIFY(!r.host->gpus[0].numa);
+        QVERIFY(!r.host->gpus[0].linkMax.gts);
+        QCOMPARE(r.host->gpus[0].cudaDevice, std::optional<int>(0));
+        QCOMPARE(r.host->nics[0].name, QStringLiteral("eth0"));
+    }
+
     void ociH100DumpSwitchesAndNvswitch() {
         const Loaded l = load(QStringLiteral("nccl-topo-dump-oci-bm-gpu-h100-8.xml"));
         QVERIFY2(l.ok(), qPrintable(l.error));
