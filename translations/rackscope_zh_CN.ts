@@ -42,18 +42,18 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="409"/>
+        <location filename="../core/render/diagram_painter.cpp" line="413"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="429"/>
-        <location filename="../core/render/diagram_painter.cpp" line="446"/>
+        <location filename="../core/render/diagram_painter.cpp" line="433"/>
+        <location filename="../core/render/diagram_painter.cpp" line="450"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="479"/>
+        <location filename="../core/render/diagram_painter.cpp" line="483"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -620,6 +620,21 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <source>nccl-tests counted %1 wrong results in &quot;%2&quot;: data arrived corrupted (a faulty GPU, NVLink, NIC or cable)</source>
         <translation>nccl-tests 在“%2”中统计到 %1 个错误结果：数据到达时已损坏（GPU、NVLink、网卡或线缆故障）</translation>
     </message>
+    <message>
+        <location filename="../core/runs/saved_load_run.cpp" line="101"/>
+        <source>Inference load run %1: every one of its %2 requests failed; the commonest reason: %3.</source>
+        <translation>推理负载运行 %1：全部 %2 个请求都失败了；最常见的原因：%3。</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/saved_load_run.cpp" line="106"/>
+        <source>Inference load run %1: %2 of its %3 requests failed; the commonest reason: %4.</source>
+        <translation>推理负载运行 %1：%3 个请求中有 %2 个失败；最常见的原因：%4。</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/saved_load_run.cpp" line="114"/>
+        <source>Inference load run %1 was not read whole: %2.</source>
+        <translation>推理负载运行 %1 未能完整读取：%2。</translation>
+    </message>
 </context>
 <context>
     <name>rackscope::gui::ConnectDialog</name>
@@ -747,7 +762,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     <message>
         <location filename="../app/gui/inference_panel.cpp" line="41"/>
         <location filename="../app/gui/inference_panel.cpp" line="92"/>
-        <location filename="../app/gui/inference_panel.cpp" line="127"/>
+        <location filename="../app/gui/inference_panel.cpp" line="138"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
@@ -802,22 +817,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="105"/>
+        <location filename="../app/gui/inference_panel.cpp" line="117"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="111"/>
+        <location filename="../app/gui/inference_panel.cpp" line="123"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="127"/>
+        <location filename="../app/gui/inference_panel.cpp" line="138"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="130"/>
+        <location filename="../app/gui/inference_panel.cpp" line="141"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
@@ -1498,7 +1513,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="304"/>
+        <location filename="../app/gui/main_window.cpp" line="305"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -1575,12 +1590,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="329"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="331"/>
+        <location filename="../app/gui/main_window.cpp" line="332"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
@@ -1605,30 +1620,30 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="339"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <location filename="../app/gui/main_window.cpp" line="349"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="351"/>
+        <location filename="../app/gui/main_window.cpp" line="352"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="272"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="220"/>
-        <location filename="../app/gui/main_window.cpp" line="327"/>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
-        <location filename="../app/gui/main_window.cpp" line="348"/>
+        <location filename="../app/gui/main_window.cpp" line="328"/>
+        <location filename="../app/gui/main_window.cpp" line="339"/>
+        <location filename="../app/gui/main_window.cpp" line="349"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>

@@ -100,10 +100,10 @@ int runInspect(const QStringList& args) {
     QTextStream out(stdout);
     if (parser.isSet(json))
         out << QJsonDocument(inspectToJson(ws.servers(), failed, ws.fabric() ? &*ws.fabric() : nullptr,
-                                           fabricAnalysis, ws.runs()))
+                                           fabricAnalysis, ws.runs(), ws.loadRuns()))
                    .toJson(QJsonDocument::Indented);
     else
-        out << inspectToText(ws.hosts(), fabricAnalysis, ws.runs());
+        out << inspectToText(ws.hosts(), fabricAnalysis, ws.runs(), ws.loadRuns());
     out.flush();
     return !failed.empty() ? 2 : !ws.unreachable().empty() ? 1 : 0;
 }

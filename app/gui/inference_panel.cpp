@@ -92,24 +92,35 @@ bool InferencePanel::openResults(const QString& directory) {
         QMessageBox::warning(this, tr("rackscope"), tr("Cannot open the inference load run: %1").arg(error));
         return false;
     }
+    showSaved(directory, std::move(*runs));
+    return true;
+}
+
+void InferencePanel::showSavedRuns(const std::vector<SavedLoadRun>& runs) {
+    for (const SavedLoadRun& r : runs)
+        if (!shown_.contains(r.location))
+            showSaved(r.location, r.steps);
+}
+
+void InferencePanel::showSaved(const QString& directory, std::vector<LoadResults> runs) {
+    shown_ << directory;
     chart_->timeline().clear();
-    for (const LoadResults& r : *runs) {
+    for (const LoadResults& r : runs) {
         for (const QString& p : r.problems)
             emit log({}, QStringLiteral("%1: %2").arg(r.directory, p));
-        if (runs->size() == 1)
+        if (runs.size() == 1)
             chart_->timeline().replay(r.records);
         if (r.sweepValue)
             chart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));
     }
-    const rsload::Json& s = runs->back().summary;
+    const rsload::Json& s = runs.back().summary;
     chart_->setStatus(tr("Saved run %1: %2 ok, %3 failed, %4 req/s")
                           .arg(QDir(directory).dirName())
                           .arg(s.value("completed", 0))
                           .arg(s.value("failed", 0))
                           .arg(s.value("request_throughput", 0.0), 0, 'f', 2));
-    compare(std::move(*runs));
+    compare(std::move(runs));
     emit log({}, tr("opened the inference load run %1").arg(directory));
-    return true;
 }
 
 void InferencePanel::clearComparison() {

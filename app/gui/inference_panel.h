@@ -4,6 +4,7 @@
 #include "load_chart.h"
 #include "runs/load_results.h"
 #include "runs/load_runner.h"
+#include "runs/saved_load_run.h"
 
 namespace rackscope::gui {
 
@@ -20,6 +21,8 @@ public:
     // A saved run (its folder, or a sweep's), drawn again and added to the comparison; a folder that cannot
     // be read is said in a dialog and changes nothing.
     bool openResults(const QString& directory);
+    // The workspace's load runs (opened, or from a session) that this panel has not shown yet.
+    void showSavedRuns(const std::vector<SavedLoadRun>& runs);
     void clearComparison();
     bool exportCsv(const QString& path); // every request of the runs opened or compared
 
@@ -29,10 +32,12 @@ signals:
 private:
     void onStepFinished(const LoadStepResult& r);
     void compare(std::vector<LoadResults> runs);
+    void showSaved(const QString& location, std::vector<LoadResults> runs);
 
     LoadChart* chart_;
     LoadRunner* runner_;
     std::vector<LoadResults> compared_;
+    QStringList shown_; // saved runs' folders shown, as opened
 };
 
 } // namespace rackscope::gui

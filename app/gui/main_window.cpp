@@ -263,6 +263,7 @@ void MainWindow::showView(const WorkspaceViewPtr& view) {
     report_->setPlainText(view->report);
     runs_->setLineRate(view->lineRate);
     runs_->showSavedRuns(ws.runs());
+    inference_->showSavedRuns(ws.loadRuns());
     const std::vector<RawSource>& sources = ws.sources();
     demoOffer_->setVisible(
         sources.empty() ||

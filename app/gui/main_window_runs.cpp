@@ -61,6 +61,8 @@ void MainWindow::startLoadRun(LoadRequest request) {
 bool MainWindow::openLoadResults(const QString& directory) {
     if (!inference_->openResults(directory))
         return false;
+    live_->open({directory},
+                Workspace::Mode::Add); // a workspace input: its findings shown, a session keeps it
     showDock(qobject_cast<QDockWidget*>(inference_->parentWidget()));
     return true;
 }

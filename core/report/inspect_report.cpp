@@ -5,6 +5,7 @@
 #include "run_report.h"
 
 #include "analysis/device_paths.h"
+#include "runs/load_json.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -93,7 +94,7 @@ QJsonObject hostToJson(const InspectedHost& h) {
 
 QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::vector<FailedInput>& failed,
                           const Fabric* fabric, const FabricAnalysis* fabricAnalysis,
-                          const std::vector<JudgedRun>& runs) {
+                          const std::vector<JudgedRun>& runs, const std::vector<SavedLoadRun>& loadRuns) {
     QJsonArray list, errors;
     for (const ServerEntry& e : servers)
         if (e.host)
@@ -117,6 +118,17 @@ QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::ve
             saved.append(run);
         }
         doc.insert("runs", saved);
+    }
+    if (!loadRuns.empty()) { // each step's summary.json as saved (vLLM's field names), and the findings
+        QJsonArray saved;
+        for (const SavedLoadRun& r : loadRuns) {
+            QJsonArray steps;
+            for (const LoadResults& step : r.steps)
+                steps.append(toQtJson(step.summary));
+            saved.append(QJsonObject{
+                {"location", r.location}, {"steps", steps}, {"findings", findingsToJson(r.findings)}});
+        }
+        doc.insert("load_runs", saved);
     }
     if (!errors.isEmpty())
         doc.insert("errors", errors);
@@ -189,7 +201,7 @@ QString opt(const std::optional<int>& v) {
 } // namespace
 
 QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis,
-                      const std::vector<JudgedRun>& runs) {
+                      const std::vector<JudgedRun>& runs, const std::vector<SavedLoadRun>& loadRuns) {
     QString text;
     QTextStream out(&text);
     for (const auto& h : hosts) {
@@ -251,6 +263,10 @@ QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnaly
         if (const std::optional<double> peak = peakBusbw(r.record.run))
             out << ", peak bus bandwidth " << QString::number(*peak, 'f', 2) << " GB/s";
         out << "\n";
+        writeFindings(out, r.findings);
+    }
+    for (const SavedLoadRun& r : loadRuns) {
+        out << "\n== saved inference load run  [" << r.location << "]\n" << compareLoadResults(r.steps);
         writeFindings(out, r.findings);
     }
     return text;

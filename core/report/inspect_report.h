@@ -5,6 +5,7 @@
 #include "analysis/host_analysis.h"
 #include "import/import_result.h"
 #include "runs/run_findings.h"
+#include "runs/saved_load_run.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -23,9 +24,11 @@ QJsonObject hostToJson(const InspectedHost& h);
 // as "runs".
 QJsonObject inspectToJson(const std::vector<ServerEntry>& servers, const std::vector<FailedInput>& failed,
                           const Fabric* fabric = nullptr, const FabricAnalysis* fabricAnalysis = nullptr,
-                          const std::vector<JudgedRun>& runs = {});
+                          const std::vector<JudgedRun>& runs = {},
+                          const std::vector<SavedLoadRun>& loadRuns = {});
 QJsonObject inspectToJson(const std::vector<InspectedHost>& hosts, const std::vector<FailedInput>& failed);
 QString inspectToText(const std::vector<InspectedHost>& hosts, const FabricAnalysis* fabricAnalysis = nullptr,
-                      const std::vector<JudgedRun>& runs = {});
+                      const std::vector<JudgedRun>& runs = {},
+                      const std::vector<SavedLoadRun>& loadRuns = {});
 
 } // namespace rackscope

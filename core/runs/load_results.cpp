@@ -20,12 +20,8 @@ bool writeWhole(const QString& path, const rsload::Json& j) {
     return f.write(text.data(), qint64(text.size())) == qint64(text.size());
 }
 
-std::optional<rsload::Json> readJsonFile(const QString& path, QString* error) {
-    QByteArray bytes;
-    if (const QString why = readBoundedFile(path, 256 << 20, &bytes); !why.isEmpty()) {
-        *error = QStringLiteral("cannot read %1: %2").arg(path, why);
-        return std::nullopt;
-    }
+// A JSON object from a results folder's file; `path` names it in the error.
+std::optional<rsload::Json> parseJsonObject(const QByteArray& bytes, const QString& path, QString* error) {
     if (!rsagent::protocol::jsonNestingWithin(std::string_view(bytes.constData(), size_t(bytes.size())))) {
         *error = QStringLiteral("%1 is nested deeper than %2 levels")
                      .arg(path)
@@ -38,6 +34,97 @@ std::optional<rsload::Json> readJsonFile(const QString& path, QString* error) {
         return std::nullopt;
     }
     return j;
+}
+
+constexpr qint64 kMaxResultsFileBytes = 256 << 20;
+
+// One run's files (spec.json, requests.jsonl, summary.json where written) under `prefix` in `files`.
+bool readRunFiles(const QString& directory, const QString& prefix, LoadResultsFiles& files, QString* error) {
+    for (const char* name : {"spec.json", "summary.json", "requests.jsonl"}) {
+        const QString rel = prefix + QLatin1String(name);
+        const QString path = directory + QLatin1Char('/') + rel;
+        if (!QFileInfo::exists(path))
+            continue; // a run cut short wrote no summary; parseRun says what else is missing
+        if (!QFileInfo(path).isFile()) { // a FIFO would block
+            *error = QStringLiteral("%1 is not a regular file").arg(path);
+            return false;
+        }
+        QByteArray bytes;
+        if (const QString why = readBoundedFile(path, kMaxResultsFileBytes, &bytes); !why.isEmpty()) {
+            *error = QStringLiteral("cannot read %1: %2").arg(path, why);
+            return false;
+        }
+        files[rel] = std::move(bytes);
+    }
+    return true;
+}
+
+// One run from its files under `prefix`.
+std::optional<LoadResults> parseRun(const LoadResultsFiles& files, const QString& directory,
+                                    const QString& prefix, QString* error) {
+    LoadResults r;
+    r.directory = prefix.isEmpty() ? directory : directory + QLatin1Char('/') + prefix.chopped(1);
+    auto file = [&](const char* name) {
+        const auto it = files.find(prefix + QLatin1String(name));
+        return it == files.end() ? std::optional<QByteArray>() : std::optional<QByteArray>(it->second);
+    };
+    auto path = [&](const char* name) { return r.directory + QLatin1Char('/') + QLatin1String(name); };
+    const auto specBytes = file("spec.json");
+    if (!specBytes) {
+        *error = QStringLiteral("cannot read %1: it is not there").arg(path("spec.json"));
+        return std::nullopt;
+    }
+    auto spec = parseJsonObject(*specBytes, path("spec.json"), error);
+    if (!spec)
+        return std::nullopt;
+    r.spec = *spec;
+    const auto requests = file("requests.jsonl");
+    if (!requests) {
+        *error = QStringLiteral("cannot read %1: it is not there").arg(path("requests.jsonl"));
+        return std::nullopt;
+    }
+    if (const auto summaryBytes = file("summary.json")) {
+        QString why;
+        if (auto s = parseJsonObject(*summaryBytes, path("summary.json"), &why))
+            r.summary = *s;
+        else
+            r.problems << why;
+    }
+    const QList<QByteArray> lines = requests->split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        const QByteArray& line = lines[i];
+        const int lineNo = i + 1;
+        if (line.trimmed().isEmpty())
+            continue;
+        if (i == lines.size() - 1) { // no line end: the last line was being written when the run stopped
+            r.problems << QStringLiteral("line %1 is cut short (the run ended while writing it)").arg(lineNo);
+            break;
+        }
+        const bool shallow =
+            rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
+        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false)
+                                       : rsload::Json(rsload::Json::value_t::discarded);
+        std::string why = shallow ? "not JSON" : "nested too deeply";
+        std::optional<rsload::RequestRecord> rec =
+            j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
+        if (rec)
+            r.records.push_back(std::move(*rec));
+        else
+            r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));
+    }
+    return r;
+}
+
+// The runs in `files`: the folder's own, or a sweep's step-NN folders in order.
+QStringList runPrefixes(const LoadResultsFiles& files) {
+    if (files.count(QStringLiteral("spec.json")))
+        return {QString()};
+    QStringList prefixes;
+    for (const auto& [rel, bytes] : files)
+        if (rel.startsWith(QLatin1String("step-")) && rel.endsWith(QLatin1String("/spec.json")))
+            prefixes << rel.chopped(int(qstrlen("spec.json")));
+    std::sort(prefixes.begin(), prefixes.end());
+    return prefixes;
 }
 
 QString figure(const rsload::Json& summary, const char* key, int decimals = 2) {
@@ -114,52 +201,30 @@ void LoadResultsWriter::summary(const rsload::Json& summary) {
 }
 
 std::optional<LoadResults> readLoadResults(const QString& directory, QString* error) {
-    LoadResults r;
-    r.directory = directory;
-    auto spec = readJsonFile(directory + QStringLiteral("/spec.json"), error);
-    if (!spec)
+    LoadResultsFiles files;
+    if (!readRunFiles(directory, QString(), files, error))
         return std::nullopt;
-    r.spec = *spec;
-    QString ignored;
-    if (QFile::exists(directory + QStringLiteral("/summary.json"))) {
-        auto s = readJsonFile(directory + QStringLiteral("/summary.json"), &ignored);
-        if (s)
-            r.summary = *s;
-        else
-            r.problems << ignored;
-    }
-    QFile f(directory + QStringLiteral("/requests.jsonl"));
-    if (!QFileInfo(f.fileName()).isFile()) { // a FIFO would block: a saved run's records are a file
-        *error = QStringLiteral("%1 is not a regular file").arg(f.fileName());
-        return std::nullopt;
-    }
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
-        return std::nullopt;
-    }
-    int lineNo = 0;
-    while (!f.atEnd()) {
-        const QByteArray line = f.readLine();
-        ++lineNo;
-        if (line.trimmed().isEmpty())
-            continue;
-        if (!line.endsWith('\n') && f.atEnd()) { // the last line was being written when the run stopped
-            r.problems << QStringLiteral("line %1 is cut short (the run ended while writing it)").arg(lineNo);
-            break;
+    return parseRun(files, directory, QString(), error);
+}
+
+std::optional<LoadResultsFiles> readLoadResultsFiles(const QString& directory, QString* error) {
+    QStringList prefixes{QString()};
+    if (!QFile::exists(directory + QStringLiteral("/spec.json"))) { // a sweep: its steps
+        prefixes = QDir(directory).entryList({QStringLiteral("step-*")}, QDir::Dirs, QDir::Name);
+        for (QString& p : prefixes)
+            p += QLatin1Char('/');
+        if (prefixes.isEmpty()) {
+            *error =
+                QStringLiteral("cannot read %1: it holds no load run (neither spec.json nor step-NN folders)")
+                    .arg(directory);
+            return std::nullopt;
         }
-        const bool shallow =
-            rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
-        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false)
-                                       : rsload::Json(rsload::Json::value_t::discarded);
-        std::string why = shallow ? "not JSON" : "nested too deeply";
-        std::optional<rsload::RequestRecord> rec =
-            j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
-        if (rec)
-            r.records.push_back(std::move(*rec));
-        else
-            r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));
     }
-    return r;
+    LoadResultsFiles files;
+    for (const QString& prefix : prefixes)
+        if (!readRunFiles(directory, prefix, files, error))
+            return std::nullopt;
+    return files;
 }
 
 rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos,
@@ -172,22 +237,17 @@ rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& s
                                r.summary.is_object() ? r.summary.value("date", "") : "");
 }
 
-std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory, QString* error) {
-    std::vector<LoadResults> out;
-    QStringList folders{directory};
-    if (!QFile::exists(directory + QStringLiteral("/spec.json"))) { // a sweep: its steps, in order
-        folders = QDir(directory).entryList({QStringLiteral("step-*")}, QDir::Dirs, QDir::Name);
-        for (QString& f : folders)
-            f = directory + QLatin1Char('/') + f;
-        if (folders.isEmpty()) {
-            *error =
-                QStringLiteral("cannot read %1: it holds no load run (neither spec.json nor step-NN folders)")
-                    .arg(directory);
-            return std::nullopt;
-        }
+std::optional<std::vector<LoadResults>> openLoadResults(const LoadResultsFiles& files,
+                                                        const QString& directory, QString* error) {
+    const QStringList prefixes = runPrefixes(files);
+    if (prefixes.isEmpty()) {
+        *error =
+            QStringLiteral("%1 holds no load run (neither spec.json nor step-NN folders)").arg(directory);
+        return std::nullopt;
     }
-    for (const QString& folder : folders) {
-        std::optional<LoadResults> r = readLoadResults(folder, error);
+    std::vector<LoadResults> out;
+    for (const QString& prefix : prefixes) {
+        std::optional<LoadResults> r = parseRun(files, directory, prefix, error);
         if (!r)
             return std::nullopt;
         if (r->summary.is_null()) {
@@ -204,6 +264,11 @@ std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory
         out.push_back(std::move(*r));
     }
     return out;
+}
+
+std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory, QString* error) {
+    const auto files = readLoadResultsFiles(directory, error);
+    return files ? openLoadResults(*files, directory, error) : std::nullopt;
 }
 
 LoadComparison loadComparison(const std::vector<LoadResults>& runs) {

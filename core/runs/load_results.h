@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QString>
 #include <QStringList>
+#include <map>
 
 namespace rackscope {
 
@@ -47,6 +48,11 @@ struct LoadResults {
 // A folder cut anywhere gives every whole record before the cut.
 std::optional<LoadResults> readLoadResults(const QString& directory, QString* error);
 
+// A results folder's files by their path inside it ("spec.json", "step-02/requests.jsonl"): what a session
+// keeps of it, byte for byte.
+using LoadResultsFiles = std::map<QString, QByteArray>;
+std::optional<LoadResultsFiles> readLoadResultsFiles(const QString& directory, QString* error);
+
 // The summary again from the records: what a run cut short never wrote, and what a reader can check.
 rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos,
                          const std::vector<double>& percentiles);
@@ -54,6 +60,9 @@ rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& s
 // A results folder to look at again: a run's folder gives that run, a sweep's folder its steps in
 // order. A run cut short before its summary gets one computed from its records, said in problems.
 std::optional<std::vector<LoadResults>> openLoadResults(const QString& directory, QString* error);
+// The same from its files already in hand; `directory` names them.
+std::optional<std::vector<LoadResults>> openLoadResults(const LoadResultsFiles& files,
+                                                        const QString& directory, QString* error);
 
 // The main figures of each run side by side, one row per run: for a table, or as text.
 struct LoadComparison {

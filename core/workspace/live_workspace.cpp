@@ -32,6 +32,10 @@ public:
             r.hosts << h.host.name;
         if (loaded.input.fabric)
             r.fabricSource = loaded.input.fabric->source;
+        for (const RunRecord& run : loaded.runs)
+            r.runs << run.path;
+        for (const SavedLoadRun& run : loaded.loadRuns)
+            r.runs << run.location;
         if (r.taken()) {
             ws.takeOpened(std::move(loaded), mode);
             r.replaced = mode == Workspace::Mode::Replace;
@@ -65,8 +69,8 @@ public:
         view->workspace = ws;
         view->findings = ws.findings();
         view->diagram = buildDiagram(ws.diagramInput(), options);
-        view->report =
-            inspectToText(ws.hosts(), ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr, ws.runs());
+        view->report = inspectToText(ws.hosts(), ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr,
+                                     ws.runs(), ws.loadRuns());
         std::vector<HostTopology> topologies;
         for (const InspectedHost& h : ws.hosts())
             topologies.push_back(h.host);
@@ -149,7 +153,7 @@ void LiveWorkspace::collectLocal(const QString& agentPath) {
                     }
                     if (!c.snapshot)
                         emit w.reported(TakeReport{
-                            kLocalAgentLocation, {}, {{kLocalAgentLocation, c.error}}, {}, {}, false});
+                            kLocalAgentLocation, {}, {{kLocalAgentLocation, c.error}}, {}, {}, false, {}});
                     else
                         w.takeAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Replace,
                                      kLocalAgentLocation);

@@ -37,7 +37,8 @@ struct TakeReport {
     QStringList hosts;               // the servers it showed
     QString fabricSource;            // the fabric it added, if any
     bool replaced = false;           // it replaced what was shown
-    bool taken() const { return !hosts.isEmpty() || !fabricSource.isEmpty(); }
+    QStringList runs;                // the saved runs it opened (NCCL records, load runs' folders)
+    bool taken() const { return !hosts.isEmpty() || !fabricSource.isEmpty() || !runs.isEmpty(); }
 };
 
 class WorkspaceWorker;

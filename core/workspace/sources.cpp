@@ -34,6 +34,17 @@ LoadedSources importSources(std::vector<RawSource> sources) {
     for (RawSource& source : sources) {
         const QString& path = source.location;
         const QByteArray& content = source.content;
+        if (looksLikePackedLoadResults(content)) {
+            QString error;
+            std::optional<SavedLoadRun> run = savedLoadRun(content, path, &error);
+            if (!run) {
+                out.failed.push_back({path, error});
+                continue;
+            }
+            out.loadRuns.push_back(std::move(*run));
+            out.raw.push_back(std::move(source));
+            continue;
+        }
         if (looksLikeRunRecord(content)) {
             QString error;
             RunRecord record = parseRunRecord(content, path, &error);
@@ -133,6 +144,14 @@ LoadedSources loadSources(const QStringList& paths) {
     };
     for (const QString& path : paths) {
         QByteArray content;
+        if (QFileInfo(path).isDir()) { // an inference load run's results folder, its files in one source
+            QString error;
+            if (const auto files = readLoadResultsFiles(path, &error))
+                sources.push_back({path, {}, packLoadResults(*files)});
+            else
+                failed.push_back({path, error});
+            continue;
+        }
         if (!read(path, kMaxSessionBytes, &content))
             continue;
         if (looksLikeSession(content)) { // everything it holds, in place of the file

@@ -35,6 +35,11 @@ void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
         std::erase_if(runs_, [&](const JudgedRun& r) { return r.record.path == record.path; });
         runs_.push_back({std::move(record), {}});
     }
+    for (SavedLoadRun& run : loaded.loadRuns) { // so does a load run's folder
+        std::erase_if(raw_, [&](const RawSource& r) { return r.location == run.location; });
+        std::erase_if(loadRuns_, [&](const SavedLoadRun& r) { return r.location == run.location; });
+        loadRuns_.push_back(std::move(run));
+    }
     std::move(in.hosts.begin(), in.hosts.end(), std::back_inserter(hosts_));
     std::move(loaded.raw.begin(), loaded.raw.end(), std::back_inserter(raw_));
     for (const QString& h : in.flaggedHosts)
@@ -159,6 +164,9 @@ std::vector<WorkspaceFinding> Workspace::findings() const {
     for (const JudgedRun& r : runs_)
         for (const Finding& f : r.findings)
             out.push_back({f.target.host, f});
+    for (const SavedLoadRun& r : loadRuns_)
+        for (const Finding& f : r.findings)
+            out.push_back({{}, f});
     for (const Finding& f : runFindings_)
         out.push_back({f.subjects.value(0).section(QLatin1Char('/'), 0, 0), f});
     return out;

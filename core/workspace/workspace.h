@@ -56,7 +56,7 @@ public:
     void clear();     // everything but the server order
     void reanalyse(); // the analysis again: its evidence phrases in the language now installed
 
-    bool empty() const { return hosts_.empty() && !fabric_ && runs_.empty(); }
+    bool empty() const { return hosts_.empty() && !fabric_ && runs_.empty() && loadRuns_.empty(); }
     const std::vector<InspectedHost>& hosts() const { return hosts_; }
     const std::vector<UnreachableServer>& unreachable() const { return unreachable_; }
     // The servers shown and those that could not be inspected, in the servers' order.
@@ -68,9 +68,11 @@ public:
     const std::vector<Finding>& runFindings() const { return runFindings_; }
     // Saved runs opened, in the order opened, with their findings (judged beside the servers shown).
     const std::vector<JudgedRun>& runs() const { return runs_; }
+    // Inference load runs' results folders opened, in the order opened, with their findings.
+    const std::vector<SavedLoadRun>& loadRuns() const { return loadRuns_; }
     const std::vector<RawSource>& sources() const { return raw_; }
     const QString& title() const { return title_; }
-    // Every finding: each server's, the fabric's, the saved runs' and the load runs'.
+    // Every finding: each server's, the fabric's, the saved runs' (NCCL and inference) and the load runs'.
     std::vector<WorkspaceFinding> findings() const;
     DiagramInput diagramInput() const;
     // Every source byte for byte, with the flagged hosts and the findings; `saved` and `version` are the
@@ -93,6 +95,7 @@ private:
     QStringList flagged_;
     std::vector<Finding> runFindings_;
     std::vector<JudgedRun> runs_;
+    std::vector<SavedLoadRun> loadRuns_;
     QStringList order_;
     QString title_;
     int opened_ = 0;

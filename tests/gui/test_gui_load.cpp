@@ -4,6 +4,7 @@
 // saved where the load results live; a saved run opens again (cut short too)
 // into the charts and the comparison, exports as CSV, and a folder that is
 // not a run gets a dialog and changes nothing.
+#include "gui_test_support.h"
 #include "load/load_test_server.h"
 #include "load_chart.h"
 #include "load_run_dialog.h"
@@ -187,6 +188,20 @@ private slots:
         QCOMPARE(table->rowCount(), 3);
         window.clearLoadComparison();
         QCOMPARE(table->rowCount(), 0);
+
+        // Both runs opened are workspace inputs: a session keeps them, and the window that opens it shows
+        // them, the cut one with its finding.
+        QVERIFY(test::settled(window));
+        QTemporaryDir sessions;
+        const QString session = sessions.filePath(QStringLiteral("load.rsession"));
+        QVERIFY(window.saveSession(session));
+        MainWindow fromSession;
+        QVERIFY(fromSession.openTopology(session));
+        QVERIFY(test::settled(fromSession));
+        QCOMPARE(fromSession.loadChart()->comparisonTable()->rowCount(), 2);
+        QVERIFY(fromSession.findingList()
+                    ->findItems(QStringLiteral("load-run-cut-short"), Qt::MatchExactly, 1)
+                    .size() == 1);
     }
 
     void aFailedRunSaysWhy() {

@@ -7,7 +7,10 @@
 #include "load_test_server.h"
 #include "runs/load_results.h"
 #include "tls_front.h"
+#include "workspace/session_file.h"
+#include "workspace/workspace.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -20,6 +23,7 @@
 #include <csignal>
 #include <cstdlib>
 
+using namespace rackscope;
 using rackscope::test::LoadTestServer;
 using rackscope::test::TlsFront;
 
@@ -30,13 +34,26 @@ struct Cli {
     QString out, err;
 };
 
-Cli cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+// rackscope-cli `command` with `args`.
+Cli cliCommand(const QString& command, const QStringList& args,
+               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{QStringLiteral("load")} + args);
+    p.start(QStringLiteral(RACKSCOPE_CLI), QStringList{command} + args);
     p.waitForFinished(120000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+Cli cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    return cliCommand(QStringLiteral("load"), args, env);
+}
+
+const Finding* findingCoded(const std::vector<Finding>& findings, const char* code) {
+    for (const Finding& f : findings)
+        if (f.code == QLatin1String(code))
+            return &f;
+    return nullptr;
 }
 
 class Agent {
@@ -316,7 +333,7 @@ private slots:
         QVERIFY(lines[2].contains(QStringLiteral("/step-02")) &&
                 lines[2].split(QLatin1Char(' '), Qt::SkipEmptyParts).at(2) == QStringLiteral("2"));
         QString error;
-        const auto steps = rackscope::openLoadResults(sweep.path(), &error);
+        const auto steps = openLoadResults(sweep.path(), &error);
         QVERIFY2(steps, qPrintable(error));
         QCOMPARE(steps->size(), size_t(2));
         QCOMPARE(steps->at(1).sweep, std::string("concurrency"));
@@ -358,6 +375,82 @@ private slots:
                                  QStringLiteral("2"), QStringLiteral("--no-save")});
         QCOMPARE(refused.status, 1);
         QVERIFY(refused.out.contains(QStringLiteral("connect:")));
+    }
+
+    // A results folder is a workspace input like a topology: `inspect` and the window open it, judge it (a
+    // run whose every request failed says why, in its requests' own words) and a session keeps it.
+    void aSavedLoadRunIsAWorkspaceInput() {
+        QTemporaryDir dir;
+        const QString refused = dir.filePath(QStringLiteral("refused")),
+                      good = dir.filePath(QStringLiteral("good"));
+        cli({QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:1/v1"), QStringLiteral("--model"),
+             QStringLiteral("m"), QStringLiteral("--requests"), QStringLiteral("3"),
+             QStringLiteral("--results"), refused});
+        const Cli ran = cli({QStringLiteral("--url"), QString::fromStdString(server_.url()),
+                             QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--requests"),
+                             QStringLiteral("8"), QStringLiteral("--results"), good});
+        QVERIFY2(ran.status == 0, qPrintable(ran.err));
+
+        const Cli inspected =
+            cliCommand(QStringLiteral("inspect"), {refused, good, QStringLiteral("--json")});
+        QVERIFY2(inspected.status == 0, qPrintable(inspected.err));
+        const QJsonArray loadRuns =
+            QJsonDocument::fromJson(inspected.out.toUtf8()).object().value("load_runs").toArray();
+        QCOMPARE(loadRuns.size(), 2);
+        const QJsonObject failedRun = loadRuns[0].toObject();
+        QCOMPARE(failedRun.value("location").toString(), refused);
+        QCOMPARE(failedRun.value("steps").toArray().first().toObject().value("failed").toInt(), 3);
+        const QJsonObject why = failedRun.value("findings").toArray().first().toObject();
+        QCOMPARE(why.value("code").toString(), QString::fromLatin1(codes::kLoadRunFailed));
+        QVERIFY2(
+            why.value("message").toString().contains(QStringLiteral("every one of its 3 requests failed")) &&
+                why.value("message").toString().contains(QStringLiteral("connect")),
+            qPrintable(why.value("message").toString()));
+        QCOMPARE(
+            loadRuns[1].toObject().value("steps").toArray().first().toObject().value("completed").toInt(), 8);
+        QVERIFY(loadRuns[1].toObject().value("findings").toArray().isEmpty());
+        const Cli text = cliCommand(QStringLiteral("inspect"), {refused});
+        QVERIFY2(text.out.contains(QStringLiteral("== saved inference load run")) &&
+                     text.out.contains(QStringLiteral("load-run-failed")),
+                 qPrintable(text.out));
+
+        // In the workspace, and through a saved session, with the same findings; opened again, it replaces
+        // itself.
+        Workspace ws;
+        QVERIFY(ws.open({refused, good}, Workspace::Mode::Replace).empty());
+        QVERIFY(ws.open({refused}, Workspace::Mode::Add).empty());
+        QCOMPARE(ws.loadRuns().size(), size_t(2));
+        QVERIFY(!ws.empty());
+        const SessionLoad session = loadSession(sessionToJson(ws.session()), QStringLiteral("s.rsession"));
+        QVERIFY2(session.error.isEmpty(), qPrintable(session.error));
+        const LoadedSources back = importSources(session.sources);
+        QCOMPARE(back.loadRuns.size(), size_t(2));
+        const SavedLoadRun& reopened =
+            back.loadRuns[0].location == refused ? back.loadRuns[0] : back.loadRuns[1];
+        QCOMPARE(reopened.steps.front().records.size(), size_t(3));
+        QVERIFY(findingCoded(reopened.findings, codes::kLoadRunFailed));
+
+        // A folder cut short (no summary, its last record half written) keeps what it has and says so.
+        const QString cut = dir.filePath(QStringLiteral("cut"));
+        QVERIFY(QDir().mkpath(cut));
+        QVERIFY(QFile::copy(good + QStringLiteral("/spec.json"), cut + QStringLiteral("/spec.json")));
+        QFile in(good + QStringLiteral("/requests.jsonl")), out(cut + QStringLiteral("/requests.jsonl"));
+        QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+        const QByteArray records = in.readAll();
+        out.write(records.left(records.size() - 20));
+        out.close();
+        LoadedSources opened = loadSources({cut});
+        QCOMPARE(opened.loadRuns.size(), size_t(1));
+        QCOMPARE(opened.loadRuns[0].steps.front().records.size(), size_t(7));
+        const Finding* incomplete = findingCoded(opened.loadRuns[0].findings, codes::kLoadRunCutShort);
+        QVERIFY(incomplete);
+        QVERIFY2(incomplete->message.contains(QStringLiteral("line 8 is cut short")) &&
+                     incomplete->message.contains(QStringLiteral("no summary")),
+                 qPrintable(incomplete->message));
+        QVERIFY(opened.failed.empty());
+        // A folder that holds no run is said so.
+        QVERIFY(
+            loadSources({dir.path()}).failed.front().message.contains(QStringLiteral("holds no load run")));
     }
 };
 
