@@ -42,18 +42,18 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="413"/>
+        <location filename="../core/render/diagram_painter.cpp" line="422"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="433"/>
-        <location filename="../core/render/diagram_painter.cpp" line="450"/>
+        <location filename="../core/render/diagram_painter.cpp" line="442"/>
+        <location filename="../core/render/diagram_painter.cpp" line="459"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="483"/>
+        <location filename="../core/render/diagram_painter.cpp" line="492"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -135,10 +135,10 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="274"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="334"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="522"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="669"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="351"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="388"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="539"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="686"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -149,7 +149,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="336"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="353"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
@@ -225,47 +225,72 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="276"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="277"/>
+        <source>no GPU driver</source>
+        <translation>无 GPU 驱动</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="278"/>
+        <source>no RDMA driver</source>
+        <translation>无 RDMA 驱动</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="279"/>
+        <source>no GPUDirect</source>
+        <translation>无 GPUDirect</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="280"/>
+        <source>no GPU</source>
+        <translation>无 GPU</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="287"/>
+        <source>problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="293"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="278"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="295"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="523"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="540"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="524"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="541"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="526"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="543"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="528"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="545"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="532"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="549"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="592"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="609"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="670"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="687"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>

@@ -272,6 +272,23 @@ private:
         host.item.label = h.name;
         host.item.detail = QStringLiteral("%1 GPUs · %2 NICs").arg(h.gpus.size()).arg(h.nics.size());
         host.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
+        // What the server lacks to be of use is said on its card, not only among the findings.
+        static const std::pair<const char*, const char*> kLacks[] = {
+            {codes::kGpuDriverMissing, QT_TRANSLATE_NOOP("rackscope", "no GPU driver")},
+            {codes::kRdmaDriverMissing, QT_TRANSLATE_NOOP("rackscope", "no RDMA driver")},
+            {codes::kGpuDirectPrerequisiteMissing, QT_TRANSLATE_NOOP("rackscope", "no GPUDirect")},
+            {codes::kHostNoGpu, QT_TRANSLATE_NOOP("rackscope", "no GPU")}};
+        QStringList lacks;
+        for (const auto& [code, words] : kLacks)
+            for (const Finding& f : ih.analysis.findings)
+                if (f.code == QLatin1String(code)) {
+                    if (!lacks.contains(QCoreApplication::translate("rackscope", words)))
+                        lacks << QCoreApplication::translate("rackscope", words);
+                    host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "problem")),
+                                                 findingText(f));
+                }
+        if (!lacks.isEmpty()) // a closed card gives each its own line, under its name
+            host.item.detail = lacks.join(expanded(h.name) ? QStringLiteral(", ") : QStringLiteral("\n"));
         if (!h.arch.isEmpty())
             host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "architecture")), h.arch);
         for (const QString& n : h.notes)

@@ -122,7 +122,16 @@ void drawItem(QPainter& p, const DiagramItem& it, bool text) {
         const QRectF head(it.rect.left() + 6, it.rect.top() + 2, it.rect.width() - 12, 18);
         p.setFont(font(kFont, it.kind == ItemKind::Host));
         p.drawText(head, Qt::AlignLeft | Qt::AlignVCenter, it.label);
-        if (!it.detail.isEmpty()) {
+        if (it.kind == ItemKind::Host &&
+            it.rect.height() < 70) { // a closed server: the detail below its name, a line each
+            p.setFont(font(kSmallFont));
+            const QRectF below(head.left(), head.bottom() - 3, head.width(),
+                               it.rect.bottom() - head.bottom() + 2);
+            QStringList lines = it.detail.split(QLatin1Char('\n'));
+            for (QString& line : lines)
+                line = elided(line, kSmallFont, below.width());
+            p.drawText(below, Qt::AlignLeft | Qt::AlignTop, lines.join(QLatin1Char('\n')));
+        } else if (!it.detail.isEmpty()) {
             p.setFont(font(kSmallFont));
             const double used = advance(it.label, kFont, it.kind == ItemKind::Host) + 12;
             if (used < head.width())

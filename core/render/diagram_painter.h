@@ -15,7 +15,11 @@ class QPainter;
 namespace rackscope {
 
 struct PaintOptions {
-    std::array<bool, kHighlightKinds> show{true, true, true, true, true, true, true, true};
+    std::array<bool, kHighlightKinds> show = [] { // every kind shown
+        std::array<bool, kHighlightKinds> all;
+        all.fill(true);
+        return all;
+    }();
     int selected = -1;
     int hovered = -1;
     int hoveredLink = -1;

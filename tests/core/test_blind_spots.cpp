@@ -12,6 +12,7 @@
 #include "test_support.h"
 
 #include "analysis/findings.h"
+#include "diagram/diagram.h"
 #include "import/agent_snapshot_importer.h"
 #include "import/topology_loader.h"
 #include "report/inspect_report.h"
@@ -96,6 +97,20 @@ private slots:
         QVERIFY2(rdma->message.contains(here_.value("rdma").toObject().value("reason").toString()),
                  qPrintable(rdma->message));
         QVERIFY(!withCode(found, codes::kHostNoGpu));
+
+        // The server's card says what it lacks, and the Inspector gives the findings behind it.
+        ImportResult r = importAgentSnapshot(s, QStringLiteral("test"));
+        r.host->name = QStringLiteral("bare01");
+        DiagramInput in;
+        in.hosts.push_back({*r.host, analyzeHost(*r.host)});
+        const Diagram d = buildDiagram(in);
+        const DiagramItem& card = d.items[size_t(d.find(QStringLiteral("host:bare01")))];
+        QVERIFY2(card.detail.startsWith(QStringLiteral("no GPU driver, no RDMA driver")),
+                 qPrintable(card.detail));
+        int problems = 0;
+        for (const auto& [fact, value] : card.facts)
+            problems += fact == QStringLiteral("problem");
+        QVERIFY(problems >= 2);
 
         // The kernel here has DMA-BUF, so GPUDirect is not ruled out by its prerequisites; on an older kernel
         // without a peer-memory module it is.
