@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -448,6 +449,23 @@ private slots:
                      incomplete->message.contains(QStringLiteral("no summary")),
                  qPrintable(incomplete->message));
         QVERIFY(opened.failed.empty());
+        // The packed source, as a session holds it, cut anywhere or with random bytes: a run or a clear
+        // error, never a crash (this test runs under ASan/UBSan too).
+        QString unread;
+        const auto goodFiles = readLoadResultsFiles(good, &unread);
+        QVERIFY2(goodFiles, qPrintable(unread));
+        const QByteArray packed = packLoadResults(*goodFiles);
+        QVERIFY(looksLikePackedLoadResults(packed));
+        QRandomGenerator rng(7);
+        for (int round = 0; round < 300; ++round) {
+            QByteArray bad = packed.left(qsizetype(rng.bounded(int(packed.size()) + 1)));
+            for (int flips = round % 4; flips > 0 && !bad.isEmpty(); --flips)
+                bad[qsizetype(rng.bounded(int(bad.size())))] = char(rng.bounded(256));
+            QString error;
+            const auto run = savedLoadRun(bad, QStringLiteral("fuzzed"), &error);
+            QVERIFY(run || !error.isEmpty());
+            QVERIFY(!error.contains(QLatin1Char('\n')));
+        }
         // A folder that holds no run is said so.
         QVERIFY(
             loadSources({dir.path()}).failed.front().message.contains(QStringLiteral("holds no load run")));
