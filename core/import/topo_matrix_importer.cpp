@@ -74,6 +74,11 @@ int headerLineIndex(const QStringList& lines) {
     return -1;
 }
 
+// The path types a matrix cell holds besides NV#, longest first where one starts another.
+const QStringList kPathWords = {QStringLiteral("NODE"), QStringLiteral("SYS"), QStringLiteral("SOC"),
+                                QStringLiteral("PHB"),  QStringLiteral("PXB"), QStringLiteral("PIX"),
+                                QStringLiteral("X")};
+
 bool isGpuLabel(const QString& s) {
     static const QRegularExpression re(QStringLiteral("^GPU\\d+$"));
     return re.match(s).hasMatch();
@@ -119,9 +124,6 @@ private:
 
     // Path tokens that can start at `at`, longest first.
     QStringList tokensAt(int at) const {
-        static const QStringList fixed = {
-            QStringLiteral("NODE"), QStringLiteral("SYS"), QStringLiteral("SOC"), QStringLiteral("PHB"),
-            QStringLiteral("PXB"),  QStringLiteral("PIX"), QStringLiteral("X")};
         QStringList out;
         const QStringView rest = QStringView(text_).mid(at);
         if (rest.startsWith(QLatin1String("NV"))) {
@@ -131,7 +133,7 @@ private:
             for (int d = digits; d >= 1; --d)
                 out << rest.left(2 + d).toString();
         }
-        for (const QString& t : fixed)
+        for (const QString& t : kPathWords)
             if (rest.startsWith(t))
                 out << t;
         return out;
@@ -264,7 +266,8 @@ ImportResult importTopoMatrix(const QByteArray& text, const QString& location) {
                         .arg(lineNo + 1)
                         .arg(t.first().left(40)));
             // A word where a cell belongs that is no run of path types at all is named.
-            static const QRegularExpression paths(QStringLiteral("^(?:X|SYS|SOC|NODE|PHB|PXB|PIX|NV\\d+)+$"));
+            static const QRegularExpression paths(
+                QStringLiteral("^(?:%1|NV\\d+)+$").arg(kPathWords.join(QLatin1Char('|'))));
             for (int c = 1; c < t.size() && c <= columns.size() && !t[c].front().isDigit(); ++c)
                 if (!paths.match(t[c]).hasMatch())
                     return ImportResult::fail(
