@@ -59,9 +59,13 @@ int runExport(const QStringList& args) {
                        "port-down, rail-break, slow-host; all (default) or none."),
         QStringLiteral("LIST"), QStringLiteral("all"));
     const QCommandLineOption collapse(QStringLiteral("collapse"),
-                                      QStringLiteral("Draw the servers closed (one box each)."));
+                                      QStringLiteral("Draw every server closed, as a card."));
+    const QCommandLineOption openAll(QStringLiteral("open-all"),
+                                     QStringLiteral("Draw every server opened into its parts (by default "
+                                                    "they are, for one server or a few without a fabric; "
+                                                    "at cluster scale servers are cards)."));
     const QCommandLineOption expand(QStringLiteral("expand"),
-                                    QStringLiteral("With --collapse, open these servers."),
+                                    QStringLiteral("Open these servers, the others closed."),
                                     QStringLiteral("LIST"));
     const QCommandLineOption only(QStringLiteral("only-gpus-nics"),
                                   QStringLiteral("Leave out other PCI devices."));
@@ -80,8 +84,8 @@ int runExport(const QStringList& args) {
         QStringLiteral("TEXT"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Draw the demo cluster that ships with rackscope."));
-    parser.addOptions({output, format, hosts, highlight, collapse, expand, only, storage, dpi, page, portrait,
-                       title, demo});
+    parser.addOptions({output, format, hosts, highlight, collapse, openAll, expand, only, storage, dpi, page,
+                       portrait, title, demo});
     if (!parser.parse(args))
         return usage(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -124,7 +128,9 @@ int runExport(const QStringList& args) {
             }
     }
     DiagramOptions dopt;
-    dopt.expandAll = !parser.isSet(collapse);
+    dopt.open = parser.isSet(openAll)                            ? ServersOpen::All
+                : parser.isSet(collapse) || parser.isSet(expand) ? ServersOpen::Listed
+                                                                 : ServersOpen::ByScale;
     dopt.onlyGpusAndNics = parser.isSet(only);
     dopt.hideStorage = parser.isSet(storage);
     for (const auto& [option, list] : {std::pair{&hosts, &dopt.onlyHosts}}) {

@@ -289,11 +289,12 @@ bool MainWindow::selectItem(const QString& id) {
 
 void MainWindow::toggleExpanded(const QString& host) {
     DiagramOptions& o = diagramOptions_;
-    if (o.expandAll) {
-        o.expandAll = false;
+    if (o.open != ServersOpen::Listed) { // from here on, the servers opened are those drawn open
+        o.open = ServersOpen::Listed;
         o.expanded.clear();
-        for (const InspectedHost& h : hosts())
-            o.expanded.insert(h.host.name);
+        for (const DiagramItem& it : canvas_->diagram().items)
+            if (it.kind == ItemKind::Host && !it.closed)
+                o.expanded.insert(it.host);
     }
     if (!o.expanded.remove(host))
         o.expanded.insert(host);

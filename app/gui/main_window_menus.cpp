@@ -66,11 +66,11 @@ void MainWindow::buildMenus() {
                     [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
     view->addSeparator();
     view->addAction(tr("Open &all servers"), this, [this] {
-        diagramOptions_.expandAll = true;
+        diagramOptions_.open = ServersOpen::All;
         redraw();
     });
     view->addAction(tr("&Close all servers"), this, [this] {
-        diagramOptions_.expandAll = false;
+        diagramOptions_.open = ServersOpen::Listed;
         diagramOptions_.expanded.clear();
         redraw();
     });

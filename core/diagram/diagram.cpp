@@ -1,5 +1,6 @@
 #include "diagram.h"
 
+#include <algorithm>
 #include <array>
 
 namespace rackscope {
@@ -47,6 +48,21 @@ std::optional<HighlightKind> highlightKindFromName(const QString& name) {
 bool DiagramItem::container() const {
     return kind == ItemKind::Host || kind == ItemKind::Package || kind == ItemKind::Numa ||
            kind == ItemKind::HostBridge || kind == ItemKind::PciSwitch;
+}
+
+double labelWidth(const QString& text, double pixels) {
+    double ems = 0; // DejaVu Sans Bold: capitals and digits up to about 0.78 em, lower case 0.68
+    for (const QChar c : text)
+        ems += c.isUpper() || c.isDigit() ? 0.78 : c.isLower() ? 0.68 : c.isSpace() ? 0.35 : 0.5;
+    return ems * pixels;
+}
+
+QRectF portRect(const DiagramItem& nic, int port) {
+    constexpr double kPortW = 14, kPortH = 8, kPortGap = 4;
+    const int n = int(nic.ports.size());
+    const double w = std::clamp((nic.rect.width() - 46) / n - kPortGap, 3.0, kPortW);
+    const double left = nic.rect.right() - 6 - n * (w + kPortGap) + kPortGap;
+    return {left + port * (w + kPortGap), nic.rect.top() - kPortH / 2, w, kPortH};
 }
 
 int Diagram::find(const QString& id) const {

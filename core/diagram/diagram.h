@@ -8,6 +8,7 @@
 #include "analysis/fabric_analysis.h"
 #include "analysis/host_analysis.h"
 
+#include <QPointF>
 #include <QRectF>
 #include <QSet>
 #include <QString>
@@ -53,8 +54,17 @@ struct DiagramItem {
     // Every fact collected about it, each with where it came from, for the inspector.
     std::vector<std::pair<QString, QString>> facts;
     std::vector<DiagramPort> ports; // NICs
+    bool closed = false;            // a server drawn as a card: name, counts and a badge per verdict
     bool container() const;
 };
+
+// About how wide `text` is drawn in bold at `pixels`, erring wide: the layout sizes boxes by it without a
+// font (the painter shrinks what still does not fit).
+double labelWidth(const QString& text, double pixels);
+
+// A NIC's network port i: a tab on its top edge, right-aligned (the label keeps the left), narrower when
+// there are many; a cable lands on its top.
+QRectF portRect(const DiagramItem& nic, int port);
 
 enum class LinkKind { NvLink, Fabric };
 
@@ -65,6 +75,9 @@ struct DiagramLink {
     int rail = -1;
     int count = 1;  // parallel cables drawn as one
     int bPort = -1; // the port of b (a NIC) it lands on, -1: b's top centre
+    // A fabric cable's path, from a's bottom down to where it lands on b: straight runs in the gaps between
+    // boxes (fabric_layout.h). Empty for NVLink, drawn as an arc.
+    std::vector<QPointF> route;
 };
 
 enum class HighlightKind {
@@ -118,15 +131,25 @@ struct DiagramInput {
     std::vector<Finding> runFindings;
 };
 
+// Which servers are drawn opened into their parts; the others are cards.
+enum class ServersOpen {
+    ByScale, // every one for one server or a few without a fabric; at cluster scale none (serversOpenByScale)
+    All,
+    Listed // those in DiagramOptions::expanded
+};
+
 struct DiagramOptions {
-    bool expandAll = true;        // every server opened into its parts
-    QSet<QString> expanded;       // else these servers
+    ServersOpen open = ServersOpen::ByScale;
+    QSet<QString> expanded;       // ServersOpen::Listed
     bool onlyGpusAndNics = false; // hide other PCI devices and the containers left empty
     bool hideStorage = false;     // hide mass-storage controllers (PCI class 01)
     QStringList onlyHosts;        // empty: every host
 };
 
 Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options = {});
+// Whether ServersOpen::ByScale opens every server: one server, or up to eight without a fabric. A cluster is
+// read at Fit as cards, and a server opened on demand.
+bool serversOpenByScale(const DiagramInput& input);
 
 // The id of the item a fabric node is drawn as: a switch as itself; a CA's end of a cable as the NIC of
 // its server that names that RDMA device when the server is open, else the server. Empty when it is not

@@ -4,6 +4,7 @@
 // spread over the servers' width, leaves in rail order.
 #include "analysis/findings.h"
 #include "diagram.h"
+#include "fabric_layout.h"
 
 #include <QCollator>
 #include <QCoreApplication>
@@ -18,8 +19,8 @@ namespace rackscope {
 namespace {
 
 constexpr double kDeviceW = 112, kDeviceH = 46, kGap = 10, kPad = 8, kHeader = 22;
-constexpr double kCollapsedW = 150, kCollapsedH = 58, kSwitchW = 140, kSwitchH = 40, kTierGap = 140,
-                 kHostGap = 40;
+constexpr double kCollapsedW = 160, kCollapsedH = 66;  // a closed server: name, counts, badges
+constexpr double kMinSwitchW = 140, kMaxSwitchW = 320; // wide enough for the longest name, up to a point
 constexpr double kBandH = kDeviceH;
 
 // A fact's name, marked for translation (QT_TRANSLATE_NOOP at each use); the inspector shows it in the
@@ -119,6 +120,12 @@ DiagramItem deviceItem(const HostTopology& h, const Device& d) {
     return it;
 }
 
+// A closed server's card: its name whole, a line for each line of its detail, a line of badges.
+QRectF closedRect(const QString& name, const QString& detail) {
+    return {0, 0, std::clamp(labelWidth(name, 12) + 12, kCollapsedW, kMaxSwitchW),
+            kCollapsedH + 12.0 * double(std::max<qsizetype>(detail.count(QLatin1Char('\n')), 0))};
+}
+
 bool visible(const Device& d, const DiagramOptions& o) {
     if (d.kind != DeviceKind::Other)
         return true;
@@ -155,6 +162,8 @@ std::vector<std::pair<std::size_t, std::size_t>> rowsOf(const std::vector<Box>& 
 
 // Sizes a box from its children, measured first (bottom-up).
 void measure(Box& b) {
+    if (b.item.closed)
+        return; // sized as a card
     if (b.children.empty()) {
         if (b.item.container())
             b.item.rect = QRectF(0, 0, std::max(kDeviceW, b.item.rect.width()), kHeader + kPad + 12);
@@ -207,18 +216,18 @@ public:
             fabric_ = analyseFabric(*in_.fabric);
         collectRails();
         std::vector<Box> hosts = hostBoxes();
-        const double hostsY = switchRows() * (kSwitchH + kTierGap);
-        placeHosts(hosts, hostsY);
-        for (Box& h : hosts)
-            commit(h, -1);
-        placeSwitches();
+        layOut(hosts);
         fabricLinks();
         portsDown();
+        routeCables();
         nvlinks();
         hostHighlights();
         fabricHighlights();
         for (const DiagramItem& it : d_.items)
             d_.bounds = d_.bounds.united(it.rect);
+        for (const DiagramLink& l : d_.links) // cables run in lanes beside the pods
+            for (const QPointF& p : l.route)
+                d_.bounds = d_.bounds.united(QRectF(p, QSizeF(1, 1)));
         d_.bounds.adjust(-20, -20, 20, 20);
         d_.title = !in_.title.isEmpty()                                       ? in_.title
                    : hosts.size() == 1 && !hosts.front().item.label.isEmpty() ? hosts.front().item.label
@@ -237,7 +246,10 @@ private:
     std::map<QString, int> railOfLeaf_; // switch id -> rail
 
     bool wanted(const QString& host) const { return o_.onlyHosts.isEmpty() || o_.onlyHosts.contains(host); }
-    bool expanded(const QString& host) const { return o_.expandAll || o_.expanded.contains(host); }
+    bool expanded(const QString& host) const {
+        return o_.open == ServersOpen::All || (o_.open == ServersOpen::ByScale && serversOpenByScale(in_)) ||
+               (o_.open == ServersOpen::Listed && o_.expanded.contains(host));
+    }
     int item(const QString& id) const {
         auto it = byId_.find(id);
         return it == byId_.end() ? -1 : it->second;
@@ -295,7 +307,8 @@ private:
             host.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "note")), n);
         d_.sources << sourceText(h);
         if (!expanded(h.name)) {
-            host.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
+            host.item.rect = closedRect(h.name, host.item.detail);
+            host.item.closed = true;
             return host;
         }
         std::map<int, std::vector<const Device*>> onNode;
@@ -386,60 +399,16 @@ private:
                     b.item.host = b.item.label = fh.name;
                     b.item.detail = QStringLiteral("%1 fabric ports").arg(fh.ports.size());
                     b.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source}};
-                    b.item.rect = QRectF(0, 0, kCollapsedW, kCollapsedH);
+                    b.item.rect = closedRect(fh.name, b.item.detail);
+                    b.item.closed = true;
                     boxes.push_back(b);
                 }
-        // Servers under the same leaves side by side, in natural name order; the groups in the order of their
-        // first server.
-        std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) {
-            return natural_.compare(a.item.host, b.item.host) < 0;
-        });
-        std::map<QString, int> groupOf;
-        for (const Box& b : boxes)
-            groupOf.emplace(leavesOf(b.item.host).join(QLatin1Char(',')), int(groupOf.size()));
-        std::stable_sort(boxes.begin(), boxes.end(), [&](const Box& a, const Box& b) {
-            return groupOf[leavesOf(a.item.host).join(QLatin1Char(','))] <
-                   groupOf[leavesOf(b.item.host).join(QLatin1Char(','))];
-        });
         return boxes;
     }
-
-    double width_ = 0; // of the servers' rows
 
     QStringList leavesOf(const QString& host) const {
         const FabricHost* fh = fabric_ ? fabric_->host(host) : nullptr;
         return fh ? fh->leaves : QStringList();
-    }
-
-    // Servers cabled to the same leaves (a scalable unit) form a pod: its
-    // servers in rows, pods side by side; the leaves then sit over them.
-    void placeHosts(std::vector<Box>& hosts, double top) {
-        double x = 0;
-        for (std::size_t i = 0; i < hosts.size();) {
-            std::size_t end = i + 1;
-            while (end < hosts.size() && leavesOf(hosts[end].item.host) == leavesOf(hosts[i].item.host))
-                ++end;
-            // A pod about twice as wide as deep; servers of no fabric side by side.
-            const std::size_t kPerRow =
-                fabric_ ? std::max<std::size_t>(4, std::size_t(std::ceil(std::sqrt(2.0 * double(end - i)))))
-                        : end - i;
-            double y = top, right = x;
-            for (std::size_t row = i; row < end; row += kPerRow) {
-                double rx = x, rowH = 0;
-                for (std::size_t k = row; k < std::min(end, row + kPerRow); ++k) {
-                    measure(hosts[k]);
-                    place(hosts[k], QPointF(rx, y));
-                    addNvlinkBand(hosts[k]);
-                    rx += hosts[k].item.rect.width() + kHostGap;
-                    rowH = std::max(rowH, hosts[k].item.rect.height());
-                    right = std::max(right, rx - kHostGap);
-                }
-                y += rowH + kHostGap;
-            }
-            x = right + 3 * kHostGap;
-            i = end;
-        }
-        width_ = std::max(0.0, x - 3 * kHostGap);
     }
 
     int tierOf(const FabricNode& n) const {
@@ -447,116 +416,83 @@ private:
         return it == fabric_->tiers.end() ? 0 : it->second;
     }
 
-    int switchRows() const {
-        if (!fabric_)
-            return 0;
-        int rows = 0;
-        for (const FabricNode& n : in_.fabric->nodes)
-            if (n.kind == FabricNodeKind::Switch)
-                rows = std::max(rows, std::max(tierOf(n), 1));
-        return rows;
-    }
+    std::vector<LayoutServer> layoutServers_;
+    std::vector<LayoutSwitch> layoutSwitches_;
+    std::optional<FabricLayout> layout_;
+    std::map<QString, int> layoutServerOf_; // host name -> index into layoutServers_
+    std::map<int, int> layoutSwitchOf_;     // switch item -> index into layoutSwitches_
 
-    // Each switch row, lowest tier first: every switch wants to sit over the
-    // mean of what it is cabled to below (servers for leaves, leaves for
-    // spines); in that order (rail order among equals) they are pushed apart
-    // just enough not to overlap, and the row is centred on what they wanted.
-    void placeSwitches() {
-        if (!fabric_)
-            return;
-        const int rows = switchRows();
-        std::map<QString, QStringList>
-            below; // switch id -> ids of what hangs under it (host items or switch ids)
-        const FabricNodeIndex node(*in_.fabric);
-        for (const FabricLink& l : in_.fabric->links) {
-            const FabricNode *a = node(l.a), *b = node(l.b);
-            if (!a || !b)
-                continue;
-            for (const auto& [up, down] : {std::pair{a, b}, std::pair{b, a}}) {
-                if (up->kind != FabricNodeKind::Switch)
-                    continue;
-                if (down->kind == FabricNodeKind::Switch) {
-                    if (std::max(tierOf(*down), 1) < std::max(tierOf(*up), 1))
-                        below[up->id] << QStringLiteral("switch:") + down->id;
-                } else if (!down->host.isEmpty()) {
-                    below[up->id] << QStringLiteral("host:") + down->host;
-                }
-            }
+    // Measures every server, lays the servers and switches out (fabric_layout.h), then commits them.
+    void layOut(std::vector<Box>& hosts) {
+        for (Box& h : hosts) {
+            measure(h);
+            place(h, QPointF(0, 0));
+            addNvlinkBand(h);
+            layoutServerOf_[h.item.host] = int(layoutServers_.size());
+            layoutServers_.push_back({h.item.host, h.item.rect.size(), leavesOf(h.item.host), {}, -1, -1});
         }
-        std::map<int, std::vector<const FabricNode*>> byTier;
-        for (const FabricNode& n : in_.fabric->nodes)
-            if (n.kind == FabricNodeKind::Switch) {
+        std::vector<const FabricNode*> switches;
+        if (fabric_)
+            for (const FabricNode& n : in_.fabric->nodes) {
+                if (n.kind != FabricNodeKind::Switch)
+                    continue;
                 const int tier = std::max(tierOf(n), 1);
                 if (!o_.onlyHosts.isEmpty() && tier == 1 && !servesDrawnHost(n))
                     continue;
-                byTier[tier].push_back(&n);
-            }
-        for (auto& [tier, nodes] : byTier) {
-            std::map<QString, double> wanted;
-            for (const FabricNode* n : nodes) {
-                double sum = 0;
-                int count = 0;
-                for (const QString& id : below[n->id])
-                    if (const int i = item(id); i >= 0) {
-                        sum += d_.items[i].rect.center().x();
-                        ++count;
-                    }
-                wanted[n->id] = count ? sum / count : width_ / 2;
-            }
-            std::stable_sort(nodes.begin(), nodes.end(), [&](const FabricNode* a, const FabricNode* b) {
-                if (std::abs(wanted[a->id] - wanted[b->id]) > 1)
-                    return wanted[a->id] < wanted[b->id];
-                const auto ra = railOfLeaf_.find(a->id), rb = railOfLeaf_.find(b->id);
-                const int xa = ra == railOfLeaf_.end() ? 1 << 20 : ra->second,
-                          xb = rb == railOfLeaf_.end() ? 1 << 20 : rb->second;
-                if (xa != xb)
-                    return xa < xb;
-                return natural_.compare(switchName(*a), switchName(*b)) < 0;
-            });
-            std::vector<double> x(nodes.size());
-            double shift = 0;
-            for (std::size_t i = 0; i < nodes.size(); ++i) {
-                const double want = wanted[nodes[i]->id] - kSwitchW / 2;
-                x[i] = i ? std::max(want, x[i - 1] + kSwitchW + 20) : want;
-                shift += want - x[i];
-            }
-            shift /= double(std::max<std::size_t>(nodes.size(), 1));
-            const double y = (rows - tier) * (kSwitchH + kTierGap);
-            for (std::size_t i = 0; i < nodes.size(); ++i) {
-                const FabricNode& n = *nodes[i];
-                DiagramItem it;
-                it.kind = tier >= 3                    ? ItemKind::Core
-                          : tier == 2                  ? ItemKind::Spine
-                          : fabric_->tiers.count(n.id) ? ItemKind::Leaf
-                                                       : ItemKind::Switch;
-                it.id = QStringLiteral("switch:") + n.id;
-                it.label = switchName(n);
-                it.detail = QStringLiteral("%1 ports").arg(n.ports);
                 const auto rail = railOfLeaf_.find(n.id);
-                if (rail != railOfLeaf_.end())
-                    it.rail = rail->second;
-                it.rect = QRectF(x[i] + shift, y, kSwitchW, kSwitchH);
-                it.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source},
-                            {factName(QT_TRANSLATE_NOOP("rackscope", "GUID")), n.guid},
-                            {factName(QT_TRANSLATE_NOOP("rackscope", "description")), n.description}};
-                if (n.lid)
-                    it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "LID")),
-                                          QString::number(*n.lid));
-                it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "tier")),
-                                      fabric_->tiers.count(n.id) ? QString::number(tierOf(n))
-                                                                 : QStringLiteral("unknown"));
-                if (!n.downPorts.isEmpty())
-                    it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports not active")),
-                                          n.downPorts.join(QStringLiteral(", ")));
-                d_.items.push_back(it);
-                byId_[it.id] = int(d_.items.size()) - 1;
+                layoutSwitches_.push_back(
+                    {n.id, switchName(n), tier, rail == railOfLeaf_.end() ? -1 : rail->second, {}, -1, -1});
+                switches.push_back(&n);
             }
+        double switchW = kMinSwitchW;
+        for (const LayoutSwitch& s : layoutSwitches_)
+            switchW = std::max(switchW, labelWidth(s.name, 12) + 12);
+        layout_.emplace(layoutServers_, layoutSwitches_, std::min(switchW, kMaxSwitchW));
+        for (std::size_t i = 0; i < hosts.size(); ++i) {
+            moveBy(hosts[i], layoutServers_[i].at - hosts[i].item.rect.topLeft());
+            commit(hosts[i], -1);
         }
+        for (std::size_t i = 0; i < switches.size(); ++i) {
+            d_.items.push_back(switchItem(*switches[i], layoutSwitches_[i]));
+            byId_[d_.items.back().id] = int(d_.items.size()) - 1;
+            layoutSwitchOf_[int(d_.items.size()) - 1] = int(i);
+        }
+    }
+
+    static void moveBy(Box& b, QPointF delta) {
+        b.item.rect.translate(delta);
+        for (Box& c : b.children)
+            moveBy(c, delta);
+    }
+
+    DiagramItem switchItem(const FabricNode& n, const LayoutSwitch& at) const {
+        DiagramItem it;
+        it.kind = at.tier >= 3                 ? ItemKind::Core
+                  : at.tier == 2               ? ItemKind::Spine
+                  : fabric_->tiers.count(n.id) ? ItemKind::Leaf
+                                               : ItemKind::Switch;
+        it.id = QStringLiteral("switch:") + n.id;
+        it.label = switchName(n);
+        it.detail = QCoreApplication::translate("rackscope", "%1 ports").arg(n.ports);
+        it.rail = at.rail;
+        it.rect = QRectF(at.at, QSizeF(layout_->switchWidth(), FabricLayout::kSwitchH));
+        it.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source},
+                    {factName(QT_TRANSLATE_NOOP("rackscope", "GUID")), n.guid},
+                    {factName(QT_TRANSLATE_NOOP("rackscope", "description")), n.description}};
+        if (n.lid)
+            it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "LID")), QString::number(*n.lid));
+        it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "tier")),
+                              fabric_->tiers.count(n.id) ? QString::number(tierOf(n))
+                                                         : QStringLiteral("unknown"));
+        if (!n.downPorts.isEmpty())
+            it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports not active")),
+                                  n.downPorts.join(QStringLiteral(", ")));
+        return it;
     }
 
     bool servesDrawnHost(const FabricNode& sw) const {
         for (const FabricHost& h : fabric_->hosts)
-            if (h.leaves.contains(sw.id) && item(QStringLiteral("host:") + h.name) >= 0)
+            if (h.leaves.contains(sw.id) && layoutServerOf_.count(h.name))
                 return true;
         return false;
     }
@@ -608,6 +544,36 @@ private:
                               : p.name);
             it.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "ports")),
                                   said.join(QStringLiteral(", ")));
+        }
+    }
+
+    // Where a cable lands: its NIC's port, the NIC's top, or a closed server's top at its rail's place.
+    QPointF landingOf(const DiagramLink& l) const {
+        const DiagramItem& b = d_.items[l.b];
+        if (b.kind == ItemKind::Nic && l.bPort >= 0 && l.bPort < int(b.ports.size())) {
+            const QRectF port = portRect(b, l.bPort);
+            return {port.center().x(), port.top()};
+        }
+        if (b.kind != ItemKind::Host || l.rail < 0)
+            return {b.rect.center().x(), b.rect.top()};
+        const int places = int(d_.rails.size()) + 1; // rails are known where a cable has one
+        return {b.rect.left() + b.rect.width() * (l.rail % (places - 1) + 1) / places, b.rect.top()};
+    }
+
+    // Every cable's path, once the ports it lands on are known (fabric_layout.h routes them).
+    void routeCables() {
+        for (DiagramLink& l : d_.links) {
+            if (l.kind != LinkKind::Fabric)
+                continue;
+            const QPointF landing = landingOf(l);
+            const auto upper = layoutSwitchOf_.find(l.a), lower = layoutSwitchOf_.find(l.b);
+            const auto server = layoutServerOf_.find(d_.items[l.b].host);
+            if (upper != layoutSwitchOf_.end() && lower != layoutSwitchOf_.end())
+                l.route = layout_->switchRoute(upper->second, lower->second);
+            else if (upper != layoutSwitchOf_.end() && server != layoutServerOf_.end())
+                l.route = layout_->serverRoute(upper->second, server->second, landing, l.rail);
+            else
+                l.route = {QPointF(d_.items[l.a].rect.center().x(), d_.items[l.a].rect.bottom()), landing};
         }
     }
 
@@ -702,7 +668,7 @@ private:
                 const int band = item(ih.host.name + QStringLiteral("/nvlink"));
                 for (const Device& g : ih.host.gpus)
                     if (const int a = item(ih.host.name + QLatin1Char('/') + g.id); a >= 0 && band >= 0)
-                        d_.links.push_back({a, band, LinkKind::NvLink, {}, -1, 1});
+                        d_.links.push_back({a, band, LinkKind::NvLink, {}, -1, 1, -1, {}});
                 continue;
             }
             for (const auto& [pair, count] : ih.host.nvlinks) {
@@ -840,6 +806,10 @@ private:
 };
 
 } // namespace
+
+bool serversOpenByScale(const DiagramInput& input) {
+    return input.hosts.size() <= 1 || (!input.fabric && input.hosts.size() <= 8);
+}
 
 Diagram buildDiagram(const DiagramInput& input, const DiagramOptions& options) {
     return Builder(input, options).run();

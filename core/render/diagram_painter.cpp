@@ -17,7 +17,7 @@ namespace rackscope {
 namespace {
 
 // Pixel sizes, so text keeps its size against the boxes on any device (screen, 150 DPI image, PDF).
-constexpr int kFont = 12, kSmallFont = 10;
+constexpr int kFont = 12, kSmallFont = 10, kBadgeFont = 9, kMinFont = 7;
 
 QFont makeFont(int pixels, bool bold) {
     QFont f(QStringLiteral("DejaVu Sans"));
@@ -66,22 +66,8 @@ double scaleOf(const QPainter& p) {
     return std::sqrt(std::abs(t.m11() * t.m22() - t.m12() * t.m21()));
 }
 
-QPointF anchorTop(const QRectF& r) {
-    return {r.center().x(), r.top()};
-}
 QPointF anchorBottom(const QRectF& r) {
     return {r.center().x(), r.bottom()};
-}
-
-// A NIC's ports: tabs on its top edge, right-aligned (the label keeps the left), narrower when there are
-// many.
-constexpr double kPortW = 14, kPortH = 8, kPortGap = 4;
-
-QRectF portRect(const DiagramItem& it, int i) {
-    const int n = int(it.ports.size());
-    const double w = std::clamp((it.rect.width() - 46) / n - kPortGap, 3.0, kPortW);
-    const double left = it.rect.right() - 6 - n * (w + kPortGap) + kPortGap;
-    return {left + i * (w + kPortGap), it.rect.top() - kPortH / 2, w, kPortH};
 }
 
 void drawPorts(QPainter& p, const DiagramItem& it, bool text) {
@@ -102,7 +88,46 @@ void drawPorts(QPainter& p, const DiagramItem& it, bool text) {
     }
 }
 
-void drawItem(QPainter& p, const DiagramItem& it, bool text) {
+// The largest size from `pixels` down to kMinFont at which text fits `width`; 0 when none does.
+int fittingSize(const QString& text, int pixels, bool bold, double width) {
+    for (int px = pixels; px >= kMinFont; --px)
+        if (advance(text, px, bold) <= width)
+            return px;
+    return 0;
+}
+
+// A name drawn whole, smaller where it must be; cut only where even the smallest size is too wide.
+void drawFitted(QPainter& p, const QRectF& r, int flags, const QString& text, int pixels, bool bold) {
+    const int px = fittingSize(text, pixels, bold, r.width());
+    p.setFont(font(px ? px : kMinFont, bold));
+    p.drawText(r, flags, px ? text : elided(text, kMinFont, r.width()));
+}
+
+// A closed server's verdicts: a coloured badge each, worst first, on its last line.
+void drawBadges(QPainter& p, const DiagramItem& it, const std::vector<HighlightKind>& kinds) {
+    const QRectF line(it.rect.left() + 6, it.rect.bottom() - 19, it.rect.width() - 12, 14);
+    double x = line.left();
+    p.setFont(font(kBadgeFont, true));
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        const QString word = highlightBadge(kinds[i]);
+        const double w = advance(word, kBadgeFont, true) + 8;
+        const QString more = QStringLiteral("+%1").arg(kinds.size() - i);
+        if (x + w > line.right()) { // no room: how many more
+            p.setPen(itemStyle(ItemKind::Host).text);
+            p.drawText(QRectF(x, line.top(), line.right() - x, line.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, more);
+            return;
+        }
+        p.setPen(Qt::NoPen);
+        p.setBrush(highlightColour(kinds[i]));
+        p.drawRoundedRect(QRectF(x, line.top(), w, line.height()), 3, 3);
+        p.setPen(Qt::white);
+        p.drawText(QRectF(x, line.top(), w, line.height()), Qt::AlignCenter, word);
+        x += w + 3;
+    }
+}
+
+void drawItem(QPainter& p, const DiagramItem& it, bool text, const std::vector<HighlightKind>& badges) {
     const ItemStyle s = itemStyle(it.kind);
     p.setPen(QPen(s.border, it.container() ? 1.0 : 1.2));
     p.setBrush(s.fill);
@@ -120,82 +145,61 @@ void drawItem(QPainter& p, const DiagramItem& it, bool text) {
     p.setPen(s.text);
     if (it.container()) {
         const QRectF head(it.rect.left() + 6, it.rect.top() + 2, it.rect.width() - 12, 18);
-        p.setFont(font(kFont, it.kind == ItemKind::Host));
-        p.drawText(head, Qt::AlignLeft | Qt::AlignVCenter, it.label);
-        if (it.kind == ItemKind::Host &&
-            it.rect.height() < 70) { // a closed server: the detail below its name, a line each
-            p.setFont(font(kSmallFont));
-            const QRectF below(head.left(), head.bottom() - 3, head.width(),
-                               it.rect.bottom() - head.bottom() + 2);
-            QStringList lines = it.detail.split(QLatin1Char('\n'));
-            for (QString& line : lines)
-                line = elided(line, kSmallFont, below.width());
-            p.drawText(below, Qt::AlignLeft | Qt::AlignTop, lines.join(QLatin1Char('\n')));
-        } else if (!it.detail.isEmpty()) {
-            p.setFont(font(kSmallFont));
-            const double used = advance(it.label, kFont, it.kind == ItemKind::Host) + 12;
-            if (used < head.width())
-                p.drawText(head.adjusted(used, 0, 0, 0), Qt::AlignRight | Qt::AlignVCenter,
-                           elided(it.detail, kSmallFont, head.width() - used));
+        const bool bold = it.kind == ItemKind::Host;
+        drawFitted(p, head, Qt::AlignLeft | Qt::AlignVCenter, it.label, kFont, bold);
+        if (it.closed) { // the detail below its name, a line each, then the badges
+            const QStringList lines = it.detail.split(QLatin1Char('\n'));
+            for (int i = 0; i < lines.size(); ++i)
+                drawFitted(p, QRectF(head.left(), head.bottom() - 1 + 12 * i, head.width(), 13),
+                           Qt::AlignLeft | Qt::AlignVCenter, lines[i], kSmallFont, false);
+            drawBadges(p, it, badges);
+        } else if (!it.detail.isEmpty()) { // beside the name where it fits whole, smaller if it must
+            const double used =
+                advance(it.label, fittingSize(it.label, kFont, bold, head.width()), bold) + 12;
+            if (const int px = fittingSize(it.detail, kSmallFont, false, head.width() - used)) {
+                p.setFont(font(px));
+                p.drawText(head.adjusted(used, 0, 0, 0), Qt::AlignRight | Qt::AlignVCenter, it.detail);
+            }
         }
         return;
     }
     const QRectF inner = it.rect.adjusted(5, 3, -5, -6);
-    p.setFont(font(kFont, true));
-    p.drawText(QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2),
-               Qt::AlignLeft | Qt::AlignVCenter, it.label);
-    p.setFont(font(kSmallFont));
-    p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
-               Qt::AlignLeft | Qt::AlignVCenter, elided(it.detail, kSmallFont, inner.width()));
+    drawFitted(p, QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2),
+               Qt::AlignLeft | Qt::AlignVCenter, it.label, kFont, true);
+    drawFitted(p, QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
+               Qt::AlignLeft | Qt::AlignVCenter, it.detail, kSmallFont, false);
 }
 
-// A cable from the switch above down to the server or NIC below: a cubic
-// that leaves and arrives vertically.
-struct Cable {
-    QPointF p0, p1, p2, p3;
-    QPointF at(double t)
-        const { // Bernstein form: QPainterPath::pointAtPercent measures arc length, far too slow per frame
-        const double u = 1 - t;
-        return u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3;
-    }
-};
-
-// A cable runs from the bottom of the item above to the top of the one below, or to its port there.
-Cable cableOf(const Diagram& d, const DiagramLink& l) {
-    const DiagramItem& below = d.items[l.b];
-    const QPointF from = anchorBottom(d.items[l.a].rect);
-    const QPointF to = l.bPort >= 0 && l.bPort < int(below.ports.size())
-                           ? QPointF(portRect(below, l.bPort).center().x(), below.rect.top() - kPortH / 2)
-                           : anchorTop(below.rect);
-    const double mid = (from.y() + to.y()) / 2;
-    return {from, QPointF(from.x(), mid), QPointF(to.x(), mid), to};
-}
-
-QPainterPath pathOf(const Cable& c) {
-    QPainterPath path(c.p0);
-    path.cubicTo(c.p1, c.p2, c.p3);
-    return path;
-}
-
-// NVLink and GPU–NIC pairs inside a server: an arc below the boxes.
-Cable arcBelowCurve(const QRectF& a, const QRectF& b, double depth) {
+// An NVLink between two GPUs of a server: an arc below the boxes, a cubic that leaves and arrives
+// vertically, as line segments.
+std::vector<QPointF> arcBelow(const QRectF& a, const QRectF& b) {
     const QPointF from = anchorBottom(a), to = anchorBottom(b);
-    const double low = std::max(from.y(), to.y()) + depth;
-    return {from, QPointF(from.x(), low), QPointF(to.x(), low), to};
+    const double low = std::max(from.y(), to.y()) + 6 + std::abs(a.center().x() - b.center().x()) * 0.04;
+    const QPointF c1(from.x(), low), c2(to.x(), low);
+    constexpr int kSegments = 16;
+    std::vector<QPointF> points;
+    for (int i = 0; i <= kSegments; ++i) {
+        const double t = double(i) / kSegments, u = 1 - t;
+        points.push_back(u * u * u * from + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * to);
+    }
+    return points;
 }
 
-double nvlinkDepth(const QRectF& a, const QRectF& b) {
-    return 6 + std::abs(a.center().x() - b.center().x()) * 0.04;
-}
-
-// The curve a link is drawn along; none for an NVLink to the NVSwitch (a tag on the server, not a line).
-std::optional<Cable> curveOf(const Diagram& d, const DiagramLink& l) {
-    const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
-    if (l.kind != LinkKind::NvLink)
-        return cableOf(d, l);
+// The line a link is drawn along: a fabric cable's route, an NVLink's arc; none for an NVLink to the
+// server's NVLink band (a tag on the GPU, not a line).
+std::vector<QPointF> lineOf(const Diagram& d, const DiagramLink& l) {
+    if (l.kind == LinkKind::Fabric)
+        return l.route;
     if (d.items[l.b].kind == ItemKind::NvSwitch)
-        return std::nullopt;
-    return arcBelowCurve(a, b, nvlinkDepth(a, b));
+        return {};
+    return arcBelow(d.items[l.a].rect, d.items[l.b].rect);
+}
+
+QRectF boundsOf(const std::vector<QPointF>& line) {
+    QRectF r;
+    for (std::size_t i = 1; i < line.size(); ++i)
+        r = r.united(QRectF(line[i - 1], line[i]).normalized().adjusted(-1, -1, 1, 1));
+    return r;
 }
 
 double distanceToSegment(QPointF p, QPointF a, QPointF b) {
@@ -210,28 +214,46 @@ bool meets(const QRectF& exposed, const QRectF& r) {
     return exposed.isEmpty() || exposed.intersects(r);
 }
 
-// A cable's curve as line segments, keeping only those that meet the exposed
-// rectangle: stroking a whole curve that mostly runs off screen costs far more
-// than its visible part (the rasteriser walks the full outline).
-void appendCable(QVector<QLineF>& lines, const Cable& cable, const QRectF& exposed, double scale) {
-    // About one segment per 30 screen pixels of the cable's span: smooth enough up close, cheap far out.
-    const QPointF span = cable.p3 - cable.p0;
-    const int kSegments = std::clamp(int((std::abs(span.x()) + std::abs(span.y())) * scale / 30), 2, 16);
-    QPointF previous = cable.p0;
+// A line's segments that meet the exposed rectangle: stroking what runs off screen costs as much as what
+// is seen.
+void appendLine(QVector<QLineF>& lines, const std::vector<QPointF>& line, const QRectF& exposed) {
     const QRectF view = exposed.isEmpty() ? QRectF() : exposed.adjusted(-4, -4, 4, 4);
-    for (int i = 1; i <= kSegments; ++i) {
-        const QPointF next = cable.at(double(i) / kSegments);
-        if (view.isEmpty() || view.intersects(QRectF(previous, next).normalized().adjusted(-1, -1, 1, 1)))
-            lines.append(QLineF(previous, next));
-        previous = next;
-    }
+    for (std::size_t i = 1; i < line.size(); ++i)
+        if (view.isEmpty() ||
+            view.intersects(QRectF(line[i - 1], line[i]).normalized().adjusted(-1, -1, 1, 1)))
+            lines.append(QLineF(line[i - 1], line[i]));
 }
 
-void drawCable(QPainter& p, const Cable& cable, const QRectF& exposed, double scale) {
+void drawLine(QPainter& p, const std::vector<QPointF>& line, const QRectF& exposed) {
     QVector<QLineF> lines;
-    appendCable(lines, cable, exposed, scale);
+    appendLine(lines, line, exposed);
     if (!lines.isEmpty())
         p.drawLines(lines.constData(), int(lines.size()));
+}
+
+void drawBundleLabels(QPainter& p, const Diagram& d, const QRectF& exposed) {
+    p.setFont(font(kSmallFont));
+    p.setPen(QColor(0x45, 0x5a, 0x64));
+    for (const BundleLabel& label : bundleLabels(d))
+        if (meets(exposed, label.rect))
+            p.drawText(label.rect, Qt::AlignLeft | Qt::AlignVCenter, label.text);
+}
+
+// Each closed server's verdicts among the highlights shown, worst first, once each.
+std::vector<std::vector<HighlightKind>> cardVerdicts(const Diagram& d, const PaintOptions& o) {
+    std::vector<std::vector<HighlightKind>> out(d.items.size());
+    for (const Highlight& h : d.highlights)
+        if (o.show[static_cast<std::size_t>(h.kind)])
+            for (int i : h.items)
+                if (d.items[std::size_t(i)].closed) {
+                    auto& kinds = out[std::size_t(i)];
+                    if (std::find(kinds.begin(), kinds.end(), h.kind) == kinds.end())
+                        kinds.push_back(h.kind);
+                }
+    for (auto& kinds : out)
+        std::sort(kinds.begin(), kinds.end(),
+                  [](HighlightKind a, HighlightKind b) { return highlightRank(a) < highlightRank(b); });
+    return out;
 }
 
 } // namespace
@@ -243,6 +265,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     const bool coarse = !o.alwaysText && scale < 0.35;
     p.setRenderHint(QPainter::Antialiasing, !coarse);
     const bool text = o.alwaysText || scale * kSmallFont >= 4.5;
+    const std::vector<std::vector<HighlightKind>> verdicts = cardVerdicts(d, o);
     if (coarse) {
         std::map<ItemKind, QVector<QRectF>> byKind;
         for (const DiagramItem& it : d.items)
@@ -260,15 +283,17 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.drawRects(it->second.constData(), int(it->second.size()));
         }
     } else {
-        for (const DiagramItem& it : d.items)
-            if (meets(o.exposed, it.rect))
-                drawItem(p, it, text);
+        for (std::size_t i = 0; i < d.items.size(); ++i)
+            if (meets(o.exposed, d.items[i].rect))
+                drawItem(p, d.items[i], text, verdicts[i]);
     }
 
     p.setBrush(Qt::NoBrush);
-    std::map<std::pair<int, bool>, QVector<QLineF>> screenCables; // by rail and width
+    // A rail's cables in one call with one pen: setting a pen costs as much as a cable.
+    std::map<std::pair<int, bool>, QVector<QLineF>> cables; // by rail and weight
+    QVector<QLineF> nvlinkArcs;
     for (const DiagramLink& l : d.links) {
-        const QRectF &a = d.items[l.a].rect, &b = d.items[l.b].rect;
+        const QRectF& a = d.items[l.a].rect;
         if (l.kind == LinkKind::NvLink &&
             d.items[l.b].kind == ItemKind::NvSwitch) { // on the server's NVLink band: a tag, not a line
             if (coarse || !meets(o.exposed, a))
@@ -279,67 +304,46 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.setBrush(Qt::NoBrush);
             continue;
         }
-        if (l.kind == LinkKind::NvLink) { // GPU to GPU: a curve that may bow outside both boxes
-            const QPainterPath curve = pathOf(*curveOf(d, l));
-            if (!meets(o.exposed, curve.boundingRect().adjusted(-1, -1, 1, 1)))
-                continue;
-            p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
-            p.drawPath(curve);
+        const std::vector<QPointF> line = lineOf(d, l);
+        if (!meets(o.exposed, boundsOf(line)))
             continue;
-        }
-        if (!meets(o.exposed, a.united(b)))
-            continue;
-        if (o.alwaysText) {
-            p.setPen(QPen(railColour(l.rail), l.count > 1 ? 2.2 : 1.4));
-            p.drawPath(pathOf(cableOf(d, l))); // exports: one smooth curve per cable
-        } else { // on screen: a rail's cables in one call, with one pen (setting a pen costs as much as a
-                 // cable)
-            appendCable(screenCables[{l.rail, l.count > 1 && scale > 0.5}], cableOf(d, l), o.exposed, scale);
-        }
+        appendLine(l.kind == LinkKind::NvLink ? nvlinkArcs : cables[{l.rail, l.count > 1}], line, o.exposed);
     }
-    for (const auto& [key, lines] : screenCables) {
-        QPen pen(railColour(key.first), key.second ? 2.0 : 1.0); // 1 px: the rasteriser's fastest line
-        pen.setCosmetic(true); // in screen pixels: the raster engine's fast path
+    for (const auto& [key, lines] : cables) {
+        // On screen 1 px, the rasteriser's fastest line; in an export a weight that prints.
+        QPen pen(railColour(key.first), o.alwaysText ? (key.second ? 2.2 : 1.4) : (key.second ? 2.0 : 1.0));
+        pen.setCosmetic(!o.alwaysText);
+        pen.setJoinStyle(Qt::MiterJoin);
         p.setPen(pen);
         p.drawLines(lines.constData(), int(lines.size()));
     }
-    if (text) { // a server's cables carry their speed near the server, switch links half way
-        p.setFont(font(kSmallFont));
-        p.setPen(QColor(0x45, 0x5a, 0x64));
-        for (const DiagramLink& l : d.links) {
-            if (l.kind != LinkKind::Fabric || l.label.isEmpty())
-                continue;
-            const bool toServer = d.items[l.b].kind == ItemKind::Nic || d.items[l.b].kind == ItemKind::Host;
-            const QPointF mid = cableOf(d, l).at(toServer ? 0.93 : 0.5);
-            if (!meets(o.exposed, QRectF(mid, QSizeF(80, 12))))
-                continue;
-            p.drawText(mid + QPointF(4, -2),
-                       l.count > 1 ? QStringLiteral("%1 ×%2").arg(l.label).arg(l.count) : l.label);
-        }
+    if (!nvlinkArcs.isEmpty()) {
+        p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
+        p.drawLines(nvlinkArcs.constData(), int(nvlinkArcs.size()));
     }
+    if (text)
+        drawBundleLabels(p, d, o.exposed);
 
     for (const Highlight& h : d.highlights) {
         if (!o.show[static_cast<std::size_t>(h.kind)])
             continue;
         const QColor c = highlightColour(h.kind);
         for (int li : h.links) {
-            const DiagramLink& l = d.links[li];
             QPen pen(c, 3.2, h.kind == HighlightKind::PortDown ? Qt::DashLine : Qt::SolidLine);
-            if (o.alwaysText) {
-                p.setPen(pen);
-                p.drawPath(pathOf(cableOf(d, l)));
-            } else {
+            if (!o.alwaysText) {
                 pen.setCosmetic(true);
                 pen.setWidthF(std::clamp(3.2 * scale, 2.0, 5.0));
-                p.setPen(pen);
-                drawCable(p, cableOf(d, l), o.exposed, scale);
             }
+            p.setPen(pen);
+            drawLine(p, lineOf(d, d.links[li]), o.exposed);
         }
         const bool pair = h.items.size() == 2 &&
                           (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect ||
                            h.kind == HighlightKind::RunTransport);
         if (!pair) {
             for (int i : h.items) {
+                if (d.items[i].closed && verdicts[std::size_t(i)].front() != h.kind)
+                    continue; // a card is outlined in its worst verdict's colour; its badges tell the rest
                 const QRectF outline = d.items[i].rect.adjusted(-2, -2, 2, 2);
                 if (!meets(o.exposed, outline.adjusted(-2, -2, 2, 2))) // with the pen's half width
                     continue;
@@ -378,14 +382,11 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     }
 
     if (o.hoveredLink >= 0 && o.hoveredLink < int(d.links.size())) {
-        if (const auto c = curveOf(d, d.links[o.hoveredLink])) {
-            const QPainterPath path = pathOf(*c);
-            QPen pen(QColor(0x00, 0x78, 0xd4, 160), 4);
-            pen.setCosmetic(true);
-            p.setPen(pen);
-            p.setBrush(Qt::NoBrush);
-            p.drawPath(path);
-        }
+        QPen pen(QColor(0x00, 0x78, 0xd4, 160), 4);
+        pen.setCosmetic(true);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        drawLine(p, lineOf(d, d.links[o.hoveredLink]), {});
     }
 
     for (int sel : {o.hovered, o.selected}) {
@@ -496,39 +497,56 @@ void paintTitleBlock(QPainter& p, const QRectF& r, const TitleBlock& t) {
     p.restore();
 }
 
+std::vector<BundleLabel> bundleLabels(const Diagram& d) {
+    std::map<std::pair<int, QString>, int> bundles; // (upper end, speed) -> cables
+    for (const DiagramLink& l : d.links)
+        if (l.kind == LinkKind::Fabric && !l.label.isEmpty())
+            bundles[{l.a, l.label}] += l.count;
+    std::vector<BundleLabel> out;
+    int previous = -1;
+    double y = 0;
+    for (const auto& [key, cables] : bundles) {
+        const QRectF& r = d.items[std::size_t(key.first)].rect;
+        y = key.first == previous ? y + kSmallFont + 3 : r.bottom() + 2;
+        previous = key.first;
+        const QString text = cables > 1 ? QStringLiteral("%1 ×%2").arg(key.second).arg(cables) : key.second;
+        out.push_back(
+            {QRectF(r.center().x() + 4, y, advance(text, kSmallFont, false) + 1, kSmallFont + 2), text});
+    }
+    return out;
+}
+
 int linkAt(const Diagram& d, QPointF at, double tolerance) {
-    constexpr int kSteps =
-        24; // the curve as 24 segments: within a pixel of it at any zoom a person points at
     int best = -1;
     double bestDistance = tolerance;
     for (int i = 0; i < int(d.links.size()); ++i) {
-        const auto c = curveOf(d, d.links[i]);
-        if (!c)
+        const std::vector<QPointF> line = lineOf(d, d.links[i]);
+        if (!boundsOf(line).adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(at))
             continue;
-        // a Bézier curve stays inside its control points' hull: most links are passed over here
-        const double left = std::min({c->p0.x(), c->p1.x(), c->p2.x(), c->p3.x()}),
-                     right = std::max({c->p0.x(), c->p1.x(), c->p2.x(), c->p3.x()});
-        const double top = std::min({c->p0.y(), c->p1.y(), c->p2.y(), c->p3.y()}),
-                     bottom = std::max({c->p0.y(), c->p1.y(), c->p2.y(), c->p3.y()});
-        if (at.x() < left - tolerance || at.x() > right + tolerance || at.y() < top - tolerance ||
-            at.y() > bottom + tolerance)
-            continue;
-        QPointF previous = c->p0;
-        for (int k = 1; k <= kSteps; ++k) {
-            const QPointF next = c->at(double(k) / kSteps);
-            if (const double gap = distanceToSegment(at, previous, next); gap <= bestDistance) {
+        for (std::size_t k = 1; k < line.size(); ++k)
+            if (const double gap = distanceToSegment(at, line[k - 1], line[k]); gap <= bestDistance) {
                 bestDistance = gap;
                 best = i;
             }
-            previous = next;
-        }
     }
     return best;
 }
 
 QPointF pointOnLink(const Diagram& d, int link, double t) {
-    const auto c = curveOf(d, d.links.at(size_t(link)));
-    return c ? c->at(std::clamp(t, 0.0, 1.0)) : d.items[d.links[size_t(link)].a].rect.center();
+    const std::vector<QPointF> line = lineOf(d, d.links.at(size_t(link)));
+    if (line.empty())
+        return d.items[d.links[size_t(link)].a].rect.center();
+    double length = 0;
+    for (std::size_t k = 1; k < line.size(); ++k)
+        length += QLineF(line[k - 1], line[k]).length();
+    double left = std::clamp(t, 0.0, 1.0) * length;
+    for (std::size_t k = 1; k < line.size(); ++k) {
+        const QLineF segment(line[k - 1], line[k]);
+        if (left <= segment.length() && segment.length() > 0)
+            return segment.pointAt(left / segment.length());
+        left -= segment.length();
+    }
+    return line.back();
 }
 
 } // namespace rackscope

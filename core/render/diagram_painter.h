@@ -29,6 +29,14 @@ struct PaintOptions {
 
 void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o);
 
+// One label for each bundle of cables leaving a switch at one speed, under it ("4x NDR ×16"): where it is
+// drawn and what it says.
+struct BundleLabel {
+    QRectF rect;
+    QString text;
+};
+std::vector<BundleLabel> bundleLabels(const Diagram& d);
+
 // The link drawn nearest a scene point, within `tolerance` scene units, or -1: what the pointer is on.
 int linkAt(const Diagram& d, QPointF scenePoint, double tolerance);
 // A point on a link's drawn curve, t from 0 (its upper end) to 1.

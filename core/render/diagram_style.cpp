@@ -1,6 +1,7 @@
 #include "diagram_style.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <array>
 
 namespace rackscope {
@@ -93,6 +94,38 @@ QString highlightTitle(HighlightKind kind) {
                                            "GPU reaches its NIC only through an NVLink peer (PXN)");
     }
     return {};
+}
+
+QString highlightBadge(HighlightKind kind) {
+    switch (kind) {
+    case HighlightKind::CrossSocket:
+        return QCoreApplication::translate("rackscope", "cross-socket");
+    case HighlightKind::NoGpuDirect:
+        return QCoreApplication::translate("rackscope", "no GDR");
+    case HighlightKind::PcieDegraded:
+        return QCoreApplication::translate("rackscope", "PCIe");
+    case HighlightKind::LinkBelowSpeed:
+        return QCoreApplication::translate("rackscope", "slow link");
+    case HighlightKind::PortDown:
+        return QCoreApplication::translate("rackscope", "port down");
+    case HighlightKind::RailBreak:
+        return QCoreApplication::translate("rackscope", "rail break");
+    case HighlightKind::SlowHost:
+        return QCoreApplication::translate("rackscope", "slow");
+    case HighlightKind::RunTransport:
+        return QCoreApplication::translate("rackscope", "NCCL");
+    case HighlightKind::NicThroughPeer:
+        return QCoreApplication::translate("rackscope", "PXN");
+    }
+    return {};
+}
+
+int highlightRank(HighlightKind kind) {
+    static constexpr std::array<HighlightKind, kHighlightKinds> kWorstFirst{
+        HighlightKind::CrossSocket,  HighlightKind::SlowHost,     HighlightKind::NoGpuDirect,
+        HighlightKind::PortDown,     HighlightKind::RailBreak,    HighlightKind::LinkBelowSpeed,
+        HighlightKind::PcieDegraded, HighlightKind::RunTransport, HighlightKind::NicThroughPeer};
+    return int(std::find(kWorstFirst.begin(), kWorstFirst.end(), kind) - kWorstFirst.begin());
 }
 
 QString itemKindTitle(ItemKind kind) {

@@ -16,6 +16,9 @@ ItemStyle itemStyle(ItemKind kind);
 QColor railColour(int rail); // a fixed palette, the same rail the same colour everywhere
 QColor highlightColour(HighlightKind kind);
 QString highlightTitle(HighlightKind kind); // "GPU–NIC path crosses the CPU socket"
-QString itemKindTitle(ItemKind kind);       // "GPU", "PCIe switch"
+QString highlightBadge(HighlightKind kind); // a word for a server card's badge: "cross-socket"
+// The order a server's verdicts are told in, worst first: its card is outlined in the first one's colour.
+int highlightRank(HighlightKind kind);
+QString itemKindTitle(ItemKind kind); // "GPU", "PCIe switch"
 
 } // namespace rackscope

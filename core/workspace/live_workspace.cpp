@@ -62,8 +62,6 @@ public:
     }
 
     void publish() {
-        if (ws.hosts().size() > 8 && options.expandAll && options.expanded.isEmpty())
-            options.expandAll = false; // many servers: closed, opened on demand
         auto view = std::make_shared<WorkspaceView>();
         view->generation = ++generation;
         view->workspace = ws;

@@ -8,6 +8,8 @@
 #include "workspace/session_file.h"
 #include "workspace/sources.h"
 
+#include <QCollator>
+#include <QFontMetricsF>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -73,6 +75,91 @@ void checkLayout(const Diagram& d, const QString& what) {
                          qPrintable(what + QStringLiteral(": ") + it.id + QStringLiteral(" overlaps ") +
                                     d.items[j].id));
     }
+}
+
+// Whether the segment a-b passes through the inside of r (Liang-Barsky clipping).
+bool crosses(QPointF a, QPointF b, const QRectF& r) {
+    const QRectF in = r.adjusted(1, 1, -1, -1);
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - in.left(), in.right() - a.x(), a.y() - in.top(), in.bottom() - a.y()};
+    double t0 = 0, t1 = 1;
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return false;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return false;
+    }
+    return true;
+}
+
+bool isBox(const DiagramItem& it) { // what a cable must not pass through unless it ends there
+    return it.kind == ItemKind::Host || it.kind == ItemKind::Leaf || it.kind == ItemKind::Spine ||
+           it.kind == ItemKind::Core || it.kind == ItemKind::Switch;
+}
+
+// What a design review needs of the picture: no cable through a server or switch it does not end in, every
+// server and switch name drawn whole at its full size, no bundle label on a box or on another label.
+void checkReadable(const Diagram& d, const QString& what) {
+    std::vector<int> boxes;
+    for (std::size_t i = 0; i < d.items.size(); ++i)
+        if (isBox(d.items[i]))
+            boxes.push_back(int(i));
+    const auto within = [&](int box, int item) {
+        for (int i = item; i >= 0; i = d.items[std::size_t(i)].parent)
+            if (i == box)
+                return true;
+        return false;
+    };
+    int routed = 0;
+    for (const DiagramLink& l : d.links) {
+        if (l.kind != LinkKind::Fabric)
+            continue;
+        QVERIFY2(l.route.size() >= 2, qPrintable(what + QStringLiteral(": a cable without a route")));
+        for (const QPointF& p : l.route)
+            QVERIFY2(d.bounds.contains(p),
+                     qPrintable(what + QStringLiteral(": a cable runs out of the bounds")));
+        ++routed;
+        for (int box : boxes) {
+            if (within(box, l.a) || within(box, l.b))
+                continue;
+            for (std::size_t k = 1; k < l.route.size(); ++k)
+                QVERIFY2(!crosses(l.route[k - 1], l.route[k], d.items[std::size_t(box)].rect),
+                         qPrintable(QStringLiteral("%1: the cable %2 - %3 crosses %4")
+                                        .arg(what, d.items[std::size_t(l.a)].id, d.items[std::size_t(l.b)].id,
+                                             d.items[std::size_t(box)].id)));
+        }
+    }
+    QFont bold(QStringLiteral("DejaVu Sans"));
+    bold.setPixelSize(12);
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    for (int box : boxes) {
+        const DiagramItem& it = d.items[std::size_t(box)];
+        QVERIFY2(fm.horizontalAdvance(it.label) <= it.rect.width() - 10,
+                 qPrintable(what + QStringLiteral(": the name ") + it.label + QStringLiteral(" is cut")));
+    }
+    const std::vector<BundleLabel> labels = bundleLabels(d);
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        for (std::size_t j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!labels[i].rect.intersects(labels[j].rect),
+                     qPrintable(what + QStringLiteral(": two cable labels overlap")));
+        for (const DiagramItem& it : d.items)
+            QVERIFY2(!labels[i].rect.intersects(it.rect),
+                     qPrintable(what + QStringLiteral(": the cable label ") + labels[i].text +
+                                QStringLiteral(" covers ") + it.id));
+    }
+    if (!d.links.empty())
+        QVERIFY(routed > 0 || std::all_of(d.links.begin(), d.links.end(),
+                                          [](const DiagramLink& l) { return l.kind == LinkKind::NvLink; }));
 }
 
 } // namespace
@@ -164,7 +251,7 @@ private slots:
         QVERIFY(storageDevices(all) > 0);
         QCOMPARE(storageDevices(buildDiagram(in, storage)), 0);
         DiagramOptions closed;
-        closed.expandAll = false;
+        closed.open = ServersOpen::Listed;
         const Diagram c =
             buildDiagram(inputOf({QStringLiteral("topo-m-4xK40m-2socket-mlx4-legacy-SOC.txt")}), closed);
         QCOMPARE(c.items.size(), std::size_t(1));
@@ -279,10 +366,42 @@ private slots:
             }
         }
         QCOMPARE(hosts, int(fa.hosts.size()));
-        QVERIFY(spineBottom < leafTop && leafBottom < hostTop);
+        QVERIFY(spineBottom < leafTop && leafBottom > hostTop); // spines on top; pods in bands below
         for (const DiagramLink& l : d.links)
             QVERIFY(d.items[l.a].rect.top() <= d.items[l.b].rect.top()); // cables go down
         checkLayout(d, name);
+        checkReadable(d, name);
+        // At cluster scale servers are cards, and the whole is about the shape of a 16:9 window.
+        QVERIFY(std::all_of(d.items.begin(), d.items.end(),
+                            [](const DiagramItem& it) { return it.kind != ItemKind::Host || it.closed; }));
+        const double aspect = d.bounds.width() / d.bounds.height();
+        QVERIFY2(aspect > 1.2 && aspect < 2.6, qPrintable(QString::number(aspect)));
+        // Spines by name; each pod's leaves in rail order, over its servers.
+        std::map<double, QString> spineAt; // left to right
+        for (const DiagramItem& it : d.items)
+            if (it.kind == ItemKind::Spine)
+                spineAt[it.rect.left()] = it.label;
+        QStringList spines;
+        for (const auto& [x, spine] : spineAt)
+            spines << spine;
+        QStringList byName = spines;
+        QCollator natural;
+        natural.setNumericMode(true);
+        std::sort(byName.begin(), byName.end(), natural);
+        QCOMPARE(spines, byName);
+        std::map<double, std::vector<const DiagramItem*>> leafRows; // by top
+        for (const DiagramItem& it : d.items)
+            if (it.kind == ItemKind::Leaf)
+                leafRows[it.rect.top()].push_back(&it);
+        for (auto& [top, row] : leafRows) {
+            std::sort(row.begin(), row.end(), [](const DiagramItem* a, const DiagramItem* b) {
+                return a->rect.left() < b->rect.left();
+            });
+            for (std::size_t i = 1; i < row.size(); ++i)
+                if (row[i]->rect.left() - row[i - 1]->rect.right() < 60) // the same pod
+                    QVERIFY2(row[i - 1]->rail <= row[i]->rail,
+                             qPrintable(row[i - 1]->label + QStringLiteral(" before ") + row[i]->label));
+        }
 
         // Only some servers: the leaves they reach, not the others.
         DiagramOptions few;
@@ -308,7 +427,15 @@ private slots:
         QVERIFY(s.failed.empty());
         QCOMPARE(s.input.hosts.size(), std::size_t(8));
         QVERIFY(s.input.fabric);
-        const Diagram d = buildDiagram(s.input);
+        DiagramOptions open;
+        open.open = ServersOpen::All;
+        const Diagram d = buildDiagram(s.input, open);
+        checkReadable(d, QStringLiteral("the demo, open"));
+        const Diagram cards = buildDiagram(s.input); // a cluster: every server a card
+        checkReadable(cards, QStringLiteral("the demo"));
+        checkLayout(cards, QStringLiteral("the demo"));
+        QVERIFY(std::all_of(cards.items.begin(), cards.items.end(),
+                            [](const DiagramItem& it) { return it.kind != ItemKind::Host || it.closed; }));
         auto on = [&](HighlightKind kind, const QString& host) {
             int n = 0;
             for (const Highlight& h : d.highlights)
@@ -357,7 +484,9 @@ private slots:
         for (FabricLink& l : f.links)
             if (l.a == nic1->id || l.b == nic1->id)
                 l.state = QStringLiteral("up");
-        const Diagram d = buildDiagram(s.input);
+        DiagramOptions open;
+        open.open = ServersOpen::All;
+        const Diagram d = buildDiagram(s.input, open);
         const DiagramItem& it = d.items[size_t(d.find(QStringLiteral("node01/NIC1")))];
         QCOMPARE(it.ports.size(), std::size_t(2));
         QCOMPARE(it.ports[0].name, QStringLiteral("1"));
@@ -502,5 +631,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiagram)
+QTEST_MAIN(TestDiagram) // a GUI application: the checks measure drawn text
 #include "test_diagram.moc"

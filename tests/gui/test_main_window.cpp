@@ -89,7 +89,14 @@ private slots:
         rackscope::gui::MainWindow w;
         w.openDemo();
         QVERIFY(settled(w));
+        QVERIFY(!w.selectItem(QStringLiteral("node08/GPU4")));    // a cluster opens as cards
+        emit w.canvas()->expandToggled(QStringLiteral("node08")); // as a double-click on its card does
+        QVERIFY(settled(w));
         QVERIFY(w.selectItem(QStringLiteral("node08/GPU4")));
+        QVERIFY(w.canvas()
+                    ->diagram()
+                    .items[size_t(w.canvas()->diagram().find(QStringLiteral("host:node01")))]
+                    .closed);
         w.console()->appendPlainText(QStringLiteral("a line the console keeps"));
         QTreeWidgetItem* const firstRow = w.findingList()->topLevelItem(0);
         QVERIFY(firstRow);
