@@ -145,7 +145,9 @@ QString TopologyCanvas::toolTipForLink(int link) const {
             .toHtmlEscaped();
     };
     QStringList lines{QStringLiteral("<b>%1 — %2</b>").arg(end(l.a), end(l.b))};
-    QString what = l.kind == LinkKind::NvLink ? tr("NVLink") : tr("cable");
+    QString what = l.kind == LinkKind::NvLink   ? tr("NVLink")
+                   : l.kind == LinkKind::GpuNic ? tr("the NIC NCCL would use for this GPU, path")
+                                                : tr("cable");
     if (!l.label.isEmpty())
         what += QStringLiteral(": ") + l.label.toHtmlEscaped();
     if (l.count > 1)

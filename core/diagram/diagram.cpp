@@ -96,6 +96,24 @@ std::vector<int> Diagram::children(int item) const {
     return out;
 }
 
+std::vector<int> Diagram::pathPartners(int item) const {
+    std::vector<int> out;
+    const auto add = [&](int i) {
+        if (i != item && std::find(out.begin(), out.end(), i) == out.end())
+            out.push_back(i);
+    };
+    for (const DiagramLink& l : links)
+        if (l.kind == LinkKind::GpuNic && (l.a == item || l.b == item))
+            add(l.a == item ? l.b : l.a);
+    for (const Highlight& h : highlights)
+        if (h.kind == HighlightKind::CrossSocket || h.kind == HighlightKind::NoGpuDirect ||
+            h.kind == HighlightKind::NicThroughPeer)
+            if (std::find(h.items.begin(), h.items.end(), item) != h.items.end())
+                for (int i : h.items)
+                    add(i);
+    return out;
+}
+
 std::vector<const Highlight*> Diagram::highlightsOf(int item) const {
     std::vector<const Highlight*> out;
     for (const Highlight& h : highlights)

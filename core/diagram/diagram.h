@@ -66,7 +66,11 @@ double labelWidth(const QString& text, double pixels);
 // there are many; a cable lands on its top.
 QRectF portRect(const DiagramItem& nic, int port);
 
-enum class LinkKind { NvLink, Fabric };
+enum class LinkKind {
+    NvLink,
+    Fabric,
+    GpuNic // a GPU to the NIC NCCL would give it, labelled with the path type (pairs not highlighted)
+};
 
 struct DiagramLink {
     int a = -1, b = -1; // items; a above b
@@ -117,6 +121,9 @@ struct Diagram {
     std::vector<int>
     search(const QString& text) const; // host, device id, name or PCI address, case-insensitive
     std::vector<int> children(int item) const;
+    // The items a GPU or NIC reaches the network through or serves: its NCCL NIC (or GPUs) and a PXN
+    // relay, drawn lit with it when it is selected.
+    std::vector<int> pathPartners(int item) const;
     // The highlights that concern an item, for hover text.
     std::vector<const Highlight*> highlightsOf(int item) const;
 };

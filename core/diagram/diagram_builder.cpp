@@ -181,7 +181,8 @@ void measure(Box& b) {
         width = std::max(width, rowW);
         height += (height > kHeader ? kGap : 0) + rowH;
     }
-    b.item.rect = QRectF(0, 0, std::max(width + 2 * kPad, kDeviceW), height + kPad);
+    const double named = labelWidth(b.item.label, 12) + 12; // its name whole in its header
+    b.item.rect = QRectF(0, 0, std::max({width + 2 * kPad, kDeviceW, named}), height + kPad);
 }
 
 // Then places them (top-down), row by row as measured.
@@ -221,6 +222,7 @@ public:
         portsDown();
         routeCables();
         nvlinks();
+        gpuNicPaths();
         hostHighlights();
         fabricHighlights();
         for (const DiagramItem& it : d_.items)
@@ -375,11 +377,83 @@ private:
         };
         for (int root : kids[-1])
             walk(root, host);
-        for (const Device* d : loose)
-            host.children.push_back({deviceItem(h, *d), {}});
+        addLoose(host, loose, ih);
         if (o_.onlyGpusAndNics || o_.hideStorage)
             prune(host);
         return host;
+    }
+
+    // Devices of no tree (nvidia-smi topo -m, an NCCL dump without one) in a box for each NUMA node a source
+    // gives them, each NIC after the GPUs it reaches at PIX or PXB, so a GPU sits beside its NIC. A NIC the
+    // source gives no NUMA node is drawn in its nearest GPU's where their path stays within one (PIX to
+    // NODE); its own NUMA fact stays unknown.
+    void addLoose(Box& host, const std::vector<const Device*>& loose, const InspectedHost& ih) {
+        const HostTopology& h = ih.host;
+        std::vector<const Device*> ordered;
+        const auto placed = [&](const Device* d) {
+            return std::find(ordered.begin(), ordered.end(), d) != ordered.end();
+        };
+        const auto near = [&](const Device& gpu, const Device& nic) {
+            const GpuNicPair* p = ih.analysis.pair(gpu.id, nic.id);
+            return p && p->path && (*p->path == PathType::PIX || *p->path == PathType::PXB);
+        };
+        for (const Device* g : loose) {
+            if (g->kind != DeviceKind::Gpu)
+                continue;
+            ordered.push_back(g);
+            for (const Device* n : loose) { // a NIC once every GPU near it is in
+                if (n->kind != DeviceKind::Nic || placed(n) || !near(*g, *n))
+                    continue;
+                if (std::none_of(loose.begin(), loose.end(), [&](const Device* other) {
+                        return other->kind == DeviceKind::Gpu && !placed(other) && near(*other, *n);
+                    }))
+                    ordered.push_back(n);
+            }
+        }
+        for (const Device* d : loose)
+            if (!placed(d))
+                ordered.push_back(d);
+        const auto numaOf = [&](const Device* d) -> std::optional<int> {
+            if (d->numa || d->kind != DeviceKind::Nic)
+                return d->numa;
+            std::optional<int> numa;
+            int best = 1 << 20;
+            for (const Device* g : loose)
+                if (const GpuNicPair* p =
+                        g->kind == DeviceKind::Gpu ? ih.analysis.pair(g->id, d->id) : nullptr;
+                    p && p->path && g->numa && *p->path <= PathType::NODE && int(*p->path) < best) {
+                    best = int(*p->path);
+                    numa = g->numa;
+                }
+            return numa;
+        };
+        std::map<int, Box> byNuma;
+        std::vector<Box> unplaced; // after the NUMA nodes
+        for (const Device* d : ordered) {
+            const std::optional<int> numa = numaOf(d);
+            if (!numa) {
+                unplaced.push_back({deviceItem(h, *d), {}});
+                continue;
+            }
+            Box& group = byNuma[*numa];
+            if (group.item.id.isEmpty()) {
+                group.item.kind = ItemKind::Numa;
+                group.item.id = QStringLiteral("%1/numa%2").arg(h.name).arg(*numa);
+                group.item.host = h.name;
+                group.item.label = QCoreApplication::translate("rackscope", "NUMA node %1").arg(*numa);
+                group.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
+            }
+            if (group.item.detail.isEmpty() && !d->cpuAffinity.isEmpty()) {
+                group.item.detail = QCoreApplication::translate("rackscope", "CPUs %1").arg(d->cpuAffinity);
+                group.item.facts.emplace_back(factName(QT_TRANSLATE_NOOP("rackscope", "CPU affinity")),
+                                              d->cpuAffinity);
+            }
+            group.children.push_back({deviceItem(h, *d), {}});
+        }
+        for (auto& [numa, group] : byNuma)
+            host.children.push_back(std::move(group));
+        for (Box& b : unplaced)
+            host.children.push_back(std::move(b));
     }
 
     std::vector<Box> hostBoxes() {
@@ -687,6 +761,26 @@ private:
                 d_.links.push_back(l);
             }
         }
+    }
+
+    // Each GPU's path to the NIC NCCL would give it, where both are drawn and no highlight already draws it
+    // (across the socket, without GPUDirect RDMA, through a peer).
+    void gpuNicPaths() {
+        for (const InspectedHost& ih : in_.hosts)
+            for (const auto& [gpu, nic] : ih.analysis.ncclNic) {
+                const GpuNicPair* p = ih.analysis.pair(gpu, nic);
+                const int a = item(ih.host.name + QLatin1Char('/') + gpu),
+                          b = item(ih.host.name + QLatin1Char('/') + nic);
+                if (!p || a < 0 || b < 0 || p->crossSocket.value_or(false) || !p->gpudirect.value_or(true) ||
+                    p->ncclPath == PathType::PXN)
+                    continue;
+                DiagramLink l;
+                l.a = a;
+                l.b = b;
+                l.kind = LinkKind::GpuNic;
+                l.label = p->viaNccl() ? pathTypeName(*p->viaNccl()) : QStringLiteral("?");
+                d_.links.push_back(l);
+            }
     }
 
     // The item that stands for a device: itself when drawn, else its (collapsed) server.

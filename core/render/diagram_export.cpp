@@ -114,7 +114,9 @@ QByteArray diagramToDot(const Diagram& d, const PaintOptions& o) {
         if (open(l.a) || open(l.b))
             continue; // Graphviz joins nodes only; a cable to a closed server ends at it
         out += "  " + end(a) + " -> " + end(b) + " [color=\"" + railColour(l.rail).name().toUtf8() + "\"" +
-               (l.kind == LinkKind::NvLink ? ", style=dotted, constraint=false" : "") +
+               (l.kind == LinkKind::NvLink   ? ", style=dotted, constraint=false"
+                : l.kind == LinkKind::GpuNic ? ", style=dashed, constraint=false"
+                                             : "") +
                (l.label.isEmpty() ? QByteArray() : ", label=" + dotId(l.label).toUtf8() + ", fontsize=7") +
                "];\n";
     }

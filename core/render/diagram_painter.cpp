@@ -190,7 +190,7 @@ std::vector<QPointF> arcBelow(const QRectF& a, const QRectF& b) {
 std::vector<QPointF> lineOf(const Diagram& d, const DiagramLink& l) {
     if (l.kind == LinkKind::Fabric)
         return l.route;
-    if (d.items[l.b].kind == ItemKind::NvSwitch)
+    if (l.kind == LinkKind::NvLink && d.items[l.b].kind == ItemKind::NvSwitch)
         return {};
     return arcBelow(d.items[l.a].rect, d.items[l.b].rect);
 }
@@ -291,7 +291,8 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     p.setBrush(Qt::NoBrush);
     // A rail's cables in one call with one pen: setting a pen costs as much as a cable.
     std::map<std::pair<int, bool>, QVector<QLineF>> cables; // by rail and weight
-    QVector<QLineF> nvlinkArcs;
+    QVector<QLineF> nvlinkArcs, gpuNicArcs;
+    std::vector<std::pair<QPointF, QString>> pathLabels;
     for (const DiagramLink& l : d.links) {
         const QRectF& a = d.items[l.a].rect;
         if (l.kind == LinkKind::NvLink &&
@@ -307,7 +308,12 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         const std::vector<QPointF> line = lineOf(d, l);
         if (!meets(o.exposed, boundsOf(line)))
             continue;
-        appendLine(l.kind == LinkKind::NvLink ? nvlinkArcs : cables[{l.rail, l.count > 1}], line, o.exposed);
+        appendLine(l.kind == LinkKind::NvLink   ? nvlinkArcs
+                   : l.kind == LinkKind::GpuNic ? gpuNicArcs
+                                                : cables[{l.rail, l.count > 1}],
+                   line, o.exposed);
+        if (l.kind == LinkKind::GpuNic && text) // its path type at the arc's lowest point
+            pathLabels.emplace_back(line[line.size() / 2], l.label);
     }
     for (const auto& [key, lines] : cables) {
         // On screen 1 px, the rasteriser's fastest line; in an export a weight that prints.
@@ -320,6 +326,14 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     if (!nvlinkArcs.isEmpty()) {
         p.setPen(QPen(QColor(0x4f, 0x86, 0x00, 110), 1.2));
         p.drawLines(nvlinkArcs.constData(), int(nvlinkArcs.size()));
+    }
+    if (!gpuNicArcs.isEmpty()) {
+        p.setPen(QPen(QColor(0x2a, 0x63, 0xc0, 170), 1.2, Qt::DashLine));
+        p.drawLines(gpuNicArcs.constData(), int(gpuNicArcs.size()));
+        p.setFont(font(kBadgeFont, true));
+        p.setPen(QColor(0x2a, 0x63, 0xc0));
+        for (const auto& [at, path] : pathLabels)
+            p.drawText(QRectF(at.x() - 20, at.y() - 1, 40, kBadgeFont + 3), Qt::AlignCenter, path);
     }
     if (text)
         drawBundleLabels(p, d, o.exposed);
@@ -389,6 +403,18 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         drawLine(p, lineOf(d, d.links[o.hoveredLink]), {});
     }
 
+    if (o.selected >= 0 && o.selected < int(d.items.size())) { // a GPU lights its NIC and the path between
+        const QColor lit(0x00, 0x78, 0xd4, 150);
+        for (const DiagramLink& l : d.links)
+            if (l.kind == LinkKind::GpuNic && (l.a == o.selected || l.b == o.selected)) {
+                p.setPen(QPen(lit, 3));
+                drawLine(p, lineOf(d, l), {});
+            }
+        p.setPen(QPen(lit, 2, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        for (int partner : d.pathPartners(o.selected))
+            p.drawRoundedRect(d.items[std::size_t(partner)].rect.adjusted(-4, -4, 4, 4), 6, 6);
+    }
     for (int sel : {o.hovered, o.selected}) {
         if (sel < 0 || sel >= int(d.items.size()))
             continue;
