@@ -76,8 +76,10 @@ int runExport(const QStringList& args) {
     const QCommandLineOption page(
         QStringLiteral("page"), QStringLiteral("PDF page: A4, A3 (default), A2, A1, Letter, Legal, Tabloid."),
         QStringLiteral("SIZE"), QStringLiteral("A3"));
-    const QCommandLineOption portrait(QStringLiteral("portrait"),
-                                      QStringLiteral("PDF in portrait (default landscape)."));
+    const QCommandLineOption portrait(QStringLiteral("portrait"), QStringLiteral("PDF in portrait."));
+    const QCommandLineOption landscape(
+        QStringLiteral("landscape"),
+        QStringLiteral("PDF in landscape (default: the orientation the drawing fills best)."));
     const QCommandLineOption title(
         QStringLiteral("title"),
         QStringLiteral("The title block's name (default: the server, or the number of servers)."),
@@ -85,7 +87,7 @@ int runExport(const QStringList& args) {
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Draw the demo cluster that ships with rackscope."));
     parser.addOptions({output, format, hosts, highlight, collapse, openAll, expand, only, storage, dpi, page,
-                       portrait, title, demo});
+                       portrait, landscape, title, demo});
     if (!parser.parse(args))
         return usage(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -115,7 +117,10 @@ int runExport(const QStringList& args) {
         return usage(
             QStringLiteral("--page '%1' is not a page size rackscope knows").arg(parser.value(page)));
     eo.page = *pageId;
-    eo.landscape = !parser.isSet(portrait);
+    if (parser.isSet(portrait) && parser.isSet(landscape))
+        return usage(QStringLiteral("--portrait or --landscape, not both"));
+    if (parser.isSet(portrait) || parser.isSet(landscape))
+        eo.landscape = parser.isSet(landscape);
     const QString wanted = parser.value(highlight);
     if (wanted != QLatin1String("all")) {
         eo.paint.show.fill(false);
@@ -157,7 +162,8 @@ int runExport(const QStringList& args) {
     DiagramInput input = ws.diagramInput();
     input.title = parser.value(title);
     const Diagram diagram = buildDiagram(input, dopt);
-    if (diagram.items.empty())
+    if (!dopt.onlyHosts.isEmpty() && std::none_of(diagram.items.begin(), diagram.items.end(),
+                                                  [](const auto& it) { return it.kind == ItemKind::Host; }))
         return usage(QStringLiteral("nothing to draw: --hosts matches no server"));
     QStringList names;
     for (const QString& in : inputs)

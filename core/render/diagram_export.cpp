@@ -39,19 +39,47 @@ std::optional<ExportFormat> exportFormatFromName(const QString& name) {
     return std::nullopt;
 }
 
-QSizeF composedSize(const Diagram& d, const ExportOptions& o) {
-    const QSizeF legend = legendSize(d, o.paint);
-    const double width = d.bounds.width() + legend.width() + 3 * kMargin;
-    const double height =
-        titleBlockSize(o.title, width).height() + std::max(d.bounds.height(), legend.height()) + 3 * kMargin;
-    return {width, height};
+namespace {
+
+// Where the legend goes and how big the whole is.
+struct Composition {
+    bool below = false;
+    int columns = 1;
+    QSizeF size;
+};
+
+Composition compose(const Diagram& d, const ExportOptions& o, bool below) {
+    Composition c;
+    c.below = below;
+    const QSizeF one = legendSize(d, o.paint, 1);
+    if (below)
+        c.columns = std::max(1, int((d.bounds.width() + 8) / (one.width() + 8)));
+    const QSizeF legend = legendSize(d, o.paint, c.columns);
+    const double width = below ? std::max(d.bounds.width(), legend.width()) + 2 * kMargin
+                               : d.bounds.width() + legend.width() + 3 * kMargin;
+    const double title = titleBlockSize(o.title, width).height();
+    const double height = below ? title + d.bounds.height() + legend.height() + 4 * kMargin
+                                : title + std::max(d.bounds.height(), legend.height()) + 3 * kMargin;
+    c.size = QSizeF(width, height);
+    return c;
 }
 
-void paintComposed(QPainter& p, const Diagram& d, const ExportOptions& o) {
-    const QSizeF size = composedSize(d, o);
-    p.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-    const double titleH = titleBlockSize(o.title, size.width()).height();
-    paintTitleBlock(p, QRectF(kMargin, kMargin, size.width() - 2 * kMargin, titleH), o.title);
+// How large a composition draws on a page of this shape (width over height): the larger, the better.
+double fill(const Composition& c, double aspect) {
+    return std::min(aspect / c.size.width(), 1.0 / c.size.height());
+}
+
+Composition bestFor(const Diagram& d, const ExportOptions& o, double aspect) {
+    const Composition right = compose(d, o, false), below = compose(d, o, true);
+    return fill(below, aspect) > fill(right, aspect) ? below : right;
+}
+
+constexpr double kPageAspect = 1.41421356; // A-series, landscape
+
+void paintComposition(QPainter& p, const Diagram& d, const ExportOptions& o, const Composition& c) {
+    p.fillRect(QRectF(QPointF(0, 0), c.size), Qt::white);
+    const double titleH = titleBlockSize(o.title, c.size.width()).height();
+    paintTitleBlock(p, QRectF(kMargin, kMargin, c.size.width() - 2 * kMargin, titleH), o.title);
     const double top = 2 * kMargin + titleH;
     p.save();
     p.translate(kMargin - d.bounds.left(), top - d.bounds.top());
@@ -59,7 +87,20 @@ void paintComposed(QPainter& p, const Diagram& d, const ExportOptions& o) {
     po.alwaysText = true;
     paintDiagram(p, d, po);
     p.restore();
-    paintLegend(p, QPointF(2 * kMargin + d.bounds.width(), top), d, o.paint);
+    paintLegend(p,
+                c.below ? QPointF(kMargin, top + d.bounds.height() + kMargin)
+                        : QPointF(2 * kMargin + d.bounds.width(), top),
+                d, o.paint, c.columns);
+}
+
+} // namespace
+
+QSizeF composedSize(const Diagram& d, const ExportOptions& o) {
+    return bestFor(d, o, kPageAspect).size;
+}
+
+void paintComposed(QPainter& p, const Diagram& d, const ExportOptions& o) {
+    paintComposition(p, d, o, bestFor(d, o, kPageAspect));
 }
 
 QByteArray diagramToDot(const Diagram& d, const PaintOptions& o) {
@@ -124,7 +165,7 @@ QByteArray diagramToDot(const Diagram& d, const PaintOptions& o) {
 }
 
 QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions& o) {
-    const QSizeF size = composedSize(d, o);
+    const QSizeF size = composedSize(d, o); // SVG and PNG
     switch (o.format) {
     case ExportFormat::Dot: {
         QSaveFile f(path);
@@ -173,9 +214,16 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
         return {};
     }
     case ExportFormat::Pdf: {
+        // The orientation and legend placement that draw largest, unless an orientation is asked for.
+        const QSizeF paper = QPageSize(o.page).size(QPageSize::Millimeter) - QSizeF(20, 20); // less margins
+        const double wide = std::max(paper.width(), paper.height()) / std::min(paper.width(), paper.height());
+        const Composition across = bestFor(d, o, wide), upright = bestFor(d, o, 1 / wide);
+        // in units of the paper's short side: a portrait page is `wide` times as tall
+        const bool landscape = o.landscape.value_or(fill(across, wide) >= fill(upright, 1 / wide) * wide);
+        const Composition& c = landscape ? across : upright;
         QPdfWriter pdf(path);
         pdf.setPageSize(QPageSize(o.page));
-        pdf.setPageOrientation(o.landscape ? QPageLayout::Landscape : QPageLayout::Portrait);
+        pdf.setPageOrientation(landscape ? QPageLayout::Landscape : QPageLayout::Portrait);
         pdf.setPageMargins(QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter);
         pdf.setTitle(o.title.title);
         pdf.setCreator(QStringLiteral("rackscope ") + o.title.version);
@@ -183,9 +231,10 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
         if (!p.begin(&pdf))
             return QStringLiteral("cannot write %1").arg(path);
         const QRect page = pdf.pageLayout().paintRectPixels(pdf.resolution());
-        const double fit = std::min(page.width() / size.width(), page.height() / size.height());
+        const double fit = std::min(page.width() / c.size.width(), page.height() / c.size.height());
+        p.translate((page.width() - c.size.width() * fit) / 2, (page.height() - c.size.height() * fit) / 2);
         p.scale(fit, fit);
-        paintComposed(p, d, o);
+        paintComposition(p, d, o, c);
         p.end();
         return {};
     }

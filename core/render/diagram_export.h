@@ -18,14 +18,15 @@ struct ExportOptions {
     ExportFormat format = ExportFormat::Svg;
     int dpi = 150;                              // PNG
     QPageSize::PageSizeId page = QPageSize::A3; // PDF
-    bool landscape = true;                      // PDF
+    std::optional<bool> landscape;              // PDF; by default the orientation the drawing fills best
     PaintOptions paint;
     TitleBlock title;
 };
 
 // Empty on success, else what went wrong.
 QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions& o);
-// The composed page (title block, diagram, legend) in scene units, and drawing it: shared by the formats.
+// The composed picture (title block, diagram, legend beside it or under it, whichever fills an A-series
+// landscape page better) in scene units, and drawing it: shared by SVG and PNG. A PDF chooses for its page.
 QSizeF composedSize(const Diagram& d, const ExportOptions& o);
 void paintComposed(QPainter& p, const Diagram& d, const ExportOptions& o);
 QByteArray diagramToDot(const Diagram& d, const PaintOptions& o);

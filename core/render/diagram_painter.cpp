@@ -432,6 +432,7 @@ struct LegendRow {
     QColor fill, border;
     bool line = false;
     QString text;
+    Qt::PenStyle style = Qt::SolidLine;
 };
 
 std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
@@ -444,6 +445,26 @@ std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
                        ItemKind::Gpu, ItemKind::Nic, ItemKind::NvSwitch, ItemKind::Other})
         if (present[static_cast<std::size_t>(k)])
             rows.push_back({itemStyle(k).fill, itemStyle(k).border, false, itemKindTitle(k)});
+    std::array<bool, 3> lines{}; // NVLink, GPU-NIC paths, cables of no rail
+    for (const DiagramLink& l : d.links)
+        if (l.kind == LinkKind::NvLink && d.items[std::size_t(l.b)].kind != ItemKind::NvSwitch)
+            lines[0] = true;
+        else if (l.kind == LinkKind::GpuNic)
+            lines[1] = true;
+        else if (l.kind == LinkKind::Fabric && l.rail < 0)
+            lines[2] = true;
+    if (lines[0])
+        rows.push_back(
+            {{}, QColor(0x4f, 0x86, 0x00), true, QCoreApplication::translate("rackscope", "NVLink")});
+    if (lines[1])
+        rows.push_back(
+            {{},
+             QColor(0x2a, 0x63, 0xc0),
+             true,
+             QCoreApplication::translate("rackscope", "GPU to the NIC NCCL would use, with its path"),
+             Qt::DashLine});
+    if (lines[2])
+        rows.push_back({{}, railColour(-1), true, QCoreApplication::translate("rackscope", "cable")});
     for (int r = 0; r < d.rails.size(); ++r)
         rows.push_back({railColour(r), railColour(r), true,
                         QCoreApplication::translate("rackscope", "rail %1 (%2)").arg(r).arg(d.rails[r])});
@@ -463,33 +484,37 @@ constexpr double kLegendRow = 18, kLegendPad = 8;
 
 } // namespace
 
-QSizeF legendSize(const Diagram& d, const PaintOptions& o) {
+QSizeF legendSize(const Diagram& d, const PaintOptions& o, int columns) {
     const auto rows = legendRows(d, o);
-    const QFontMetricsF fm(font(kFont));
-    double w = fm.horizontalAdvance(QCoreApplication::translate("rackscope", "Legend"));
+    double w = advance(QCoreApplication::translate("rackscope", "Legend"), kFont, true);
     for (const LegendRow& r : rows)
-        w = std::max(w, fm.horizontalAdvance(r.text));
-    return {w + 40 + 2 * kLegendPad, kLegendRow * double(rows.size() + 1) + 2 * kLegendPad};
+        w = std::max(w, advance(r.text, kFont, false));
+    const int perColumn = int((rows.size() + std::size_t(columns) - 1) / std::size_t(std::max(columns, 1)));
+    return {(w + 48) * columns + 2 * kLegendPad - 8, kLegendRow * double(perColumn + 1) + 2 * kLegendPad};
 }
 
-void paintLegend(QPainter& p, QPointF at, const Diagram& d, const PaintOptions& o) {
+void paintLegend(QPainter& p, QPointF at, const Diagram& d, const PaintOptions& o, int columns) {
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
-    const QSizeF size = legendSize(d, o);
+    const QSizeF size = legendSize(d, o, columns);
     p.setPen(QPen(QColor(0x78, 0x84, 0x90), 1));
     p.setBrush(Qt::white);
     p.drawRoundedRect(QRectF(at, size), 6, 6);
     p.setFont(font(kFont, true));
     p.setPen(Qt::black);
-    double y = at.y() + kLegendPad;
-    p.drawText(QRectF(at.x() + kLegendPad, y, size.width(), kLegendRow), Qt::AlignVCenter,
+    p.drawText(QRectF(at.x() + kLegendPad, at.y() + kLegendPad, size.width(), kLegendRow), Qt::AlignVCenter,
                QCoreApplication::translate("rackscope", "Legend"));
     p.setFont(font(kFont));
-    for (const LegendRow& r : legendRows(d, o)) {
-        y += kLegendRow;
-        const QRectF swatch(at.x() + kLegendPad, y + 4, 24, kLegendRow - 8);
+    const auto rows = legendRows(d, o);
+    const int perColumn = int((rows.size() + std::size_t(columns) - 1) / std::size_t(std::max(columns, 1)));
+    const double columnW = (size.width() - 2 * kLegendPad + 8) / columns;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const LegendRow& r = rows[i];
+        const double x = at.x() + kLegendPad + columnW * double(int(i) / std::max(perColumn, 1));
+        const double y = at.y() + kLegendPad + kLegendRow * double(int(i) % std::max(perColumn, 1) + 1);
+        const QRectF swatch(x, y + 4, 24, kLegendRow - 8);
         if (r.line) {
-            p.setPen(QPen(r.border, 3));
+            p.setPen(QPen(r.border, 3, r.style));
             p.drawLine(QPointF(swatch.left(), swatch.center().y()),
                        QPointF(swatch.right(), swatch.center().y()));
         } else {
@@ -498,7 +523,7 @@ void paintLegend(QPainter& p, QPointF at, const Diagram& d, const PaintOptions& 
             p.drawRoundedRect(swatch, 3, 3);
         }
         p.setPen(Qt::black);
-        p.drawText(QRectF(swatch.right() + 8, y, size.width(), kLegendRow), Qt::AlignVCenter, r.text);
+        p.drawText(QRectF(swatch.right() + 8, y, columnW - 40, kLegendRow), Qt::AlignVCenter, r.text);
     }
     p.restore();
 }

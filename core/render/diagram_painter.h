@@ -43,8 +43,9 @@ int linkAt(const Diagram& d, QPointF scenePoint, double tolerance);
 QPointF pointOnLink(const Diagram& d, int link, double t);
 
 // The legend: item kinds, rails and the highlights shown (with their count).
-QSizeF legendSize(const Diagram& d, const PaintOptions& o);
-void paintLegend(QPainter& p, QPointF topLeft, const Diagram& d, const PaintOptions& o);
+// In `columns` columns (one beside the drawing, several under it).
+QSizeF legendSize(const Diagram& d, const PaintOptions& o, int columns = 1);
+void paintLegend(QPainter& p, QPointF topLeft, const Diagram& d, const PaintOptions& o, int columns = 1);
 
 struct TitleBlock {
     QString title, date, version, source;

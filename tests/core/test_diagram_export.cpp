@@ -7,6 +7,7 @@
 
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -40,6 +41,21 @@ QStringList svgTexts(const QString& path) {
     if (r.hasError())
         return {QStringLiteral("XML error: ") + r.errorString()};
     return texts;
+}
+
+// pdftotext's words with their boxes, in points: (word, height, box).
+std::vector<std::pair<QString, QRectF>> pdfWords(const QString& pdf) {
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-bbox"), pdf, QStringLiteral("-")});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return {};
+    static const QRegularExpression word(QStringLiteral(
+        R"re(<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>)re"));
+    std::vector<std::pair<QString, QRectF>> out;
+    for (const auto& m : word.globalMatch(QString::fromUtf8(p.readAllStandardOutput())))
+        out.emplace_back(m.captured(5), QRectF(QPointF(m.captured(1).toDouble(), m.captured(2).toDouble()),
+                                               QPointF(m.captured(3).toDouble(), m.captured(4).toDouble())));
+    return out;
 }
 
 struct Cli {
@@ -120,6 +136,7 @@ private slots:
         const Diagram d = diagramOf({QStringLiteral("nccl-topo-azure-ndv4.xml")});
         ExportOptions o = options(ExportFormat::Pdf);
         o.page = QPageSize::A4;
+        o.landscape = true;
         const QString path = dir_.filePath(QStringLiteral("a4.pdf"));
         QCOMPARE(exportDiagram(d, path, o), QString());
         QFile f(path);
@@ -134,6 +151,46 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray portrait = f.readAll();
         QVERIFY(portrait.contains("/MediaBox [0 0 595"));
+    }
+
+    // The demo cluster on an A3 page for a review: every server and switch name found whole by pdftotext,
+    // no word smaller than 6 pt, the drawing filling the page; its SVG has every name whole.
+    void reviewPageOfTheDemo() {
+        const QString pdf = dir_.filePath(QStringLiteral("review.pdf"));
+        const Cli r = cli({QStringLiteral("--demo"), QStringLiteral("-o"), pdf, QStringLiteral("--page"),
+                           QStringLiteral("A3")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto words = pdfWords(pdf);
+        QVERIFY2(words.size() > 50, "pdftotext (poppler-utils) reads the page");
+        QRectF drawn;
+        for (const auto& [text, box] : words) {
+            // a word's box is about 1.16 times its size in DejaVu Sans
+            QVERIFY2(box.height() >= 6 * 1.16 - 0.05,
+                     qPrintable(QStringLiteral("'%1' is %2 pt").arg(text).arg(box.height() / 1.16)));
+            drawn = drawn.united(box);
+        }
+        const Diagram d = buildDiagram(loadSources({QStringLiteral(":/demo/demo.cluster")}).input);
+        QStringList names;
+        for (const DiagramItem& it : d.items)
+            if (it.kind == ItemKind::Host || it.kind == ItemKind::Leaf || it.kind == ItemKind::Spine)
+                names << it.label;
+        QCOMPARE(names.size(), 8 + 8 + 4);
+        for (const QString& name : names)
+            QVERIFY2(std::any_of(words.begin(), words.end(), [&](const auto& w) { return w.first == name; }),
+                     qPrintable(name));
+        // A3 landscape, 1191 x 842 pt with 10 mm (28 pt) margins: the words span most of it
+        QVERIFY2(drawn.width() > 0.85 * (1191 - 57) || drawn.height() > 0.85 * (842 - 57),
+                 qPrintable(QStringLiteral("%1 x %2 pt").arg(drawn.width()).arg(drawn.height())));
+        const QString svg = dir_.filePath(QStringLiteral("review.svg"));
+        QCOMPARE(cli({QStringLiteral("--demo"), QStringLiteral("-o"), svg}).code, 0);
+        const QStringList texts = svgTexts(svg);
+        for (const QString& name : names)
+            QVERIFY2(texts.contains(name), qPrintable(name));
+        // A host filter that matches nothing is an error, not an empty diagram of the spines.
+        const Cli none = cli({QStringLiteral("--demo"), QStringLiteral("-o"), svg, QStringLiteral("--hosts"),
+                              QStringLiteral("gpu[01-02]")});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.err.contains(QLatin1String("nothing to draw")));
     }
 
     void dotHasEveryItem() {
