@@ -42,285 +42,421 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="422"/>
+        <location filename="../core/render/diagram_painter.cpp" line="464"/>
+        <source>GPU to the NIC NCCL would use, with its path</source>
+        <translation>GPU 到 NCCL 将使用的网卡，及其路径</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="467"/>
+        <source>cable</source>
+        <translation>线缆</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="470"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="442"/>
-        <location filename="../core/render/diagram_painter.cpp" line="459"/>
+        <location filename="../core/render/diagram_painter.cpp" line="489"/>
+        <location filename="../core/render/diagram_painter.cpp" line="506"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="492"/>
+        <location filename="../core/render/diagram_painter.cpp" line="544"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="76"/>
+        <location filename="../core/render/diagram_style.cpp" line="77"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="78"/>
+        <location filename="../core/render/diagram_style.cpp" line="79"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="80"/>
+        <location filename="../core/render/diagram_style.cpp" line="81"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="82"/>
+        <location filename="../core/render/diagram_style.cpp" line="83"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="84"/>
+        <location filename="../core/render/diagram_style.cpp" line="85"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="86"/>
+        <location filename="../core/render/diagram_style.cpp" line="87"/>
+        <location filename="../core/render/diagram_style.cpp" line="112"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="88"/>
+        <location filename="../core/render/diagram_style.cpp" line="89"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="90"/>
+        <location filename="../core/render/diagram_style.cpp" line="91"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="92"/>
+        <location filename="../core/render/diagram_style.cpp" line="93"/>
         <source>GPU reaches its NIC only through an NVLink peer (PXN)</source>
         <translation>GPU 只能经由 NVLink 对等 GPU 到达其网卡（PXN）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="101"/>
+        <location filename="../core/render/diagram_style.cpp" line="102"/>
+        <source>cross-socket</source>
+        <translation>跨插槽</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="104"/>
+        <source>no GDR</source>
+        <translation>无 GDR</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="106"/>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="108"/>
+        <source>slow link</source>
+        <translation>链路降速</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="110"/>
+        <source>port down</source>
+        <translation>端口断开</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="114"/>
+        <source>slow</source>
+        <translation>慢</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="116"/>
+        <source>NCCL</source>
+        <translation>NCCL</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="118"/>
+        <source>PXN</source>
+        <translation>PXN</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="134"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="103"/>
+        <location filename="../core/render/diagram_style.cpp" line="136"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="105"/>
+        <location filename="../core/render/diagram_style.cpp" line="138"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="107"/>
+        <location filename="../core/render/diagram_style.cpp" line="140"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="109"/>
+        <location filename="../core/render/diagram_style.cpp" line="142"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="111"/>
+        <location filename="../core/render/diagram_style.cpp" line="144"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="83"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="274"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="351"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="388"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="539"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="686"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="291"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="370"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="448"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="480"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="558"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="732"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="353"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="372"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="87"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="88"/>
         <source>PCI vendor:device</source>
         <translation>PCI 厂商:设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="92"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="93"/>
         <source>PCI class</source>
         <translation>PCI 类别</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="95"/>
-        <location filename="../core/render/diagram_style.cpp" line="113"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="96"/>
+        <location filename="../core/render/diagram_style.cpp" line="146"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="97"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
         <source>socket</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="99"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="452"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="100"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="101"/>
         <source>CUDA device</source>
         <translation>CUDA 设备号</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="101"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="102"/>
         <source>PCIe link now</source>
         <translation>PCIe 当前链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="102"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="103"/>
         <source>PCIe link capable</source>
         <translation>PCIe 最大链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="104"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="105"/>
         <source>RDMA</source>
         <translation>RDMA</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="107"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="108"/>
         <source>RDMA devices</source>
         <translation>RDMA 设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="109"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="110"/>
         <source>net devices</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="111"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="112"/>
         <source>speed</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="115"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="116"/>
         <source>NCCL gdr attribute</source>
         <translation>NCCL gdr 属性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="117"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="118"/>
         <source>ACS redirection above</source>
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="277"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="237"/>
+        <source>1 server</source>
+        <translation>1 台服务器</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="238"/>
+        <source>%1 servers</source>
+        <translation>%1 台服务器</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="288"/>
+        <source>%1 GPUs · %2 NICs</source>
+        <translation>%1 个 GPU · %2 个网卡</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="294"/>
         <source>no GPU driver</source>
         <translation>无 GPU 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="278"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="295"/>
         <source>no RDMA driver</source>
         <translation>无 RDMA 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="279"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
         <source>no GPUDirect</source>
         <translation>无 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="280"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="297"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="287"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
         <source>problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="293"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="310"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="295"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="540"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="343"/>
+        <source>Package %1</source>
+        <translation>CPU 封装 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="351"/>
+        <source>CPU, NUMA %1</source>
+        <translation>CPU，NUMA %1</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="352"/>
+        <source>Group %1</source>
+        <translation>分组 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="356"/>
+        <source>Host bridge</source>
+        <translation>主机桥</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="447"/>
+        <source>NUMA node %1</source>
+        <translation>NUMA 节点 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="451"/>
+        <source>CPUs %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="479"/>
+        <source>%1 fabric ports</source>
+        <translation>%1 个网络端口</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="555"/>
+        <source>%1 ports</source>
+        <translation>%1 个端口</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="559"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="541"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="560"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="543"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="562"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="545"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="563"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="549"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="567"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="609"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="624"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="687"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="729"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="733"/>
+        <location filename="../core/render/diagram_painter.cpp" line="458"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="115"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="731"/>
+        <source>every GPU pair, NV%1 or more</source>
+        <translation>每对 GPU，NV%1 或以上</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="817"/>
+        <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
+        <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="827"/>
+        <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
+        <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="838"/>
+        <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
+        <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="873"/>
+        <source>%1 was flagged slow by the straggler hunt</source>
+        <translation>%1 被慢节点排查标记为慢</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="148"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="117"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="360"/>
+        <location filename="../core/render/diagram_style.cpp" line="150"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="119"/>
+        <location filename="../core/render/diagram_style.cpp" line="152"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="121"/>
+        <location filename="../core/render/diagram_style.cpp" line="154"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="123"/>
+        <location filename="../core/render/diagram_style.cpp" line="156"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="125"/>
+        <location filename="../core/render/diagram_style.cpp" line="158"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -659,6 +795,21 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/runs/saved_load_run.cpp" line="114"/>
         <source>Inference load run %1 was not read whole: %2.</source>
         <translation>推理负载运行 %1 未能完整读取：%2。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/finding.cpp" line="22"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/finding.cpp" line="24"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/finding.cpp" line="26"/>
+        <source>info</source>
+        <translation>信息</translation>
     </message>
 </context>
 <context>
@@ -1538,7 +1689,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="305"/>
+        <location filename="../app/gui/main_window.cpp" line="306"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -1615,12 +1766,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="329"/>
+        <location filename="../app/gui/main_window.cpp" line="330"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="332"/>
+        <location filename="../app/gui/main_window.cpp" line="333"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
@@ -1645,17 +1796,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="339"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="349"/>
+        <location filename="../app/gui/main_window.cpp" line="350"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="352"/>
+        <location filename="../app/gui/main_window.cpp" line="353"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
@@ -1666,9 +1817,9 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="220"/>
-        <location filename="../app/gui/main_window.cpp" line="328"/>
-        <location filename="../app/gui/main_window.cpp" line="339"/>
-        <location filename="../app/gui/main_window.cpp" line="349"/>
+        <location filename="../app/gui/main_window.cpp" line="329"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
+        <location filename="../app/gui/main_window.cpp" line="350"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>
@@ -2152,24 +2303,29 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="148"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="149"/>
+        <source>the NIC NCCL would use for this GPU, path</source>
+        <translation>NCCL 为该 GPU 选用的网卡，路径</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/topology_canvas.cpp" line="150"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/topology_canvas.cpp" line="152"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="154"/>
         <source> (%n in parallel)</source>
         <translation>
             <numerusform>（%n 根并联）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="157"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="159"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="180"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="182"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>

@@ -64,7 +64,7 @@ void FindingsPanel::showFindings(const WorkspaceView& view) {
         const QString subject = (wf.host.isEmpty() ? QString() : wf.host + QStringLiteral(": ")) +
                                 f.subjects.join(QStringLiteral(", "));
         const QString text = findingText(f);
-        auto* it = new QTreeWidgetItem(this, {severityName(f.severity), f.code, subject, text});
+        auto* it = new QTreeWidgetItem(this, {severityText(f.severity), f.code, subject, text});
         it->setToolTip(Message, text);
         it->setData(SeverityColumn, Qt::UserRole, targetOf(view.diagram, view.workspace, wf.host, f));
         if (f.severity == Severity::Error)

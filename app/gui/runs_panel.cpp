@@ -118,7 +118,7 @@ void RunsPanel::addFindings(const QString& where, const std::vector<Finding>& fi
     for (const Finding& f : findings) {
         shownFindings_.emplace_back(where, f);
         auto* item =
-            new QTreeWidgetItem(findings_, {severityName(f.severity), f.code, findingLine(where, f)});
+            new QTreeWidgetItem(findings_, {severityText(f.severity), f.code, findingLine(where, f)});
         item->setToolTip(2, findingText(f));
         if (f.severity == Severity::Error)
             item->setForeground(0, QBrush(Qt::red));

@@ -16,6 +16,18 @@ QString severityName(Severity s) {
     return {};
 }
 
+QString severityText(Severity s) {
+    switch (s) {
+    case Severity::Error:
+        return QCoreApplication::translate("rackscope", "error");
+    case Severity::Warning:
+        return QCoreApplication::translate("rackscope", "warning");
+    case Severity::Info:
+        return QCoreApplication::translate("rackscope", "info");
+    }
+    return {};
+}
+
 QString fillText(const QString& source, const QStringList& args) {
     QString out;
     out.reserve(source.size() + 16 * args.size());

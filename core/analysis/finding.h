@@ -8,6 +8,7 @@ namespace rackscope {
 
 enum class Severity { Error, Warning, Info };
 QString severityName(Severity s); // "error", "warning", "info"
+QString severityText(Severity s); // the same in the reader's language, for a window
 
 // A finding's sentence before it is rendered: its English source text, marked for translation with
 // QT_TRANSLATE_NOOP("rackscope", ...), with %1..%n for the values in `args`. The face that shows the

@@ -233,8 +233,9 @@ public:
         d_.bounds.adjust(-20, -20, 20, 20);
         d_.title = !in_.title.isEmpty()                                       ? in_.title
                    : hosts.size() == 1 && !hosts.front().item.label.isEmpty() ? hosts.front().item.label
-                   : hosts.size() == 1                                        ? QStringLiteral("1 server")
-                                       : QStringLiteral("%1 servers").arg(hosts.size());
+                   : hosts.size() == 1
+                       ? QCoreApplication::translate("rackscope", "1 server")
+                       : QCoreApplication::translate("rackscope", "%1 servers").arg(hosts.size());
         return std::move(d_);
     }
 
@@ -284,7 +285,9 @@ private:
         host.item.id = QStringLiteral("host:") + h.name;
         host.item.host = h.name;
         host.item.label = h.name;
-        host.item.detail = QStringLiteral("%1 GPUs · %2 NICs").arg(h.gpus.size()).arg(h.nics.size());
+        host.item.detail = QCoreApplication::translate("rackscope", "%1 GPUs · %2 NICs")
+                               .arg(h.gpus.size())
+                               .arg(h.nics.size());
         host.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(h)}};
         // What the server lacks to be of use is said on its card, not only among the findings.
         static const std::pair<const char*, const char*> kLacks[] = {
@@ -337,23 +340,24 @@ private:
             case NodeKind::Package:
                 made.item.kind = ItemKind::Package;
                 made.item.label =
-                    QStringLiteral("Package %1")
+                    QCoreApplication::translate("rackscope", "Package %1")
                         .arg(node.osIndex ? QString::number(*node.osIndex) : QStringLiteral("?"));
                 break;
             case NodeKind::Group:
             case NodeKind::Cpu:
                 made.item.kind = ItemKind::Numa;
-                made.item.label = node.kind == NodeKind::Cpu && node.numa
-                                      ? QStringLiteral("CPU, NUMA %1").arg(*node.numa)
-                                      : QStringLiteral("Group %1").arg(++groups);
+                made.item.label =
+                    node.kind == NodeKind::Cpu && node.numa
+                        ? QCoreApplication::translate("rackscope", "CPU, NUMA %1").arg(*node.numa)
+                        : QCoreApplication::translate("rackscope", "Group %1").arg(++groups);
                 break;
             case NodeKind::HostBridge: // root ports fold into it, as NCCL counts them
                 made.item.kind = ItemKind::HostBridge;
-                made.item.label = QStringLiteral("Host bridge");
+                made.item.label = QCoreApplication::translate("rackscope", "Host bridge");
                 break;
             case NodeKind::PciSwitch:
                 made.item.kind = ItemKind::PciSwitch;
-                made.item.label = QStringLiteral("PCIe switch");
+                made.item.label = QCoreApplication::translate("rackscope", "PCIe switch");
                 made.item.pci = node.pci ? node.pci->toString() : QString();
                 made.item.detail = made.item.pci;
                 break;
@@ -471,7 +475,8 @@ private:
                     b.item.kind = ItemKind::Host;
                     b.item.id = QStringLiteral("host:") + fh.name;
                     b.item.host = b.item.label = fh.name;
-                    b.item.detail = QStringLiteral("%1 fabric ports").arg(fh.ports.size());
+                    b.item.detail =
+                        QCoreApplication::translate("rackscope", "%1 fabric ports").arg(fh.ports.size());
                     b.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), in_.fabric->source}};
                     b.item.rect = closedRect(fh.name, b.item.detail);
                     b.item.closed = true;
@@ -721,8 +726,9 @@ private:
             band.item.kind = ItemKind::NvSwitch;
             band.item.id = ih.host.name + QStringLiteral("/nvlink");
             band.item.host = ih.host.name;
-            band.item.label = QStringLiteral("NVLink");
-            band.item.detail = QStringLiteral("every GPU pair, NV%1 or more").arg(*links);
+            band.item.label = QCoreApplication::translate("rackscope", "NVLink");
+            band.item.detail =
+                QCoreApplication::translate("rackscope", "every GPU pair, NV%1 or more").arg(*links);
             band.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(ih.host)},
                                {factName(QT_TRANSLATE_NOOP("rackscope", "NVLink")),
                                 QStringLiteral("all %1 GPU pairs joined, at least %2 links each")
@@ -808,7 +814,8 @@ private:
                          ends,
                          {},
                          path,
-                         QStringLiteral("%1 → %2 (NCCL's NIC for it) crosses the CPU socket: %3")
+                         QCoreApplication::translate("rackscope",
+                                                     "%1 → %2 (NCCL's NIC for it) crosses the CPU socket: %3")
                              .arg(gpu, nic, p->crossSocketEvidence)});
                 if (p->ncclPath == PathType::PXN) {
                     std::vector<int> through{ends.front(), standIn(name, p->relayGpu), ends.back()};
@@ -817,17 +824,19 @@ private:
                                              through,
                                              {},
                                              QStringLiteral("PXN"),
-                                             QStringLiteral("%1 → %2 goes over NVLink through %3 (PXN): %1 "
-                                                            "has no RDMA NIC within PXB of its own")
+                                             QCoreApplication::translate(
+                                                 "rackscope", "%1 → %2 goes over NVLink through %3 (PXN): %1 "
+                                                              "has no RDMA NIC within PXB of its own")
                                                  .arg(gpu, nic, p->relayGpu)});
                 }
                 if (p->gpudirect && !*p->gpudirect)
-                    d_.highlights.push_back({HighlightKind::NoGpuDirect,
-                                             ends,
-                                             {},
-                                             path,
-                                             QStringLiteral("%1 → %2 cannot use GPUDirect RDMA: %3")
-                                                 .arg(gpu, nic, p->gpudirectReason)});
+                    d_.highlights.push_back(
+                        {HighlightKind::NoGpuDirect,
+                         ends,
+                         {},
+                         path,
+                         QCoreApplication::translate("rackscope", "%1 → %2 cannot use GPUDirect RDMA: %3")
+                             .arg(gpu, nic, p->gpudirectReason)});
             }
             for (const Finding& f : ih.analysis.findings)
                 if (f.code == QLatin1String(codes::kPcieLinkDegraded) ||
@@ -861,7 +870,8 @@ private:
                      {i},
                      {},
                      {},
-                     QStringLiteral("%1 was flagged slow by the straggler hunt").arg(host)});
+                     QCoreApplication::translate("rackscope", "%1 was flagged slow by the straggler hunt")
+                         .arg(host)});
     }
 
     void fabricHighlights() {

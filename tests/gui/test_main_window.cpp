@@ -121,6 +121,16 @@ private slots:
         for (int i = 0; i < w.findingList()->topLevelItemCount(); ++i)
             chineseFinding |= w.findingList()->topLevelItem(i)->text(3).contains(QStringLiteral("插槽"));
         QVERIFY(chineseFinding);
+        // The canvas's and the exports' own words, and the severities, too.
+        const rackscope::Diagram& zhDiagram = w.canvas()->diagram();
+        const rackscope::DiagramItem& card =
+            zhDiagram.items[size_t(zhDiagram.find(QStringLiteral("host:node01")))];
+        QVERIFY2(card.detail.contains(QStringLiteral("个 GPU")), qPrintable(card.detail));
+        QVERIFY2(zhDiagram.title.contains(QStringLiteral("台服务器")), qPrintable(zhDiagram.title));
+        const QString severity = w.findingList()->topLevelItem(0)->text(0);
+        QVERIFY2(severity == QStringLiteral("警告") || severity == QStringLiteral("错误") ||
+                     severity == QStringLiteral("信息"),
+                 qPrintable(severity));
         QCOMPARE(w.findingList()->headerItem()->text(0), QStringLiteral("严重程度"));
         QVERIFY(w.switchLanguage(QStringLiteral("en")));
         QVERIFY(settled(w));
