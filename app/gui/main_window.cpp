@@ -257,8 +257,13 @@ void MainWindow::showView(const WorkspaceViewPtr& view) {
     for (const InspectedHost& h : ws.hosts())
         if (servers_->findItems(h.host.name, Qt::MatchExactly | Qt::MatchRecursive).isEmpty())
             servers_->setStatus(h.host.name, tr("from %1").arg(QFileInfo(h.host.source.location).fileName()));
-    if (ws.fabric())
+    if (ws.fabric()) {
+        for (const FabricHost& h : ws.fabricAnalysis()->hosts) // the servers the fabric alone knows
+            if (servers_->findItems(h.name, Qt::MatchExactly | Qt::MatchRecursive).isEmpty())
+                servers_->setStatus(
+                    h.name, tr("on the fabric only (%1)").arg(QFileInfo(ws.fabric()->source).fileName()));
         servers_->group(*ws.fabric(), *ws.fabricAnalysis());
+    }
     servers_->markFlagged(ws.flagged());
     report_->setPlainText(view->report);
     runs_->setLineRate(view->lineRate);

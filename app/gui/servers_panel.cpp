@@ -13,7 +13,10 @@ ServersPanel::ServersPanel(QWidget* parent) : QTreeWidget(parent) {
     setObjectName(QStringLiteral("servers"));
     setRootIsDecorated(false);
     retranslate(); // the columns, before their sizes are set
-    header()->setSectionResizeMode(Status, QHeaderView::Stretch);
+    // Nothing cut: each column as wide as its text, scrolled sideways when the dock is narrow.
+    header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header()->setStretchLastSection(false);
+    setTextElideMode(Qt::ElideNone);
     connect(this, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
         if (it->data(Name, Qt::UserRole).toString().isEmpty())
             emit serverChosen(it->text(Name));

@@ -7,7 +7,10 @@
 //  - `rackscope-cli export` of one server, the largest hwloc fixture, beside
 //    `lstopo-no-graphics --of svg` on the same file (goal: ratio at most 1.0);
 //  - `rackscope-cli export` of the 64-server cluster to SVG beside Graphviz
-//    `dot -Tsvg` on rackscope's own DOT export of it (goal: at most 1.0).
+//    `dot -Tsvg` on rackscope's own DOT export of it (goal: at most 1.0);
+//  - resources/demo/make_cluster.py's 1024 servers (8 GPUs and 8 NICs each, four scalable units) as a
+//    cluster opens, as server cards: its layout beside 1 s, its repaint at Fit and at 1:1 beside 16 ms, and
+//    its SVG export beside `dot -Tsvg` of the same graph.
 #include "bench_support.h"
 #include "render/diagram_export.h"
 #include "render/diagram_raster.h"
@@ -92,6 +95,64 @@ double canvasPaintMs(const Diagram& d, double zoom, QPointF centre, int runs, in
     return median(times);
 }
 
+// The 1024 servers of resources/demo/make_cluster.py, as a cluster opens: server cards grouped by leaf.
+int thousandServers(const QDir& dir, const QString& cli, const QString& dot) {
+    QProcess make;
+    make.start(QStringLiteral("python3"), {QStringLiteral(RACKSCOPE_DEMO_DIR "/make_cluster.py"),
+                                           QStringLiteral("--out"), dir.filePath(QStringLiteral("big"))});
+    if (!make.waitForFinished(60000) || make.exitCode() != 0) {
+        fprintf(stderr, "bench_diagram: make_cluster.py failed: %s\n",
+                make.readAllStandardError().constData());
+        return 1;
+    }
+    const QString cluster = QString::fromUtf8(make.readAllStandardOutput()).trimmed();
+    const LoadedSources s = loadSources({cluster});
+    if (!s.failed.empty() || s.input.hosts.size() != 1024) {
+        fprintf(stderr, "bench_diagram: the 1024-server cluster did not load\n");
+        return 1;
+    }
+    std::vector<double> layouts;
+    Diagram d;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer t;
+        t.start();
+        d = buildDiagram(s.input);
+        layouts.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    const double layout = median(layouts);
+    const double fitZoom = std::min(1920 / d.bounds.width(), 1080 / d.bounds.height());
+    const QPointF card = d.items[std::size_t(d.find(QStringLiteral("host:su3-node0600")))].rect.center();
+    const double whole = canvasPaintMs(d, fitZoom, d.bounds.center(), 31, 0),
+                 detail = canvasPaintMs(d, 1.0, card, 31, 0);
+    const QString dotFile = dir.filePath(QStringLiteral("big.dot"));
+    const double ours = timeProcess(
+        cli,
+        {QStringLiteral("export"), cluster, QStringLiteral("-o"), dir.filePath(QStringLiteral("big.svg"))},
+        3);
+    if (timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dotFile}, 1) < 0)
+        return 1;
+    const double theirs = timeProcess(
+        dot,
+        {QStringLiteral("-Tsvg"), dotFile, QStringLiteral("-o"), dir.filePath(QStringLiteral("bigdot.svg"))},
+        1);
+    if (ours < 0 || theirs < 0)
+        return 1;
+    printf("bench_diagram: 1024 servers (make_cluster.py) as server cards: %zu items, %zu links\n",
+           d.items.size(), d.links.size());
+    printf("    layout (buildDiagram), median of 5   %8.2f ms   ratio %.2f to 1 s (goal <= 1.0)\n", layout,
+           layout / 1000.0);
+    printf(
+        "    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
+        whole, whole / 16.0);
+    printf(
+        "    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
+        detail, detail / 16.0);
+    printf("    dot -Tsvg on rackscope's DOT       %8.2f ms   (reference, one run)\n", theirs);
+    printf("    rackscope-cli export to SVG        %8.2f ms   ratio %.2f (goal <= 1.0), median of 3\n", ours,
+           ours / theirs);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -105,7 +166,9 @@ int main(int argc, char** argv) {
         fprintf(stderr, "bench_diagram: the 64-server cluster did not load\n");
         return 1;
     }
-    const Diagram d = buildDiagram(s.input);
+    DiagramOptions open;
+    open.open = ServersOpen::All;
+    const Diagram d = buildDiagram(s.input, open);
     std::size_t devices = 0;
     for (const DiagramItem& it : d.items)
         devices += it.kind == ItemKind::Gpu || it.kind == ItemKind::Nic;
@@ -148,11 +211,14 @@ int main(int argc, char** argv) {
                      QStringLiteral("svg"), dir.filePath(QStringLiteral("lstopo.svg"))},
                     11);
     const QString dotFile = dir.filePath(QStringLiteral("rack64.dot"));
-    const double ours64 = timeProcess(
-        cli,
-        {QStringLiteral("export"), cluster, QStringLiteral("-o"), dir.filePath(QStringLiteral("rack64.svg"))},
-        5);
-    if (timeProcess(cli, {QStringLiteral("export"), cluster, QStringLiteral("-o"), dotFile}, 1) < 0)
+    const double ours64 = timeProcess(cli,
+                                      {QStringLiteral("export"), cluster, QStringLiteral("--open-all"),
+                                       QStringLiteral("-o"), dir.filePath(QStringLiteral("rack64.svg"))},
+                                      5);
+    if (timeProcess(
+            cli,
+            {QStringLiteral("export"), cluster, QStringLiteral("--open-all"), QStringLiteral("-o"), dotFile},
+            1) < 0)
         return 1;
     const double dot64 = timeProcess(
         dot,
@@ -175,5 +241,5 @@ int main(int argc, char** argv) {
     printf("    dot -Tsvg on rackscope's DOT       %8.2f ms   (reference, one run)\n", dot64);
     printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0), median of 5\n",
            ours64, ours64 / dot64);
-    return 0;
+    return thousandServers(dir, cli, dot);
 }

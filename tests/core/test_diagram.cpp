@@ -10,11 +10,14 @@
 
 #include <QCollator>
 #include <QFontMetricsF>
+#include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <map>
 #include <set>
 
 using namespace rackscope;
@@ -110,9 +113,19 @@ bool isBox(const DiagramItem& it) { // what a cable must not pass through unless
 // server and switch name drawn whole at its full size, no bundle label on a box or on another label.
 void checkReadable(const Diagram& d, const QString& what) {
     std::vector<int> boxes;
+    // the boxes by the cells of a coarse grid they cover, so a segment is tried against its neighbours only
+    constexpr double kCell = 500;
+    std::map<std::pair<int, int>, std::vector<int>> grid;
+    const auto cellsOf = [&](const QRectF& r, const auto& each) {
+        for (int x = int(std::floor(r.left() / kCell)); x <= int(std::floor(r.right() / kCell)); ++x)
+            for (int y = int(std::floor(r.top() / kCell)); y <= int(std::floor(r.bottom() / kCell)); ++y)
+                each(std::pair{x, y});
+    };
     for (std::size_t i = 0; i < d.items.size(); ++i)
-        if (isBox(d.items[i]))
+        if (isBox(d.items[i])) {
             boxes.push_back(int(i));
+            cellsOf(d.items[i].rect, [&](std::pair<int, int> c) { grid[c].push_back(int(i)); });
+        }
     const auto within = [&](int box, int item) {
         for (int i = item; i >= 0; i = d.items[std::size_t(i)].parent)
             if (i == box)
@@ -126,14 +139,19 @@ void checkReadable(const Diagram& d, const QString& what) {
         for (const QPointF& p : l.route)
             QVERIFY2(d.bounds.contains(p),
                      qPrintable(what + QStringLiteral(": a cable runs out of the bounds")));
-        for (int box : boxes) {
-            if (within(box, l.a) || within(box, l.b))
-                continue;
-            for (std::size_t k = 1; k < l.route.size(); ++k)
-                QVERIFY2(!crosses(l.route[k - 1], l.route[k], d.items[std::size_t(box)].rect),
-                         qPrintable(QStringLiteral("%1: the cable %2 - %3 crosses %4")
-                                        .arg(what, d.items[std::size_t(l.a)].id, d.items[std::size_t(l.b)].id,
-                                             d.items[std::size_t(box)].id)));
+        for (std::size_t k = 1; k < l.route.size(); ++k) {
+            std::set<int> near;
+            cellsOf(QRectF(l.route[k - 1], l.route[k]).normalized(), [&](std::pair<int, int> c) {
+                if (const auto it = grid.find(c); it != grid.end())
+                    near.insert(it->second.begin(), it->second.end());
+            });
+            for (int box : near)
+                if (!within(box, l.a) && !within(box, l.b))
+                    QVERIFY2(
+                        !crosses(l.route[k - 1], l.route[k], d.items[std::size_t(box)].rect),
+                        qPrintable(QStringLiteral("%1: the cable %2 - %3 crosses %4")
+                                       .arg(what, d.items[std::size_t(l.a)].id, d.items[std::size_t(l.b)].id,
+                                            d.items[std::size_t(box)].id)));
         }
     }
     QFont bold(QStringLiteral("DejaVu Sans"));
@@ -495,6 +513,37 @@ private slots:
             }
         QCOMPARE(cabledNics, 6 * 8 + 6 + 8);
         checkLayout(d, QStringLiteral("demo"));
+    }
+
+    // resources/demo/make_cluster.py's 1024 servers (8 GPUs and 8 NICs each, four scalable units): cards
+    // grouped by leaf, every name whole, no cable through a box it does not end in.
+    void aThousandServers() {
+        QTemporaryDir dir;
+        QProcess make;
+        make.start(QStringLiteral("python3"),
+                   {QStringLiteral(RACKSCOPE_DEMO_DIR "/make_cluster.py"), QStringLiteral("--servers"),
+                    QStringLiteral("1024"), QStringLiteral("--out"), dir.path()});
+        QVERIFY2(make.waitForFinished(60000) && make.exitCode() == 0,
+                 make.readAllStandardError().constData());
+        const LoadedSources s = loadSources({QString::fromUtf8(make.readAllStandardOutput()).trimmed()});
+        QVERIFY(s.failed.empty());
+        QCOMPARE(s.input.hosts.size(), std::size_t(1024));
+        const Diagram d = buildDiagram(s.input);
+        int cards = 0, leaves = 0;
+        for (const DiagramItem& it : d.items) {
+            cards += it.kind == ItemKind::Host && it.closed;
+            leaves += it.kind == ItemKind::Leaf;
+        }
+        QCOMPARE(cards, 1024);
+        QCOMPARE(leaves, 4 * 8 * 8);
+        checkLayout(d, QStringLiteral("1024 servers"));
+        checkReadable(d, QStringLiteral("1024 servers"));
+        // every server sits under its own leaves: the leaves' row right above its pod
+        for (const DiagramLink& l : d.links)
+            if (d.items[std::size_t(l.b)].kind == ItemKind::Host)
+                QVERIFY(d.items[std::size_t(l.a)].rect.bottom() < d.items[std::size_t(l.b)].rect.top());
+        const double aspect = d.bounds.width() / d.bounds.height();
+        QVERIFY2(aspect > 1.0 && aspect < 3.0, qPrintable(QString::number(aspect)));
     }
 
     // A NIC's ports: the fabric's names and states where it gives them (the cable lands on its port), else
