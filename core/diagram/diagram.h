@@ -8,6 +8,7 @@
 #include "analysis/fabric_analysis.h"
 #include "analysis/host_analysis.h"
 
+#include <QLineF>
 #include <QPointF>
 #include <QRectF>
 #include <QSet>
@@ -108,6 +109,14 @@ struct Highlight {
     QString why;
 };
 
+// What the fabric's cables are drawn as: every route's segments, those of one rail and weight that lie on one
+// line and overlap merged into one run (a bundle is drawn once, not once per cable).
+struct CableRun {
+    int rail = -1;
+    bool parallel = false; // of links with parallel cables: drawn heavier
+    QLineF line;
+};
+
 struct Diagram {
     QString title;       // cluster name, or the host for one
     QStringList sources; // where the facts came from
@@ -115,6 +124,7 @@ struct Diagram {
     std::vector<DiagramItem> items;
     std::vector<DiagramLink> links;
     std::vector<Highlight> highlights;
+    std::vector<CableRun> cableRuns;
     QRectF bounds;
 
     int find(const QString& id) const; // -1 when absent

@@ -221,6 +221,7 @@ public:
         fabricLinks();
         portsDown();
         routeCables();
+        mergeCableRuns();
         nvlinks();
         gpuNicPaths();
         hostHighlights();
@@ -653,6 +654,45 @@ private:
                 l.route = layout_->serverRoute(upper->second, server->second, landing, l.rail);
             else
                 l.route = {QPointF(d_.items[l.a].rect.center().x(), d_.items[l.a].rect.bottom()), landing};
+        }
+    }
+
+    // The routes' straight runs by rail, weight and line; overlapping runs on one line merged.
+    void mergeCableRuns() {
+        // key: rail, weight, vertical?, the fixed coordinate (rounded to a tenth)
+        std::map<std::tuple<int, bool, bool, qint64>, std::vector<std::pair<double, double>>> onLine;
+        for (const DiagramLink& l : d_.links)
+            for (std::size_t k = 1; k < l.route.size(); ++k) {
+                const QPointF a = l.route[k - 1], b = l.route[k];
+                const bool vertical = std::abs(a.x() - b.x()) < 1e-6,
+                           horizontal = std::abs(a.y() - b.y()) < 1e-6;
+                if (!vertical && !horizontal) {
+                    d_.cableRuns.push_back({l.rail, l.count > 1, QLineF(a, b)});
+                    continue;
+                }
+                const double fixed = vertical ? a.x() : a.y();
+                const double from = vertical ? a.y() : a.x(), to = vertical ? b.y() : b.x();
+                onLine[{l.rail, l.count > 1, vertical, qRound64(fixed * 10)}].emplace_back(
+                    std::min(from, to), std::max(from, to));
+            }
+        for (auto& [key, spans] : onLine) {
+            const auto& [rail, parallel, vertical, fixed10] = key;
+            std::sort(spans.begin(), spans.end());
+            const double fixed = double(fixed10) / 10;
+            const auto add = [&](double from, double to) {
+                d_.cableRuns.push_back(
+                    {rail, parallel,
+                     vertical ? QLineF(fixed, from, fixed, to) : QLineF(from, fixed, to, fixed)});
+            };
+            double from = spans.front().first, to = spans.front().second;
+            for (const auto& [a, b] : spans) {
+                if (a > to + 1e-6) {
+                    add(from, to);
+                    from = a;
+                }
+                to = std::max(to, b);
+            }
+            add(from, to);
         }
     }
 

@@ -305,16 +305,20 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             p.setBrush(Qt::NoBrush);
             continue;
         }
+        if (l.kind == LinkKind::Fabric)
+            continue; // drawn as the merged runs, below
         const std::vector<QPointF> line = lineOf(d, l);
         if (!meets(o.exposed, boundsOf(line)))
             continue;
-        appendLine(l.kind == LinkKind::NvLink   ? nvlinkArcs
-                   : l.kind == LinkKind::GpuNic ? gpuNicArcs
-                                                : cables[{l.rail, l.count > 1}],
-                   line, o.exposed);
+        appendLine(l.kind == LinkKind::NvLink ? nvlinkArcs : gpuNicArcs, line, o.exposed);
         if (l.kind == LinkKind::GpuNic && text) // its path type at the arc's lowest point
             pathLabels.emplace_back(line[line.size() / 2], l.label);
     }
+    const QRectF view = o.exposed.isEmpty() ? QRectF() : o.exposed.adjusted(-4, -4, 4, 4);
+    for (const CableRun& run : d.cableRuns)
+        if (view.isEmpty() ||
+            view.intersects(QRectF(run.line.p1(), run.line.p2()).normalized().adjusted(-1, -1, 1, 1)))
+            cables[{run.rail, run.parallel}].append(run.line);
     for (const auto& [key, lines] : cables) {
         // On screen 1 px, the rasteriser's fastest line; in an export a weight that prints.
         QPen pen(railColour(key.first), o.alwaysText ? (key.second ? 2.2 : 1.4) : (key.second ? 2.0 : 1.0));
