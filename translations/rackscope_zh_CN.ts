@@ -42,28 +42,28 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="464"/>
+        <location filename="../core/render/diagram_painter.cpp" line="468"/>
         <source>GPU to the NIC NCCL would use, with its path</source>
         <translation>GPU 到 NCCL 将使用的网卡，及其路径</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="467"/>
+        <location filename="../core/render/diagram_painter.cpp" line="471"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="470"/>
+        <location filename="../core/render/diagram_painter.cpp" line="474"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="489"/>
-        <location filename="../core/render/diagram_painter.cpp" line="506"/>
+        <location filename="../core/render/diagram_painter.cpp" line="493"/>
+        <location filename="../core/render/diagram_painter.cpp" line="510"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="544"/>
+        <location filename="../core/render/diagram_painter.cpp" line="548"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -185,12 +185,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="291"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="370"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="448"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="480"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="558"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="732"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="292"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="449"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="481"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="559"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="812"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -201,7 +201,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="372"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="373"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
@@ -228,7 +228,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="99"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="452"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="453"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
@@ -278,154 +278,159 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="237"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="238"/>
         <source>1 server</source>
         <translation>1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="238"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="239"/>
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="288"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="289"/>
         <source>%1 GPUs · %2 NICs</source>
         <translation>%1 个 GPU · %2 个网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="294"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="295"/>
         <source>no GPU driver</source>
         <translation>无 GPU 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="295"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
         <source>no RDMA driver</source>
         <translation>无 RDMA 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="297"/>
         <source>no GPUDirect</source>
         <translation>无 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="297"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="298"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="305"/>
         <source>problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="310"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="311"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="313"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="343"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="344"/>
         <source>Package %1</source>
         <translation>CPU 封装 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="351"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="352"/>
         <source>CPU, NUMA %1</source>
         <translation>CPU，NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="352"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="353"/>
         <source>Group %1</source>
         <translation>分组 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="356"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="357"/>
         <source>Host bridge</source>
         <translation>主机桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="447"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="448"/>
         <source>NUMA node %1</source>
         <translation>NUMA 节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="451"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="452"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="479"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="480"/>
         <source>%1 fabric ports</source>
         <translation>%1 个网络端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="555"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="556"/>
         <source>%1 ports</source>
         <translation>%1 个端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="559"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="560"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="560"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="561"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="562"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="563"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="563"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="564"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="567"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="568"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="624"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="625"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="729"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="733"/>
-        <location filename="../core/render/diagram_painter.cpp" line="458"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="804"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="813"/>
+        <location filename="../core/render/diagram_painter.cpp" line="462"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="731"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="806"/>
         <source>every GPU pair, NV%1 or more</source>
         <translation>每对 GPU，NV%1 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="817"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="808"/>
+        <source>%1 to %2: every pair, NV%3 or more</source>
+        <translation>%1 至 %2：每对 GPU，NV%3 或以上</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="906"/>
         <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
         <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="827"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="916"/>
         <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
         <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="838"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="927"/>
         <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="873"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="962"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
@@ -435,7 +440,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="360"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="361"/>
         <location filename="../core/render/diagram_style.cpp" line="150"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
@@ -1689,7 +1694,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="306"/>
+        <location filename="../app/gui/main_window.cpp" line="311"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -1766,12 +1771,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="330"/>
+        <location filename="../app/gui/main_window.cpp" line="264"/>
+        <source>on the fabric only (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="335"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="333"/>
+        <location filename="../app/gui/main_window.cpp" line="338"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
@@ -1796,30 +1806,30 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="340"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="350"/>
+        <location filename="../app/gui/main_window.cpp" line="355"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="353"/>
+        <location filename="../app/gui/main_window.cpp" line="358"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="278"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="220"/>
-        <location filename="../app/gui/main_window.cpp" line="329"/>
-        <location filename="../app/gui/main_window.cpp" line="340"/>
-        <location filename="../app/gui/main_window.cpp" line="350"/>
+        <location filename="../app/gui/main_window.cpp" line="334"/>
+        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window.cpp" line="355"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>
@@ -2255,32 +2265,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::ServersPanel</name>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="24"/>
+        <location filename="../app/gui/servers_panel.cpp" line="27"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="24"/>
+        <location filename="../app/gui/servers_panel.cpp" line="27"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="24"/>
+        <location filename="../app/gui/servers_panel.cpp" line="27"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="56"/>
+        <location filename="../app/gui/servers_panel.cpp" line="59"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="85"/>
+        <location filename="../app/gui/servers_panel.cpp" line="88"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="88"/>
+        <location filename="../app/gui/servers_panel.cpp" line="91"/>
         <source>%1 leaves: %2</source>
         <translation>%1 台叶交换机：%2</translation>
     </message>

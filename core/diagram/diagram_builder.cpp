@@ -745,55 +745,104 @@ private:
 
     // NVLink between every pair of a server's GPUs (an NVSwitch system): one band
     // below the GPUs, each GPU joined to it, rather than n(n-1)/2 arcs.
-    static std::optional<int> fullMesh(const HostTopology& h) {
+    // GPUs joined pair by pair in groups of three or more (an NVSwitch system, each board of a DGX-2): one
+    // band below the server for each, every GPU of it joined to it, rather than n(n-1)/2 arcs.
+    struct MeshedGroup {
+        std::vector<int> gpus;
+        int least = 0; // the fewest links between two of them
+    };
+    static std::vector<MeshedGroup> meshedGroups(const HostTopology& h) {
         const int n = int(h.gpus.size());
-        if (n < 3 || int(h.nvlinks.size()) != n * (n - 1) / 2)
-            return std::nullopt;
-        int least = 1 << 30;
-        for (const auto& [pair, count] : h.nvlinks)
-            least = std::min(least, count);
-        return least;
+        const auto links = [&](int a, int b) {
+            const auto it = h.nvlinks.find({std::min(a, b), std::max(a, b)});
+            return it == h.nvlinks.end() ? 0 : it->second;
+        };
+        std::vector<int> group(std::size_t(n), -1);
+        std::vector<MeshedGroup> out;
+        for (int g = 0; g < n; ++g) {
+            if (group[std::size_t(g)] >= 0)
+                continue;
+            MeshedGroup m{{g}, 1 << 30};
+            for (int o = g + 1; o < n; ++o)
+                if (links(g, o) > 0 &&
+                    std::all_of(m.gpus.begin(), m.gpus.end(), [&](int in) { return links(in, o) > 0; }))
+                    m.gpus.push_back(o);
+            const auto outside = [&](int in) { // a link to a GPU not in the group: not one domain
+                for (int o = 0; o < n; ++o)
+                    if (links(in, o) > 0 && std::find(m.gpus.begin(), m.gpus.end(), o) == m.gpus.end())
+                        return true;
+                return false;
+            };
+            if (m.gpus.size() < 3 || std::any_of(m.gpus.begin(), m.gpus.end(), outside))
+                continue;
+            for (std::size_t i = 0; i < m.gpus.size(); ++i) {
+                group[std::size_t(m.gpus[i])] = int(out.size());
+                for (std::size_t j = i + 1; j < m.gpus.size(); ++j)
+                    m.least = std::min(m.least, links(m.gpus[i], m.gpus[j]));
+            }
+            out.push_back(std::move(m));
+        }
+        return out;
+    }
+
+    static QString bandId(const QString& host, std::size_t group) {
+        return host + (group ? QStringLiteral("/nvlink-%1").arg(group + 1) : QStringLiteral("/nvlink"));
     }
 
     void addNvlinkBand(Box& host) {
         for (const InspectedHost& ih : in_.hosts) {
             if (QStringLiteral("host:") + ih.host.name != host.item.id || host.children.empty())
                 continue;
-            const auto links = fullMesh(ih.host);
-            if (!links)
-                return;
-            Box band;
-            band.item.kind = ItemKind::NvSwitch;
-            band.item.id = ih.host.name + QStringLiteral("/nvlink");
-            band.item.host = ih.host.name;
-            band.item.label = QCoreApplication::translate("rackscope", "NVLink");
-            band.item.detail =
-                QCoreApplication::translate("rackscope", "every GPU pair, NV%1 or more").arg(*links);
-            band.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(ih.host)},
-                               {factName(QT_TRANSLATE_NOOP("rackscope", "NVLink")),
-                                QStringLiteral("all %1 GPU pairs joined, at least %2 links each")
-                                    .arg(ih.host.nvlinks.size())
-                                    .arg(*links)}};
-            QRectF& r = host.item.rect;
-            band.item.rect = QRectF(r.left() + kPad, r.bottom() + kGap, r.width() - 2 * kPad, kBandH);
-            r.setBottom(band.item.rect.bottom() + kPad);
-            host.children.push_back(band);
+            const std::vector<MeshedGroup> groups = meshedGroups(ih.host);
+            for (std::size_t i = 0; i < groups.size(); ++i) {
+                const MeshedGroup& m = groups[i];
+                const bool all = m.gpus.size() == ih.host.gpus.size();
+                Box band;
+                band.item.kind = ItemKind::NvSwitch;
+                band.item.id = bandId(ih.host.name, i);
+                band.item.host = ih.host.name;
+                band.item.label = QCoreApplication::translate("rackscope", "NVLink");
+                band.item.detail =
+                    all ? QCoreApplication::translate("rackscope", "every GPU pair, NV%1 or more")
+                              .arg(m.least)
+                        : QCoreApplication::translate("rackscope", "%1 to %2: every pair, NV%3 or more")
+                              .arg(ih.host.gpus[std::size_t(m.gpus.front())].id,
+                                   ih.host.gpus[std::size_t(m.gpus.back())].id)
+                              .arg(m.least);
+                band.item.facts = {{factName(QT_TRANSLATE_NOOP("rackscope", "source")), sourceText(ih.host)},
+                                   {factName(QT_TRANSLATE_NOOP("rackscope", "NVLink")),
+                                    QStringLiteral("all %1 pairs of %2 GPUs joined, at least %3 links each")
+                                        .arg(m.gpus.size() * (m.gpus.size() - 1) / 2)
+                                        .arg(m.gpus.size())
+                                        .arg(m.least)}};
+                QRectF& r = host.item.rect;
+                band.item.rect = QRectF(r.left() + kPad, r.bottom() + kGap, r.width() - 2 * kPad, kBandH);
+                r.setBottom(band.item.rect.bottom() + kPad);
+                host.children.push_back(band);
+            }
             return;
         }
     }
 
     void nvlinks() {
         for (const InspectedHost& ih : in_.hosts) {
-            if (fullMesh(ih.host)) {
-                const int band = item(ih.host.name + QStringLiteral("/nvlink"));
-                for (const Device& g : ih.host.gpus)
-                    if (const int a = item(ih.host.name + QLatin1Char('/') + g.id); a >= 0 && band >= 0)
+            const std::vector<MeshedGroup> groups = meshedGroups(ih.host);
+            std::vector<int> bandOf(ih.host.gpus.size(), -1);
+            for (std::size_t i = 0; i < groups.size(); ++i) {
+                const int band = item(bandId(ih.host.name, i));
+                for (int g : groups[i].gpus) {
+                    bandOf[std::size_t(g)] = int(i);
+                    if (const int a = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[std::size_t(g)].id);
+                        a >= 0 && band >= 0)
                         d_.links.push_back({a, band, LinkKind::NvLink, {}, -1, 1, -1, {}});
-                continue;
+                }
             }
             for (const auto& [pair, count] : ih.host.nvlinks) {
                 if (pair.first >= int(ih.host.gpus.size()) || pair.second >= int(ih.host.gpus.size()))
                     continue;
+                if (bandOf[std::size_t(pair.first)] >= 0 &&
+                    bandOf[std::size_t(pair.first)] == bandOf[std::size_t(pair.second)])
+                    continue; // in the band
                 const int a = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[pair.first].id);
                 const int b = item(ih.host.name + QLatin1Char('/') + ih.host.gpus[pair.second].id);
                 if (a < 0 || b < 0)

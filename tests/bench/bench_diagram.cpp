@@ -237,6 +237,17 @@ int main(int argc, char** argv) {
     printf("    of which rackscope-cli --version   %8.2f ms   (loading Qt; the drawing adds its font "
            "database)\n",
            started);
+    const double demoPng = timeProcess(cli,
+                                       {QStringLiteral("export"), QStringLiteral("--demo"),
+                                        QStringLiteral("-o"), dir.filePath(QStringLiteral("demo.png"))},
+                                       5);
+    const QImage demoImage(dir.filePath(QStringLiteral("demo.png")));
+    printf("  export the demo cluster to PNG at 150 DPI, whole process, median of 5:\n");
+    printf("    rackscope-cli export --demo        %8.2f ms   ratio %.2f to 1 s (goal <= 1.0); %dx%d px, "
+           "%.0f MB "
+           "of pixels (goal: the process under 100 MB)\n",
+           demoPng, demoPng / 1000.0, demoImage.width(), demoImage.height(),
+           double(demoImage.width()) * demoImage.height() * 4 / 1e6);
     printf("  export the 64-server cluster to SVG, whole processes:\n");
     printf("    dot -Tsvg on rackscope's DOT       %8.2f ms   (reference, one run)\n", dot64);
     printf("    rackscope-cli export               %8.2f ms   ratio %.2f (goal <= 1.0), median of 5\n",

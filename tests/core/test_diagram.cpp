@@ -336,6 +336,16 @@ private slots:
             toBand += l.b == band;
         QCOMPARE(toBand, 8);
         checkLayout(mesh, QStringLiteral("H100 with its NVLink band"));
+        // A DGX-2's two boards: a band each, no arc.
+        const Diagram dgx2 = buildDiagram(inputOf({QStringLiteral("hwloc-nvidiaDGX2.xml")}));
+        int bands = 0, arcs = 0;
+        for (const DiagramLink& l : dgx2.links)
+            if (l.kind == LinkKind::NvLink)
+                (dgx2.items[std::size_t(l.b)].kind == ItemKind::NvSwitch ? bands : arcs) += 1;
+        QCOMPARE(arcs, 0);
+        QCOMPARE(bands, 16);
+        QVERIFY(dgx2.find(QStringLiteral("hwloc-nvidiaDGX2/nvlink-2")) >= 0);
+        checkLayout(dgx2, QStringLiteral("DGX-2"));
     }
 
     void searchFindsHostsDevicesAndPciAddresses() {
