@@ -1773,7 +1773,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     <message>
         <location filename="../app/gui/main_window.cpp" line="264"/>
         <source>on the fabric only (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>仅见于网络拓扑（%1）</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="335"/>
