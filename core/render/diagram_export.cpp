@@ -9,6 +9,7 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <cmath>
 #include <functional>
 
 namespace rackscope {
@@ -76,7 +77,9 @@ Composition bestFor(const Diagram& d, const ExportOptions& o, double aspect) {
 
 constexpr double kPageAspect = 1.41421356; // A-series, landscape
 
-void paintComposition(QPainter& p, const Diagram& d, const ExportOptions& o, const Composition& c) {
+// `tile`: the part of the composition a page shows (a poster's page), empty for all of it.
+void paintComposition(QPainter& p, const Diagram& d, const ExportOptions& o, const Composition& c,
+                      const QRectF& tile = {}) {
     p.fillRect(QRectF(QPointF(0, 0), c.size), Qt::white);
     const double titleH = titleBlockSize(o.title, c.size.width()).height();
     paintTitleBlock(p, QRectF(kMargin, kMargin, c.size.width() - 2 * kMargin, titleH), o.title);
@@ -85,6 +88,8 @@ void paintComposition(QPainter& p, const Diagram& d, const ExportOptions& o, con
     p.translate(kMargin - d.bounds.left(), top - d.bounds.top());
     PaintOptions po = o.paint;
     po.alwaysText = true;
+    if (!tile.isEmpty())
+        po.exposed = tile.translated(d.bounds.left() - kMargin, d.bounds.top() - top);
     paintDiagram(p, d, po);
     p.restore();
     paintLegend(p,
@@ -232,9 +237,37 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
             return QStringLiteral("cannot write %1").arg(path);
         const QRect page = pdf.pageLayout().paintRectPixels(pdf.resolution());
         const double fit = std::min(page.width() / c.size.width(), page.height() / c.size.height());
-        p.translate((page.width() - c.size.width() * fit) / 2, (page.height() - c.size.height() * fit) / 2);
-        p.scale(fit, fit);
-        paintComposition(p, d, o, c);
+        // The smallest text drawn is 7 px (a name shrunk to fit its box): where one page would print it under
+        // 6 pt, the picture becomes a poster of pages at that size, overlapping by more than the widest name
+        // so every name is whole on one of them.
+        const double readable = 6.0 / 7.0 * pdf.resolution() / 72.0; // device pixels per scene unit
+        if (fit >= readable) {
+            p.translate((page.width() - c.size.width() * fit) / 2,
+                        (page.height() - c.size.height() * fit) / 2);
+            p.scale(fit, fit);
+            paintComposition(p, d, o, c);
+            p.end();
+            return {};
+        }
+        constexpr double kOverlap = 360;
+        const QSizeF tile(page.width() / readable, page.height() / readable);
+        const int columns =
+            std::max(1, int(std::ceil((c.size.width() - kOverlap) / (tile.width() - kOverlap))));
+        const int rows =
+            std::max(1, int(std::ceil((c.size.height() - kOverlap) / (tile.height() - kOverlap))));
+        for (int r = 0; r < rows; ++r)
+            for (int k = 0; k < columns; ++k) {
+                if ((r || k) && !pdf.newPage())
+                    return QStringLiteral("cannot write %1").arg(path);
+                const QRectF shown(QPointF(k * (tile.width() - kOverlap), r * (tile.height() - kOverlap)),
+                                   tile);
+                p.save();
+                p.setClipRect(QRectF(0, 0, page.width(), page.height()));
+                p.scale(readable, readable);
+                p.translate(-shown.topLeft());
+                paintComposition(p, d, o, c, shown);
+                p.restore();
+            }
         p.end();
         return {};
     }

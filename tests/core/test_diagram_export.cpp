@@ -193,6 +193,39 @@ private slots:
         QVERIFY(none.err.contains(QLatin1String("nothing to draw")));
     }
 
+    // The SuperPOD capture (40 switches, 122 servers) does not fit one A3 page at 6 pt: it is printed as a
+    // poster of A3 pages at a readable size, every switch and server name whole on one of them.
+    void posterOfTheSuperPod() {
+        const QString name = QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt");
+        const QString pdf = dir_.filePath(QStringLiteral("superpod.pdf"));
+        const Cli r =
+            cli({fixture(name), QStringLiteral("-o"), pdf, QStringLiteral("--page"), QStringLiteral("A3")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QProcess info;
+        info.start(QStringLiteral("pdfinfo"), {pdf});
+        QVERIFY(info.waitForFinished(60000));
+        const QString pages = QString::fromUtf8(info.readAllStandardOutput())
+                                  .section(QStringLiteral("Pages:"), 1)
+                                  .section(QLatin1Char('\n'), 0, 0)
+                                  .trimmed();
+        QVERIFY2(pages.toInt() > 1, qPrintable(pages));
+        const auto words = pdfWords(pdf);
+        QVERIFY(words.size() > 500);
+        for (const auto& [text, box] : words)
+            QVERIFY2(box.height() >= 6 * 1.16 - 0.05,
+                     qPrintable(QStringLiteral("'%1' is %2 pt").arg(text).arg(box.height() / 1.16)));
+        const Diagram d = diagramOf({name});
+        int names = 0;
+        for (const DiagramItem& it : d.items)
+            if (it.kind == ItemKind::Host || it.kind == ItemKind::Leaf || it.kind == ItemKind::Spine) {
+                ++names;
+                QVERIFY2(std::any_of(words.begin(), words.end(),
+                                     [&](const auto& w) { return w.first == it.label; }),
+                         qPrintable(it.label));
+            }
+        QCOMPARE(names, 122 + 40);
+    }
+
     void dotHasEveryItem() {
         const Diagram d = diagramOf({QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")});
         const QByteArray dot = diagramToDot(d, {});
