@@ -1,12 +1,11 @@
 // Builds and lays out a Diagram. Servers are measured bottom-up (a device's
 // box, then each container around its children, wrapped into rows), then
-// placed top-down, as lstopo does; switches go in rows above them by tier,
-// spread over the servers' width, leaves in rail order.
+// placed top-down, as lstopo does; fabric_layout.h places the servers and
+// switches of a cluster and routes its cables.
 #include "analysis/findings.h"
 #include "diagram.h"
 #include "fabric_layout.h"
 
-#include <QCollator>
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -208,9 +207,7 @@ bool prune(Box& b) {
 
 class Builder {
 public:
-    Builder(const DiagramInput& in, const DiagramOptions& o) : in_(in), o_(o) {
-        natural_.setNumericMode(true);
-    }
+    Builder(const DiagramInput& in, const DiagramOptions& o) : in_(in), o_(o) {}
 
     Diagram run() {
         if (in_.fabric)
@@ -245,7 +242,6 @@ private:
     const DiagramOptions& o_;
     std::optional<FabricAnalysis> fabric_;
     Diagram d_;
-    QCollator natural_;
     std::map<QString, int> byId_;
     std::map<QString, int> railOfLeaf_; // switch id -> rail
 
@@ -463,11 +459,11 @@ private:
 
     std::vector<Box> hostBoxes() {
         std::vector<Box> boxes;
-        QStringList names;
+        QSet<QString> names;
         for (const InspectedHost& h : in_.hosts)
             if (wanted(h.host.name)) {
                 boxes.push_back(hostBox(h));
-                names << h.host.name;
+                names.insert(h.host.name);
             }
         if (fabric_)
             for (const FabricHost& fh : fabric_->hosts)
