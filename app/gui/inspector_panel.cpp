@@ -4,8 +4,31 @@
 
 #include <QCoreApplication>
 #include <QHeaderView>
+#include <QStyledItemDelegate>
 
 namespace rackscope::gui {
+namespace {
+
+// Rows as tall as their value wrapped in its column's width: a long value wraps instead of ending in "…".
+class WrappingDelegate : public QStyledItemDelegate {
+public:
+    explicit WrappingDelegate(QTreeView* view) : QStyledItemDelegate(view), view_(view) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        if (index.column() != 1) // the fact's name keeps its one line
+            return QStyledItemDelegate::sizeHint(option, index);
+        QStyleOptionViewItem o = option;
+        initStyleOption(&o, index);
+        const int width = std::max(40, view_->header()->sectionSize(index.column()) - 12);
+        const QRect text = o.fontMetrics.boundingRect(QRect(0, 0, width, 1 << 20),
+                                                      Qt::TextWordWrap | Qt::TextWrapAnywhere, o.text);
+        return {width, std::max(QStyledItemDelegate::sizeHint(option, index).height(), text.height() + 4)};
+    }
+
+private:
+    QTreeView* view_;
+};
+
+} // namespace
 
 InspectorPanel::InspectorPanel(QWidget* parent) : QTreeWidget(parent) {
     setObjectName(QStringLiteral("inspector"));
@@ -13,6 +36,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QTreeWidget(parent) {
     setWordWrap(true);
     retranslate(); // the columns, before their sizes are set
     header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setTextElideMode(Qt::ElideNone);
+    setItemDelegate(new WrappingDelegate(this));
+    connect(header(), &QHeaderView::sectionResized, this, [this] { scheduleDelayedItemsLayout(); });
 }
 
 void InspectorPanel::retranslate() {

@@ -7,6 +7,7 @@
 #include "topology_canvas.h"
 
 #include <QApplication>
+#include <QHeaderView>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -52,6 +53,26 @@ private slots:
         QVERIFY(settled(w));
         QCOMPARE(w.hosts().size(), size_t(1));
         QCOMPARE(w.hosts().front().host.source.format, rackscope::SourceFormat::AgentSnapshot);
+    }
+
+    // A long value in the Inspector wraps in its dock rather than ending in "…".
+    void inspectorWrapsLongValues() {
+        rackscope::gui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openTopology(fixture(QStringLiteral("topo-m-8xH200-12nic-dgx.txt"))));
+        QVERIFY(settled(w));
+        QVERIFY(w.selectItem(QStringLiteral("topo-m-8xH200-12nic-dgx/GPU0")));
+        QTreeWidget* in = w.inspector();
+        QTreeWidgetItem* longest = nullptr;
+        for (int i = 0; i < in->topLevelItemCount(); ++i)
+            if (!longest || in->topLevelItem(i)->text(1).size() > longest->text(1).size())
+                longest = in->topLevelItem(i);
+        QVERIFY(longest);
+        QVERIFY2(in->fontMetrics().horizontalAdvance(longest->text(1)) > in->header()->sectionSize(1),
+                 "the value is longer than its column");
+        QTRY_VERIFY(in->visualItemRect(longest).height() >= 2 * in->fontMetrics().height());
     }
 
     void speaksSimplifiedChinese() {
