@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 namespace rackscope {
 namespace {
@@ -142,35 +143,37 @@ void FabricLayout::measurePod(Pod& p) const {
 void FabricLayout::placeBands() {
     const int n = int(pods_.size());
     const double upper = (topTier_ - 1) * (kSwitchH + kTierGap);
-    int best = std::max(n, 1);
-    double bestScore = 1e300;
-    for (int columns = 1; columns <= n; ++columns) {
-        std::vector<double> colW(std::size_t(columns), 0.0);
-        std::vector<double> bandH(std::size_t((n + columns - 1) / columns), 0.0);
+    // Each column's width and each band's height when the pods fill `columns` columns row by row.
+    const auto grid = [&](int columns) {
+        std::pair<std::vector<double>, std::vector<double>> g{
+            std::vector<double>(std::size_t(columns), 0.0),
+            std::vector<double>(std::size_t((n + columns - 1) / columns), 0.0)};
         for (int i = 0; i < n; ++i) {
-            colW[std::size_t(i % columns)] = std::max(colW[std::size_t(i % columns)], pods_[i].rect.width());
-            bandH[std::size_t(i / columns)] =
-                std::max(bandH[std::size_t(i / columns)], pods_[i].rect.height());
+            double& w = g.first[std::size_t(i % columns)];
+            double& h = g.second[std::size_t(i / columns)];
+            w = std::max(w, pods_[i].rect.width());
+            h = std::max(h, pods_[i].rect.height());
         }
-        const double w = std::accumulate(colW.begin(), colW.end(), 0.0) + (columns - 1) * kColumnGap;
+        return g;
+    };
+    int columns = 1;
+    double bestScore = 1e300;
+    for (int c = 1; c <= n; ++c) {
+        const auto [colW, bandH] = grid(c);
+        const double w = std::accumulate(colW.begin(), colW.end(), 0.0) + (c - 1) * kColumnGap;
         const double h =
             upper + std::accumulate(bandH.begin(), bandH.end(), 0.0) + double(bandH.size() - 1) * kBandGap;
         const double score = std::abs(std::log(std::max(w, 1.0) / std::max(h, 1.0) / kWindowAspect));
         if (score < bestScore - 1e-9) {
             bestScore = score;
-            best = columns;
+            columns = c;
         }
     }
-    const int columns = best;
-    columnWidth_.assign(std::size_t(columns), 0.0);
-    std::vector<double> bandH(std::size_t((n + columns - 1) / std::max(columns, 1)), 0.0);
+    std::vector<double> bandH;
+    std::tie(columnWidth_, bandH) = grid(columns);
     for (int i = 0; i < n; ++i) {
         pods_[i].column = i % columns;
         pods_[i].band = i / columns;
-        columnWidth_[std::size_t(pods_[i].column)] =
-            std::max(columnWidth_[std::size_t(pods_[i].column)], pods_[i].rect.width());
-        bandH[std::size_t(pods_[i].band)] =
-            std::max(bandH[std::size_t(pods_[i].band)], pods_[i].rect.height());
     }
     double x = 0;
     for (double w : columnWidth_) {

@@ -111,11 +111,10 @@ void drawBadges(QPainter& p, const DiagramItem& it, const std::vector<HighlightK
     for (std::size_t i = 0; i < kinds.size(); ++i) {
         const QString word = highlightBadge(kinds[i]);
         const double w = advance(word, kBadgeFont, true) + 8;
-        const QString more = QStringLiteral("+%1").arg(kinds.size() - i);
         if (x + w > line.right()) { // no room: how many more
             p.setPen(itemStyle(ItemKind::Host).text);
             p.drawText(QRectF(x, line.top(), line.right() - x, line.height()),
-                       Qt::AlignLeft | Qt::AlignVCenter, more);
+                       Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("+%1").arg(kinds.size() - i));
             return;
         }
         p.setPen(Qt::NoPen);
@@ -575,7 +574,9 @@ int linkAt(const Diagram& d, QPointF at, double tolerance) {
     int best = -1;
     double bestDistance = tolerance;
     for (int i = 0; i < int(d.links.size()); ++i) {
-        const std::vector<QPointF> line = lineOf(d, d.links[i]);
+        const DiagramLink& l = d.links[std::size_t(i)];
+        const std::vector<QPointF> arc = l.kind == LinkKind::Fabric ? std::vector<QPointF>() : lineOf(d, l);
+        const std::vector<QPointF>& line = l.kind == LinkKind::Fabric ? l.route : arc; // no copy per move
         if (!boundsOf(line).adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(at))
             continue;
         for (std::size_t k = 1; k < line.size(); ++k)
