@@ -42,28 +42,28 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="468"/>
+        <location filename="../core/render/diagram_painter.cpp" line="551"/>
         <source>GPU to the NIC NCCL would use, with its path</source>
         <translation>GPU 到 NCCL 将使用的网卡，及其路径</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="471"/>
+        <location filename="../core/render/diagram_painter.cpp" line="554"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="474"/>
+        <location filename="../core/render/diagram_painter.cpp" line="557"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="493"/>
-        <location filename="../core/render/diagram_painter.cpp" line="510"/>
+        <location filename="../core/render/diagram_painter.cpp" line="576"/>
+        <location filename="../core/render/diagram_painter.cpp" line="593"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="548"/>
+        <location filename="../core/render/diagram_painter.cpp" line="631"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -189,8 +189,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="449"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="481"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="559"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="812"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="589"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="842"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -278,12 +278,14 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="238"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="239"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="560"/>
         <source>1 server</source>
         <translation>1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="239"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="240"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="561"/>
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
@@ -363,74 +365,79 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 个网络端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="556"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="563"/>
+        <source>%1 GPUs</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="586"/>
         <source>%1 ports</source>
         <translation>%1 个端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="560"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="590"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="561"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="591"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="563"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="593"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="564"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="594"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="568"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="598"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="625"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="655"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="804"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="813"/>
-        <location filename="../core/render/diagram_painter.cpp" line="462"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="834"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="843"/>
+        <location filename="../core/render/diagram_painter.cpp" line="545"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="806"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="836"/>
         <source>every GPU pair, NV%1 or more</source>
         <translation>每对 GPU，NV%1 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="808"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="838"/>
         <source>%1 to %2: every pair, NV%3 or more</source>
         <translation>%1 至 %2：每对 GPU，NV%3 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="906"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="936"/>
         <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
         <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="916"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="946"/>
         <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
         <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="927"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="957"/>
         <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="962"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="992"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
@@ -901,6 +908,187 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
 </context>
 <context>
+    <name>rackscope::gui::ExportDialog</name>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="50"/>
+        <location filename="../app/gui/export_dialog.cpp" line="88"/>
+        <source>Export diagram</source>
+        <translation>导出拓扑图</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="52"/>
+        <source>SVG (scales without loss)</source>
+        <translation>SVG（无损缩放）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="53"/>
+        <source>PNG (an image)</source>
+        <translation>PNG（图片）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="54"/>
+        <source>PDF (pages to print)</source>
+        <translation>PDF（用于打印的页面）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="55"/>
+        <source>Graphviz DOT (the graph, for dot to lay out)</source>
+        <translation>Graphviz DOT（图结构，由 dot 布局）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="59"/>
+        <source>the one the drawing fills best</source>
+        <translation>图面最能填满的方向</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="60"/>
+        <location filename="../app/gui/export_dialog.cpp" line="261"/>
+        <source>landscape</source>
+        <translation>横向</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="61"/>
+        <location filename="../app/gui/export_dialog.cpp" line="261"/>
+        <source>portrait</source>
+        <translation>纵向</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="64"/>
+        <source> DPI</source>
+        <translation> DPI</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="65"/>
+        <source>as in the window</source>
+        <translation>与窗口中相同</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="66"/>
+        <source>every server closed, as a card</source>
+        <translation>所有服务器收起为卡片</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="67"/>
+        <source>every server open</source>
+        <translation>所有服务器展开</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="68"/>
+        <source>every server (or a hostlist: node[01-08])</source>
+        <translation>所有服务器（或主机列表：node[01-08]）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="85"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="89"/>
+        <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
+        <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="96"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="97"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="98"/>
+        <source>Page (PDF)</source>
+        <translation>纸张（PDF）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="99"/>
+        <source>Orientation (PDF)</source>
+        <translation>方向（PDF）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="100"/>
+        <source>Resolution (PNG)</source>
+        <translation>分辨率（PNG）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="101"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="102"/>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="103"/>
+        <source>Only these servers</source>
+        <translation>仅这些服务器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="104"/>
+        <source>Highlights</source>
+        <translation>高亮</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="118"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="176"/>
+        <source>Only these servers: %1</source>
+        <translation>仅这些服务器：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="185"/>
+        <source>No server is called %1: there would be nothing to draw.</source>
+        <translation>没有名为 %1 的服务器：没有可绘制的内容。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="214"/>
+        <source>Choose the file to write.</source>
+        <translation>请选择要写入的文件。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="216"/>
+        <source>The folder %1 does not exist.</source>
+        <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="221"/>
+        <source>%1 × %2 pixels is too large an image: choose a lower resolution, or SVG or PDF.</source>
+        <translation>%1 × %2 像素的图片过大：请选择更低的分辨率，或改用 SVG 或 PDF。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="253"/>
+        <source>%1 × %2 pt; scales without loss.</source>
+        <translation>%1 × %2 pt；可无损缩放。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="257"/>
+        <source>%1 × %2 pixels at %3 DPI.</source>
+        <translation>%1 × %2 像素，%3 DPI。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="264"/>
+        <source>One %1 page; the smallest text prints at %2 pt.</source>
+        <translation>一页 %1；最小文字打印为 %2 pt。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="267"/>
+        <source>On one page the text would print under 6 pt, so: a map of the pages (shown here), then %1 %2 pages to lay side by side, the smallest text at %3 pt.</source>
+        <translation>放在一页上文字将小于 6 pt，因此：先是一页分页索引图（即此处所示），然后是 %1 页 %2，可拼接排列，最小文字为 %3 pt。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/export_dialog.cpp" line="276"/>
+        <source>The graph for Graphviz, which lays it out itself (dot -Tsvg); the preview shows rackscope&apos;s own layout.</source>
+        <translation>供 Graphviz 使用的图结构，由其自行布局（dot -Tsvg）；预览显示的是 rackscope 自己的布局。</translation>
+    </message>
+</context>
+<context>
     <name>rackscope::gui::FindingsPanel</name>
     <message>
         <location filename="../app/gui/findings_panel.cpp" line="49"/>
@@ -1021,58 +1209,58 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::InspectorPanel</name>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="19"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="45"/>
         <source>Fact</source>
         <translation>属性</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="19"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="45"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="34"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="60"/>
         <source>item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="36"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="62"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="51"/>
-        <location filename="../app/gui/inspector_panel.cpp" line="54"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="77"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="80"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="51"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="77"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="51"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="77"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="52"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="78"/>
         <source>path to %1</source>
         <translation>到 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="52"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="78"/>
         <source>path from %1</source>
         <translation>来自 %1 的路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="53"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="79"/>
         <source>%1; GPUDirect RDMA %2%3</source>
         <translation>%1；GPUDirect RDMA：%2%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/inspector_panel.cpp" line="55"/>
+        <location filename="../app/gui/inspector_panel.cpp" line="81"/>
         <source>%1, NCCL: %2</source>
         <translation>%1，NCCL：%2</translation>
     </message>
@@ -1364,282 +1552,282 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="127"/>
+        <location filename="../app/gui/main_window.cpp" line="129"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="30"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="31"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="32"/>
         <source>Show this &amp;machine</source>
         <translation>显示本机(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="33"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="34"/>
         <source>&amp;Connect to servers…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="35"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="36"/>
         <source>&amp;Refresh servers</source>
         <translation>刷新服务器(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="36"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="37"/>
         <source>S&amp;top connecting</source>
         <translation>停止连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="59"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="60"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="147"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="150"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="148"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="151"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="165"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="166"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="169"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="167"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="170"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="171"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="130"/>
+        <location filename="../app/gui/main_window.cpp" line="132"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="131"/>
+        <location filename="../app/gui/main_window.cpp" line="133"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="83"/>
+        <location filename="../app/gui/main_window.cpp" line="85"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="87"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="93"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="94"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="99"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="101"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="30"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="31"/>
         <source>&amp;Open topology or fabric…</source>
         <translation>打开拓扑或网络(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="32"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="33"/>
         <source>Open the &amp;demo cluster</source>
         <translation>打开演示集群(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="41"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
         <source>Open &amp;session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="42"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="43"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="43"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="44"/>
         <source>Sessions (*.rsession);;All files (*)</source>
         <translation>会话 (*.rsession);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="47"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="48"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="49"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="50"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="49"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="50"/>
         <source>Sessions (*.rsession)</source>
         <translation>会话 (*.rsession)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="56"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="57"/>
         <source>&amp;Export diagram…</source>
         <translation>导出拓扑图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="61"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="62"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="62"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="63"/>
         <source>&amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="63"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="64"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="65"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="66"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="68"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="69"/>
         <source>Open &amp;all servers</source>
         <translation>展开全部服务器(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="72"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="74"/>
         <source>&amp;Close all servers</source>
         <translation>折叠全部服务器(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="86"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="89"/>
         <source>Only &amp;GPUs and NICs</source>
         <translation>仅显示 GPU 和网卡(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="87"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="90"/>
         <source>Hide &amp;storage</source>
         <translation>隐藏存储设备(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="88"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="91"/>
         <source>&amp;Highlights</source>
         <translation>高亮(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="100"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="103"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="102"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="105"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="105"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="108"/>
         <source>Find a host, device or PCI address</source>
         <translation>查找主机、设备或 PCI 地址</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="113"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="116"/>
         <source>nothing matches &quot;%1&quot;</source>
         <translation>没有与“%1”匹配的项</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="119"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="122"/>
         <source>%1 of %2 matches</source>
         <translation>第 %1 个，共 %2 个匹配</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="124"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="127"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="127"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="130"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="139"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="142"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="149"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="152"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="151"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="154"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="152"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="155"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="153"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="156"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="158"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="161"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="160"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="163"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="160"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="163"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="164"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="167"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="180"/>
         <source>Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;All files (*)</source>
         <translation>拓扑、网络、会话和运行记录 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;所有文件 (*)</translation>
     </message>
@@ -1694,7 +1882,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="311"/>
+        <location filename="../app/gui/main_window.cpp" line="340"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -1719,117 +1907,107 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="144"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="240"/>
+        <location filename="../app/gui/main_window.cpp" line="242"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="243"/>
+        <location filename="../app/gui/main_window.cpp" line="245"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="212"/>
+        <location filename="../app/gui/main_window.cpp" line="214"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="183"/>
+        <location filename="../app/gui/main_window.cpp" line="185"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="214"/>
+        <location filename="../app/gui/main_window.cpp" line="216"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="224"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="246"/>
+        <location filename="../app/gui/main_window.cpp" line="248"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="259"/>
+        <location filename="../app/gui/main_window.cpp" line="261"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <location filename="../app/gui/main_window.cpp" line="250"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="264"/>
+        <location filename="../app/gui/main_window.cpp" line="266"/>
         <source>on the fabric only (%1)</source>
         <translation>仅见于网络拓扑（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="335"/>
+        <location filename="../app/gui/main_window.cpp" line="364"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="338"/>
+        <location filename="../app/gui/main_window.cpp" line="367"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="238"/>
+        <location filename="../app/gui/main_window.cpp" line="240"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="176"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="179"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="206"/>
-        <source>Export diagram</source>
-        <translation>导出拓扑图</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="206"/>
-        <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</source>
-        <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="345"/>
+        <location filename="../app/gui/main_window.cpp" line="379"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="355"/>
+        <location filename="../app/gui/main_window.cpp" line="393"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="358"/>
+        <location filename="../app/gui/main_window.cpp" line="396"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="278"/>
+        <location filename="../app/gui/main_window.cpp" line="280"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="220"/>
-        <location filename="../app/gui/main_window.cpp" line="334"/>
-        <location filename="../app/gui/main_window.cpp" line="345"/>
-        <location filename="../app/gui/main_window.cpp" line="355"/>
+        <location filename="../app/gui/main_window.cpp" line="222"/>
+        <location filename="../app/gui/main_window.cpp" line="363"/>
+        <location filename="../app/gui/main_window.cpp" line="379"/>
+        <location filename="../app/gui/main_window.cpp" line="393"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="27"/>
         <location filename="../app/gui/main_window_runs.cpp" line="49"/>
@@ -1837,12 +2015,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="99"/>
+        <location filename="../app/gui/main_window.cpp" line="101"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -2298,44 +2476,44 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::TopologyCanvas</name>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="128"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="180"/>
         <source>PCI %1</source>
         <translation>PCI %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="132"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="184"/>
         <source>&lt;i&gt;double-click to open or close&lt;/i&gt;</source>
         <translation>&lt;i&gt;双击展开或折叠&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="148"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="200"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="149"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="201"/>
         <source>the NIC NCCL would use for this GPU, path</source>
         <translation>NCCL 为该 GPU 选用的网卡，路径</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="150"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="202"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/topology_canvas.cpp" line="154"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="206"/>
         <source> (%n in parallel)</source>
         <translation>
             <numerusform>（%n 根并联）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="159"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="211"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/topology_canvas.cpp" line="182"/>
+        <location filename="../app/gui/topology_canvas.cpp" line="234"/>
         <source>Nothing to draw yet: open a topology or connect to servers.</source>
         <translation>尚无内容：请打开拓扑文件或连接服务器。</translation>
     </message>

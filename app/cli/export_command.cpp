@@ -13,17 +13,6 @@
 namespace rackscope::cli {
 namespace {
 
-std::optional<QPageSize::PageSizeId> pageFromName(const QString& name) {
-    static const std::vector<std::pair<const char*, QPageSize::PageSizeId>> pages{
-        {"a4", QPageSize::A4},          {"a3", QPageSize::A3},         {"a2", QPageSize::A2},
-        {"a1", QPageSize::A1},          {"letter", QPageSize::Letter}, {"legal", QPageSize::Legal},
-        {"tabloid", QPageSize::Tabloid}};
-    for (const auto& [n, id] : pages)
-        if (name.compare(QLatin1String(n), Qt::CaseInsensitive) == 0)
-            return id;
-    return std::nullopt;
-}
-
 int usage(const QString& why) {
     fprintf(stderr, "rackscope-cli export: %s\n", qPrintable(why));
     return 2;
@@ -112,7 +101,7 @@ int runExport(const QStringList& args) {
     eo.dpi = parser.value(dpi).toInt(&ok);
     if (!ok || eo.dpi < 10 || eo.dpi > 2400)
         return usage(QStringLiteral("--dpi takes 10 to 2400"));
-    const auto pageId = pageFromName(parser.value(page));
+    const auto pageId = exportPageFromName(parser.value(page));
     if (!pageId)
         return usage(
             QStringLiteral("--page '%1' is not a page size rackscope knows").arg(parser.value(page)));
@@ -162,8 +151,7 @@ int runExport(const QStringList& args) {
     DiagramInput input = ws.diagramInput();
     input.title = parser.value(title);
     const Diagram diagram = buildDiagram(input, dopt);
-    if (!dopt.onlyHosts.isEmpty() && std::none_of(diagram.items.begin(), diagram.items.end(),
-                                                  [](const auto& it) { return it.kind == ItemKind::Host; }))
+    if (!dopt.onlyHosts.isEmpty() && !drawsAServer(diagram))
         return usage(QStringLiteral("nothing to draw: --hosts matches no server"));
     QStringList names;
     for (const QString& in : inputs)

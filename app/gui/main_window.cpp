@@ -52,6 +52,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(canvas_, &TopologyCanvas::selectionChanged, this,
             [this](int item) { inspector_->showItem(*live_->view(), item); });
     connect(canvas_, &TopologyCanvas::expandToggled, this, &MainWindow::toggleExpanded);
+    connect(canvas_, &TopologyCanvas::zoomOpens, this, &MainWindow::openByZoom);
+    connect(canvas_, &TopologyCanvas::zoomedOut, this, &MainWindow::closeOpenedByZoom);
     connect(servers_, &ServersPanel::serverChosen, this,
             [this](const QString& host) { selectItem(QStringLiteral("host:") + host); });
     connect(findings_, &FindingsPanel::itemChosen, this, &MainWindow::selectItem);
@@ -292,17 +294,44 @@ bool MainWindow::selectItem(const QString& id) {
     return item >= 0;
 }
 
-void MainWindow::toggleExpanded(const QString& host) {
+void MainWindow::listOpenServers() {
     DiagramOptions& o = diagramOptions_;
-    if (o.open != ServersOpen::Listed) { // from here on, the servers opened are those drawn open
-        o.open = ServersOpen::Listed;
-        o.expanded.clear();
-        for (const DiagramItem& it : canvas_->diagram().items)
-            if (it.kind == ItemKind::Host && !it.closed)
-                o.expanded.insert(it.host);
-    }
-    if (!o.expanded.remove(host))
-        o.expanded.insert(host);
+    if (o.open == ServersOpen::Listed)
+        return;
+    o.open = ServersOpen::Listed; // from here on, the servers opened are those drawn open
+    o.expanded.clear();
+    for (const DiagramItem& it : canvas_->diagram().items)
+        if (it.kind == ItemKind::Host && !it.closed)
+            o.expanded.insert(it.host);
+}
+
+void MainWindow::toggleExpanded(const QString& host) {
+    listOpenServers();
+    openedByZoom_.remove(host); // the person's choice, kept when zooming out
+    if (!diagramOptions_.expanded.remove(host))
+        diagramOptions_.expanded.insert(host);
+    redraw();
+}
+
+void MainWindow::openByZoom(const QStringList& hosts) {
+    listOpenServers();
+    bool opened = false;
+    for (const QString& h : hosts)
+        if (!diagramOptions_.expanded.contains(h)) {
+            diagramOptions_.expanded.insert(h);
+            openedByZoom_.insert(h);
+            opened = true;
+        }
+    if (opened)
+        redraw();
+}
+
+void MainWindow::closeOpenedByZoom() {
+    if (openedByZoom_.isEmpty())
+        return;
+    for (const QString& h : std::as_const(openedByZoom_))
+        diagramOptions_.expanded.remove(h);
+    openedByZoom_.clear();
     redraw();
 }
 
@@ -339,23 +368,32 @@ bool MainWindow::saveSession(const QString& path) {
     return true;
 }
 
+TitleBlock MainWindow::titleBlock() const {
+    return {canvas_->diagram().title, QDate::currentDate().toString(Qt::ISODate),
+            QStringLiteral(RACKSCOPE_VERSION), source_};
+}
+
 bool MainWindow::exportDiagram(const QString& path) {
     const auto format = exportFormatFromName(QFileInfo(path).suffix());
     if (!format) {
         QMessageBox::warning(this, tr("rackscope"), tr("Choose a name ending in .svg, .png, .pdf or .dot"));
         return false;
     }
-    ExportOptions o;
-    o.format = *format;
-    o.paint = canvas_->paintOptions();
-    o.paint.selected = o.paint.hovered = -1;
-    o.title = {canvas_->diagram().title, QDate::currentDate().toString(Qt::ISODate),
-               QStringLiteral(RACKSCOPE_VERSION), source_};
-    if (const QString error = rackscope::exportDiagram(canvas_->diagram(), path, o); !error.isEmpty()) {
+    ExportRequest r{path, canvas_->diagram(), {}};
+    r.options.format = *format;
+    r.options.paint = canvas_->paintOptions();
+    r.options.title = titleBlock();
+    return writeExport(r);
+}
+
+bool MainWindow::writeExport(ExportRequest r) {
+    r.options.paint.selected = r.options.paint.hovered = r.options.paint.hoveredLink = -1;
+    r.options.paint.exposed = {};
+    if (const QString error = rackscope::exportDiagram(r.diagram, r.path, r.options); !error.isEmpty()) {
         QMessageBox::warning(this, tr("rackscope"), tr("Could not export: %1").arg(error));
         return false;
     }
-    log({}, tr("exported the diagram to %1").arg(path));
+    log({}, tr("exported the diagram to %1").arg(r.path));
     return true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include "connect_dialog.h"
+#include "export_dialog.h"
 #include "nccl_run_dialog.h"
 #include "runs/load_runner.h"
 #include "runs/recorded_run.h"
@@ -46,7 +47,8 @@ public:
     void refreshServers(); // asks the same servers again, over the connections already open
     bool busy() const;     // the workspace has not yet shown what was asked of it
 
-    bool exportDiagram(const QString& path); // in the format its name says; false with a dialog
+    bool
+    exportDiagram(const QString& path); // what is shown, in the format its name says; false with a dialog
     // Every source shown, byte for byte, with the flagged hosts and findings; false with a dialog.
     bool saveSession(const QString& path);
     // View → Language: remembers the choice and retranslates this window in place, keeping everything it
@@ -89,6 +91,11 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    TitleBlock titleBlock() const; // the title block of an export: the diagram's name, today, the source
+    bool writeExport(ExportRequest request);
+    void listOpenServers(); // the servers open by scale become a list, to which one can be added
+    void openByZoom(const QStringList& hosts);
+    void closeOpenedByZoom();
     void buildDocks();
     void buildMenus(); // main_window_menus.cpp
     void retranslate();
@@ -118,7 +125,8 @@ private:
     QPushButton* demoOffer_;
     std::vector<std::pair<QDockWidget*, const char*>> docks_; // with their untranslated titles
     DiagramOptions diagramOptions_;
-    QString source_;     // what the title block names
+    QSet<QString> openedByZoom_; // servers the zoom opened, closed again when it zooms out
+    QString source_;             // what the title block names
     QString connecting_; // the servers being connected to: they replace the view when the first answers, not
                          // before
     int connection_ = 0; // counts connections, so the first answer of each replaces the view

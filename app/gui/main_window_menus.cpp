@@ -3,6 +3,7 @@
 #include "language.h"
 #include "load_run_dialog.h"
 #include "main_window.h"
+
 #include "model/hostlist.h"
 #include "render/diagram_style.h"
 #include "runs/run_record.h"
@@ -67,11 +68,13 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(tr("Open &all servers"), this, [this] {
         diagramOptions_.open = ServersOpen::All;
+        openedByZoom_.clear();
         redraw();
     });
     view->addAction(tr("&Close all servers"), this, [this] {
         diagramOptions_.open = ServersOpen::Listed;
         diagramOptions_.expanded.clear();
+        openedByZoom_.clear();
         redraw();
     });
     auto filter = [&](const QString& text, bool DiagramOptions::*field) {
@@ -202,10 +205,11 @@ void MainWindow::chooseLoadRun() {
 }
 
 void MainWindow::chooseExport() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export diagram"), {}, tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf);;Graphviz (*.dot)"));
-    if (!path.isEmpty())
-        exportDiagram(path);
+    ExportDialog dialog(live_->view(), canvas_->paintOptions(), titleBlock(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (auto request = dialog.request(nullptr))
+        writeExport(std::move(*request));
 }
 
 } // namespace rackscope::gui

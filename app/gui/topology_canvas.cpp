@@ -9,6 +9,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 namespace rackscope::gui {
 
 TopologyCanvas::TopologyCanvas(QWidget* parent) : QWidget(parent) {
@@ -16,6 +18,9 @@ TopologyCanvas::TopologyCanvas(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(320, 240);
+    settle_.setSingleShot(true);
+    settle_.setInterval(200);
+    connect(&settle_, &QTimer::timeout, this, &TopologyCanvas::viewSettled);
 }
 
 void TopologyCanvas::setDiagram(Diagram d) {
@@ -28,9 +33,55 @@ void TopologyCanvas::setDiagram(Diagram d) {
     paint_.selected = diagram_.find(selectedId);
     paint_.hovered = -1;
     paint_.hoveredLink = -1;
+    const int anchor = diagram_.find(anchorId_);
+    anchorId_.clear();
     if (!sameScene || !fitted_)
         fit();
+    else if (anchor >= 0) // a server opened or closed: it stays where it was, the rest moves around it
+        offset_ = anchorAt_ - diagram_.items[anchor].rect.topLeft() * zoom_;
     update();
+}
+
+void TopologyCanvas::anchorOn(int item) {
+    while (item >= 0 && diagram_.items[item].kind != ItemKind::Host)
+        item = diagram_.items[item].parent;
+    if (item < 0)
+        return;
+    anchorId_ = diagram_.items[item].id;
+    anchorAt_ = toWidget(diagram_.items[item].rect.topLeft());
+}
+
+void TopologyCanvas::viewSettled() {
+    const QRectF view(toScene(QPointF(0, 0)), toScene(QPointF(width(), height())));
+    const QPointF middle = view.center();
+    std::vector<std::pair<double, int>> cards; // by distance from the middle
+    int nearestOpen = -1;
+    double nearestOpenDistance = 0;
+    for (int i = 0; i < int(diagram_.items.size()); ++i) {
+        const DiagramItem& it = diagram_.items[i];
+        if (it.kind != ItemKind::Host || !view.intersects(it.rect))
+            continue;
+        const QPointF away = it.rect.center() - middle;
+        const double distance = away.x() * away.x() + away.y() * away.y();
+        if (it.closed)
+            cards.emplace_back(distance, i);
+        else if (nearestOpen < 0 || distance < nearestOpenDistance)
+            nearestOpen = i, nearestOpenDistance = distance;
+    }
+    if (zoom_ >= kOpenZoom && !cards.empty()) {
+        std::sort(cards.begin(), cards.end());
+        constexpr std::size_t kAtOnce =
+            12; // an open server is many cards wide: the rest are pushed out of view
+        QStringList hosts;
+        for (std::size_t k = 0; k < std::min(cards.size(), kAtOnce); ++k)
+            hosts << diagram_.items[cards[k].second].host;
+        anchorOn(cards.front().second);
+        emit zoomOpens(hosts);
+    } else if (zoom_ < kCloseZoom) {
+        if (nearestOpen >= 0)
+            anchorOn(nearestOpen);
+        emit zoomedOut();
+    }
 }
 
 void TopologyCanvas::setHighlightShown(HighlightKind kind, bool shown) {
@@ -88,6 +139,7 @@ void TopologyCanvas::zoomBy(double factor, QPointF anchor) {
     followFit_ = false;
     zoom_ = std::clamp(zoom_ * factor, 0.005, 8.0);
     offset_ = anchor - at * zoom_;
+    settle_.start();
     update();
 }
 
@@ -218,6 +270,8 @@ void TopologyCanvas::mouseMoveEvent(QMouseEvent* e) {
 void TopologyCanvas::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton && !dragging_)
         select(itemAt(e->position()), false);
+    if (dragging_)
+        settle_.start();
     dragging_ = false;
 }
 
@@ -225,8 +279,10 @@ void TopologyCanvas::toggle(int item) {
     int at = item;
     while (at >= 0 && diagram_.items[at].kind != ItemKind::Host)
         at = diagram_.items[at].parent;
-    if (at >= 0)
+    if (at >= 0) {
+        anchorOn(at);
         emit expandToggled(diagram_.items[at].host);
+    }
 }
 
 void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
@@ -271,6 +327,7 @@ void TopologyCanvas::keyPressEvent(QKeyEvent* e) {
         break;
     case Qt::Key_0:
         fit();
+        settle_.start();
         break;
     case Qt::Key_Left:
         moveSelection(-1, 0);

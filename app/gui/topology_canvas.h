@@ -4,11 +4,14 @@
 // select (click, arrow keys move to the nearest item that way), open or close
 // a server (double-click, Enter) and read each item's path types and
 // highlights in its tooltip, and each cable's speed, ends and highlights in
-// its own. Only what is on screen is painted.
+// its own. Only what is on screen is painted. Zoomed in far enough to read a
+// server's parts, the cards in view ask to be opened; zoomed out, the window
+// closes them again. A server opened or closed stays where it was on screen.
 #include "diagram/diagram.h"
 #include "render/diagram_painter.h"
 
 #include <QImage>
+#include <QTimer>
 #include <QWidget>
 
 namespace rackscope::gui {
@@ -39,9 +42,15 @@ public:
     int linkAt(QPointF widgetPoint) const;
     QString toolTipForLink(int link) const;
 
+    // The zoom at which the cards in view open (a server's text reads at about 8 px), and below which the
+    // servers the zoom opened close.
+    static constexpr double kOpenZoom = 0.7, kCloseZoom = 0.35;
+
 signals:
     void selectionChanged(int item);
     void expandToggled(const QString& host);
+    void zoomOpens(const QStringList& hosts); // the cards in view, nearest the middle first
+    void zoomedOut();
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -61,6 +70,8 @@ private:
     Hit hitAt(QPointF widgetPoint) const;
     void moveSelection(int dx, int dy);
     void toggle(int item);
+    void viewSettled();      // after a zoom or a pan: open or close by the zoom
+    void anchorOn(int item); // the next diagram keeps this item's server where it is on screen
 
     Diagram diagram_;
     PaintOptions paint_;
@@ -71,6 +82,9 @@ private:
     bool dragging_ = false;
     bool fitted_ = false;
     bool followFit_ = true; // until the person zooms or pans, a resize fits again
+    QTimer settle_;         // a zoom or pan has paused
+    QString anchorId_;      // a server to keep in place on screen across a new layout
+    QPointF anchorAt_;      // where its top left was, in widget pixels
 };
 
 } // namespace rackscope::gui

@@ -1,5 +1,6 @@
 #include "diagram.h"
 
+#include <QHash>
 #include <algorithm>
 #include <array>
 
@@ -48,6 +49,43 @@ std::optional<HighlightKind> highlightKindFromName(const QString& name) {
 bool DiagramItem::container() const {
     return kind == ItemKind::Host || kind == ItemKind::Package || kind == ItemKind::Numa ||
            kind == ItemKind::HostBridge || kind == ItemKind::PciSwitch;
+}
+
+namespace {
+
+// The ends of a name from each separator on, shortest first: "a-b-c" -> "c", "b-c", "a-b-c".
+QStringList endsOf(const QString& name) {
+    QStringList ends;
+    for (int i = int(name.size()) - 1; i > 0; --i)
+        if (QStringLiteral("-_.:/ ").contains(name[i - 1]))
+            ends << name.mid(i);
+    ends << name;
+    return ends;
+}
+
+} // namespace
+
+void giveShortLabels(Diagram& d) {
+    const auto family = [](ItemKind k) {
+        return k == ItemKind::Host ? 0
+               : k == ItemKind::Core || k == ItemKind::Spine || k == ItemKind::Leaf || k == ItemKind::Switch
+                   ? 1
+                   : -1;
+    };
+    std::array<QHash<QString, int>, 2> uses; // how many names of a family have each end
+    for (const DiagramItem& it : d.items)
+        if (const int f = family(it.kind); f >= 0)
+            for (const QString& end : endsOf(it.label))
+                ++uses[std::size_t(f)][end];
+    for (DiagramItem& it : d.items)
+        if (const int f = family(it.kind); f >= 0) {
+            it.shortLabel = it.label;
+            for (const QString& end : endsOf(it.label))
+                if (uses[std::size_t(f)].value(end) == 1) {
+                    it.shortLabel = end;
+                    break;
+                }
+        }
 }
 
 double labelWidth(const QString& text, double pixels) {

@@ -56,6 +56,10 @@ struct DiagramItem {
     std::vector<std::pair<QString, QString>> facts;
     std::vector<DiagramPort> ports; // NICs
     bool closed = false;            // a server drawn as a card: name, counts and a badge per verdict
+    // Servers and switches: the shortest end of the name, from a separator on, that no other server (or
+    // switch) ends in ("01-01" for "A09-P1-IBLEAF-01-01"): what is drawn where the whole name would be too
+    // small to read. The whole name where no end tells it apart.
+    QString shortLabel;
     bool container() const;
 };
 
@@ -117,6 +121,14 @@ struct CableRun {
     QLineF line;
 };
 
+// A pod of servers (those cabled to the same leaves): its caption under them, in the words to draw from the
+// most to the fewest ("su1-node[0001-0032] · 32 servers · 256 GPUs", then shorter), the first that fits.
+struct DiagramGroup {
+    QRectF rect; // the caption's
+    QRectF pod;  // its leaves and servers: too small to read, the caption is drawn over them
+    QStringList captions;
+};
+
 struct Diagram {
     QString title;       // cluster name, or the host for one
     QStringList sources; // where the facts came from
@@ -125,6 +137,7 @@ struct Diagram {
     std::vector<DiagramLink> links;
     std::vector<Highlight> highlights;
     std::vector<CableRun> cableRuns;
+    std::vector<DiagramGroup> groups;
     QRectF bounds;
 
     int find(const QString& id) const; // -1 when absent
@@ -137,6 +150,9 @@ struct Diagram {
     // The highlights that concern an item, for hover text.
     std::vector<const Highlight*> highlightsOf(int item) const;
 };
+
+// Gives every server and switch its shortLabel.
+void giveShortLabels(Diagram& d);
 
 struct DiagramInput {
     QString title;

@@ -5,6 +5,7 @@
 #include "analysis/findings.h"
 #include "diagram.h"
 #include "fabric_layout.h"
+#include "model/hostlist.h"
 
 #include <QCoreApplication>
 
@@ -223,8 +224,11 @@ public:
         gpuNicPaths();
         hostHighlights();
         fabricHighlights();
+        giveShortLabels(d_);
         for (const DiagramItem& it : d_.items)
             d_.bounds = d_.bounds.united(it.rect);
+        for (const DiagramGroup& g : d_.groups)
+            d_.bounds = d_.bounds.united(g.rect);
         for (const DiagramLink& l : d_.links) // cables run in lanes beside the pods
             for (const QPointF& p : l.route)
                 d_.bounds = d_.bounds.united(QRectF(p, QSizeF(1, 1)));
@@ -533,6 +537,36 @@ private:
             byId_[d_.items.back().id] = int(d_.items.size()) - 1;
             layoutSwitchOf_[int(d_.items.size()) - 1] = int(i);
         }
+        for (const PodCaption& c : layout_->captions())
+            d_.groups.push_back({c.rect, c.pod, podCaptions(c.servers)});
+    }
+
+    // A pod's caption, from the most words to the fewest: its servers as a hostlist with how many servers and
+    // (where every one was inspected) GPUs; the hostlist alone; the first and the last; how many.
+    QStringList podCaptions(const std::vector<int>& servers) const {
+        QStringList names;
+        std::size_t gpus = 0;
+        bool everyGpuKnown = true;
+        for (int s : servers) {
+            names << layoutServers_[std::size_t(s)].name;
+            const auto h = std::find_if(in_.hosts.begin(), in_.hosts.end(),
+                                        [&](const InspectedHost& x) { return x.host.name == names.back(); });
+            if (h == in_.hosts.end())
+                everyGpuKnown = false;
+            else
+                gpus += h->host.gpus.size();
+        }
+        QString count = names.size() == 1
+                            ? QCoreApplication::translate("rackscope", "1 server")
+                            : QCoreApplication::translate("rackscope", "%1 servers").arg(names.size());
+        if (everyGpuKnown && gpus > 0)
+            count += QStringLiteral(" · ") + QCoreApplication::translate("rackscope", "%1 GPUs").arg(gpus);
+        const QString list = compressHostlist(names);
+        QStringList out{list + QStringLiteral(" · ") + count, list};
+        if (names.size() > 2)
+            out << names.front() + QStringLiteral(" – ") + names.back();
+        out << count;
+        return out;
     }
 
     static void moveBy(Box& b, QPointF delta) {

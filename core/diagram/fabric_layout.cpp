@@ -136,6 +136,8 @@ void FabricLayout::measurePod(Pod& p) const {
             rowH = std::max(rowH, servers_[s].size.height());
         height += (r ? kServerGap : 0) + rowH;
     }
+    if (p.captioned())
+        height += kCaptionH;
     p.rect = QRectF(0, 0, width, height);
 }
 
@@ -239,6 +241,16 @@ void FabricLayout::placeUpperRows() {
         for (std::size_t k = 0; k < row.size(); ++k)
             switches_[row[k]].at = QPointF(left + double(k) * slot, y);
     }
+}
+
+std::vector<PodCaption> FabricLayout::captions() const {
+    std::vector<PodCaption> out;
+    for (const Pod& p : pods_)
+        if (p.captioned()) // the footer, and the gap below down to where the trunks of the band under it run
+            out.push_back({QRectF(p.rect.left(), p.rect.bottom() - kCaptionH + 6, p.rect.width(),
+                                  kCaptionH - 6 + kBandGap / 2 - 10),
+                           p.rect.adjusted(0, 0, 0, -kCaptionH), p.servers});
+    return out;
 }
 
 double FabricLayout::laneX(const Pod& p, bool left, int track) const {

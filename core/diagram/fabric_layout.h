@@ -31,9 +31,17 @@ struct LayoutSwitch {
     int pod = -1, band = -1; // leaves
 };
 
+// A pod's caption: under its servers, with the room below it down to the cables of the band under it.
+struct PodCaption {
+    QRectF rect;
+    QRectF pod; // its leaves and servers
+    std::vector<int> servers;
+};
+
 class FabricLayout {
 public:
     static constexpr double kSwitchH = 40;
+    static constexpr double kCaptionH = 30; // a pod's footer, for its caption
 
     // Places every server and switch (their `at`, pod, row, band); every switch is `switchWidth` wide.
     FabricLayout(std::vector<LayoutServer>& servers, std::vector<LayoutSwitch>& switches, double switchWidth);
@@ -45,6 +53,7 @@ public:
     // on the track of its rail.
     std::vector<QPointF> serverRoute(int leaf, int server, QPointF landing, int rail) const;
     double switchWidth() const { return kSwitchW; }
+    std::vector<PodCaption> captions() const; // of each pod with leaves and servers
 
 private:
     struct Pod {
@@ -54,6 +63,7 @@ private:
         QRectF rect;
         double serversTop = 0;
         int band = 0, column = 0;
+        bool captioned() const { return !leaves.empty() && !servers.empty(); }
     };
     void formPods();
     void measurePod(Pod& p) const;

@@ -1,14 +1,17 @@
 #include "diagram_export.h"
 
 #include "diagram_style.h"
+#include "text_size_probe.h"
 
 #include <QFile>
 #include <QImage>
+#include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -37,6 +40,22 @@ std::optional<ExportFormat> exportFormatFromName(const QString& name) {
         return ExportFormat::Pdf;
     if (n == QLatin1String("dot"))
         return ExportFormat::Dot;
+    return std::nullopt;
+}
+
+const std::vector<std::pair<QString, QPageSize::PageSizeId>>& exportPages() {
+    static const std::vector<std::pair<QString, QPageSize::PageSizeId>> pages{
+        {QStringLiteral("A4"), QPageSize::A4},          {QStringLiteral("A3"), QPageSize::A3},
+        {QStringLiteral("A2"), QPageSize::A2},          {QStringLiteral("A1"), QPageSize::A1},
+        {QStringLiteral("Letter"), QPageSize::Letter},  {QStringLiteral("Legal"), QPageSize::Legal},
+        {QStringLiteral("Tabloid"), QPageSize::Tabloid}};
+    return pages;
+}
+
+std::optional<QPageSize::PageSizeId> exportPageFromName(const QString& name) {
+    for (const auto& [n, id] : exportPages())
+        if (name.compare(n, Qt::CaseInsensitive) == 0)
+            return id;
     return std::nullopt;
 }
 
@@ -77,25 +96,109 @@ Composition bestFor(const Diagram& d, const ExportOptions& o, double aspect) {
 
 constexpr double kPageAspect = 1.41421356; // A-series, landscape
 
+// How much is drawn: everything (a file), the text large enough to read at the scale (a preview), or boxes
+// and cables only, the title block and legend as blank boxes (the map of a poster's pages).
+enum class Detail { Print, Preview, Map };
+
 // `tile`: the part of the composition a page shows (a poster's page), empty for all of it.
 void paintComposition(QPainter& p, const Diagram& d, const ExportOptions& o, const Composition& c,
-                      const QRectF& tile = {}) {
+                      Detail detail = Detail::Print, const QRectF& tile = {}) {
+    const bool map = detail == Detail::Map;
     p.fillRect(QRectF(QPointF(0, 0), c.size), Qt::white);
     const double titleH = titleBlockSize(o.title, c.size.width()).height();
-    paintTitleBlock(p, QRectF(kMargin, kMargin, c.size.width() - 2 * kMargin, titleH), o.title);
+    const QRectF titleRect(kMargin, kMargin, c.size.width() - 2 * kMargin, titleH);
     const double top = 2 * kMargin + titleH;
+    const QPointF legendAt = c.below ? QPointF(kMargin, top + d.bounds.height() + kMargin)
+                                     : QPointF(2 * kMargin + d.bounds.width(), top);
+    if (map) {
+        p.fillRect(titleRect, QColor(0xf5, 0xf7, 0xfa));
+        p.fillRect(QRectF(legendAt, legendSize(d, o.paint, c.columns)), QColor(0xf5, 0xf7, 0xfa));
+    } else {
+        paintTitleBlock(p, titleRect, o.title);
+        paintLegend(p, legendAt, d, o.paint, c.columns);
+    }
     p.save();
     p.translate(kMargin - d.bounds.left(), top - d.bounds.top());
     PaintOptions po = o.paint;
-    po.alwaysText = true;
+    po.alwaysText = detail == Detail::Print;
+    po.noText = map;
     if (!tile.isEmpty())
         po.exposed = tile.translated(d.bounds.left() - kMargin, d.bounds.top() - top);
     paintDiagram(p, d, po);
     p.restore();
-    paintLegend(p,
-                c.below ? QPointF(kMargin, top + d.bounds.height() + kMargin)
-                        : QPointF(2 * kMargin + d.bounds.width(), top),
-                d, o.paint, c.columns);
+}
+
+// A PDF's pages: the orientation and legend placement that draw largest (unless an orientation is asked
+// for), and the poster's tiles where one page would print the smallest text under 6 pt.
+struct PdfPages {
+    Composition composition;
+    QPageLayout layout;
+    double fit = 0;            // device pixels per scene unit on one page
+    double readable = 0;       // the same, where the smallest text prints at 6 pt
+    double smallestText = 0;   // in scene units
+    std::vector<QRectF> tiles; // a poster's pages, in scene units; empty for one page
+};
+
+constexpr int kPdfResolution = 1200; // QPdfWriter's
+constexpr double kOverlap = 360;     // more than the widest name, so each is whole on some page
+
+PdfPages pdfPages(const Diagram& d, const ExportOptions& o) {
+    const QSizeF paper = QPageSize(o.page).size(QPageSize::Millimeter) - QSizeF(20, 20); // less margins
+    const double wide = std::max(paper.width(), paper.height()) / std::min(paper.width(), paper.height());
+    const Composition across = bestFor(d, o, wide), upright = bestFor(d, o, 1 / wide);
+    // in units of the paper's short side: a portrait page is `wide` times as tall
+    const bool landscape = o.landscape.value_or(fill(across, wide) >= fill(upright, 1 / wide) * wide);
+    PdfPages pages{landscape ? across : upright,
+                   QPageLayout(QPageSize(o.page), landscape ? QPageLayout::Landscape : QPageLayout::Portrait,
+                               QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter),
+                   0,
+                   0,
+                   0,
+                   {}};
+    const QRect page = pages.layout.paintRectPixels(kPdfResolution);
+    const QSizeF size = pages.composition.size;
+    pages.fit = std::min(page.width() / size.width(), page.height() / size.height());
+    // The smallest text drawn: a name shrunk to fit its box, a port's number, a badge.
+    pages.smallestText =
+        smallestTextDrawn(size, [&](QPainter& p) { paintComposition(p, d, o, pages.composition); });
+    pages.readable = pages.smallestText > 0 ? 6.0 / pages.smallestText * kPdfResolution / 72.0 : pages.fit;
+    if (pages.fit >= pages.readable)
+        return pages;
+    const QSizeF tile(page.width() / pages.readable, page.height() / pages.readable);
+    const int columns = std::max(1, int(std::ceil((size.width() - kOverlap) / (tile.width() - kOverlap))));
+    const int rows = std::max(1, int(std::ceil((size.height() - kOverlap) / (tile.height() - kOverlap))));
+    for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < columns; ++k)
+            pages.tiles.emplace_back(QPointF(k * (tile.width() - kOverlap), r * (tile.height() - kOverlap)),
+                                     tile);
+    return pages;
+}
+
+// The overview in front of a poster: the whole picture as a map, each page's part outlined and numbered.
+void paintPosterMap(QPainter& p, const QRectF& area, const Diagram& d, const ExportOptions& o,
+                    const PdfPages& pages, double numberPixels) {
+    const QSizeF size = pages.composition.size;
+    const double scale = std::min(area.width() / size.width(), area.height() / size.height());
+    const QPointF origin(area.left() + (area.width() - size.width() * scale) / 2,
+                         area.top() + (area.height() - size.height() * scale) / 2);
+    p.save();
+    p.translate(origin);
+    p.scale(scale, scale);
+    paintComposition(p, d, o, pages.composition, Detail::Map);
+    p.restore();
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setBold(true);
+    for (std::size_t i = 0; i < pages.tiles.size(); ++i) {
+        const QRectF shown = pages.tiles[i].intersected(QRectF(QPointF(0, 0), size));
+        const QRectF r(origin + shown.topLeft() * scale, shown.size() * scale);
+        p.setPen(QPen(QColor(0x00, 0x78, 0xd4), std::max(1.0, numberPixels / 12), Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r);
+        f.setPixelSize(std::max(1, int(std::min(numberPixels, r.height() / 3))));
+        p.setFont(f);
+        p.setPen(QColor(0x00, 0x78, 0xd4));
+        p.drawText(r, Qt::AlignCenter, QString::number(i + 2)); // page 1 is this map
+    }
 }
 
 } // namespace
@@ -106,6 +209,65 @@ QSizeF composedSize(const Diagram& d, const ExportOptions& o) {
 
 void paintComposed(QPainter& p, const Diagram& d, const ExportOptions& o) {
     paintComposition(p, d, o, bestFor(d, o, kPageAspect));
+}
+
+bool drawsAServer(const Diagram& d) {
+    return std::any_of(d.items.begin(), d.items.end(),
+                       [](const auto& it) { return it.kind == ItemKind::Host; });
+}
+
+ExportPlan planExport(const Diagram& d, const ExportOptions& o) {
+    ExportPlan plan;
+    const QSizeF size = composedSize(d, o);
+    plan.pixels = (o.format == ExportFormat::Png ? size * (o.dpi / 72.0) : size).toSize();
+    if (o.format == ExportFormat::Pdf) {
+        const PdfPages pages = pdfPages(d, o);
+        plan.landscape = pages.layout.orientation() == QPageLayout::Landscape;
+        plan.pages = pages.tiles.empty() ? 1 : int(pages.tiles.size()) + 1;
+        plan.smallestPt =
+            pages.smallestText * (pages.tiles.empty() ? pages.fit : pages.readable) * 72 / kPdfResolution;
+    }
+    return plan;
+}
+
+void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o) {
+    if (o.format != ExportFormat::Pdf) {
+        const QSizeF size = composedSize(d, o);
+        const double scale = std::min(target.width() / size.width(), target.height() / size.height());
+        p.save();
+        p.translate(target.left() + (target.width() - size.width() * scale) / 2,
+                    target.top() + (target.height() - size.height() * scale) / 2);
+        p.scale(scale, scale);
+        paintComposition(p, d, o, bestFor(d, o, kPageAspect), Detail::Preview);
+        p.restore();
+        return;
+    }
+    // The first page on its paper, margins included.
+    const PdfPages pages = pdfPages(d, o);
+    const QSizeF paper = pages.layout.fullRectPoints().size();
+    const double scale = std::min(target.width() / paper.width(), target.height() / paper.height());
+    const QRectF sheet(target.left() + (target.width() - paper.width() * scale) / 2,
+                       target.top() + (target.height() - paper.height() * scale) / 2, paper.width() * scale,
+                       paper.height() * scale);
+    p.save();
+    p.setPen(QPen(QColor(0x90, 0x9a, 0xa4), 1));
+    p.setBrush(Qt::white);
+    p.drawRect(sheet);
+    const QRectF inside = pages.layout.paintRectPoints().toRectF();
+    const QRectF area(sheet.topLeft() + inside.topLeft() * scale, inside.size() * scale);
+    if (pages.tiles.empty()) {
+        const QSizeF size = pages.composition.size;
+        const double fit = std::min(area.width() / size.width(), area.height() / size.height());
+        p.translate(area.left() + (area.width() - size.width() * fit) / 2,
+                    area.top() + (area.height() - size.height() * fit) / 2);
+        p.scale(fit, fit);
+        paintComposition(p, d, o, pages.composition, Detail::Preview);
+    } else {
+        const double titleH = titleBlockSize(o.title, area.width()).height() * scale;
+        p.fillRect(QRectF(area.topLeft(), QSizeF(area.width(), titleH)), QColor(0xf5, 0xf7, 0xfa));
+        paintPosterMap(p, area.adjusted(0, titleH + 4, 0, 0), d, o, pages, 36 * scale);
+    }
+    p.restore();
 }
 
 QByteArray diagramToDot(const Diagram& d, const PaintOptions& o) {
@@ -219,55 +381,44 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
         return {};
     }
     case ExportFormat::Pdf: {
-        // The orientation and legend placement that draw largest, unless an orientation is asked for.
-        const QSizeF paper = QPageSize(o.page).size(QPageSize::Millimeter) - QSizeF(20, 20); // less margins
-        const double wide = std::max(paper.width(), paper.height()) / std::min(paper.width(), paper.height());
-        const Composition across = bestFor(d, o, wide), upright = bestFor(d, o, 1 / wide);
-        // in units of the paper's short side: a portrait page is `wide` times as tall
-        const bool landscape = o.landscape.value_or(fill(across, wide) >= fill(upright, 1 / wide) * wide);
-        const Composition& c = landscape ? across : upright;
+        const PdfPages pages = pdfPages(d, o);
+        const Composition& c = pages.composition;
         QPdfWriter pdf(path);
-        pdf.setPageSize(QPageSize(o.page));
-        pdf.setPageOrientation(landscape ? QPageLayout::Landscape : QPageLayout::Portrait);
-        pdf.setPageMargins(QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter);
+        pdf.setResolution(kPdfResolution);
+        pdf.setPageLayout(pages.layout);
         pdf.setTitle(o.title.title);
         pdf.setCreator(QStringLiteral("rackscope ") + o.title.version);
         QPainter p;
         if (!p.begin(&pdf))
             return QStringLiteral("cannot write %1").arg(path);
-        const QRect page = pdf.pageLayout().paintRectPixels(pdf.resolution());
-        const double fit = std::min(page.width() / c.size.width(), page.height() / c.size.height());
-        // The smallest text drawn is 7 px (a name shrunk to fit its box): where one page would print it under
-        // 6 pt, the picture becomes a poster of pages at that size, overlapping by more than the widest name
-        // so every name is whole on one of them.
-        const double readable = 6.0 / 7.0 * pdf.resolution() / 72.0; // device pixels per scene unit
-        if (fit >= readable) {
-            p.translate((page.width() - c.size.width() * fit) / 2,
-                        (page.height() - c.size.height() * fit) / 2);
-            p.scale(fit, fit);
+        const QRect page = pages.layout.paintRectPixels(kPdfResolution);
+        if (pages.tiles.empty()) {
+            p.translate((page.width() - c.size.width() * pages.fit) / 2,
+                        (page.height() - c.size.height() * pages.fit) / 2);
+            p.scale(pages.fit, pages.fit);
             paintComposition(p, d, o, c);
             p.end();
             return {};
         }
-        constexpr double kOverlap = 360;
-        const QSizeF tile(page.width() / readable, page.height() / readable);
-        const int columns =
-            std::max(1, int(std::ceil((c.size.width() - kOverlap) / (tile.width() - kOverlap))));
-        const int rows =
-            std::max(1, int(std::ceil((c.size.height() - kOverlap) / (tile.height() - kOverlap))));
-        for (int r = 0; r < rows; ++r)
-            for (int k = 0; k < columns; ++k) {
-                if ((r || k) && !pdf.newPage())
-                    return QStringLiteral("cannot write %1").arg(path);
-                const QRectF shown(QPointF(k * (tile.width() - kOverlap), r * (tile.height() - kOverlap)),
-                                   tile);
-                p.save();
-                p.setClipRect(QRectF(0, 0, page.width(), page.height()));
-                p.scale(readable, readable);
-                p.translate(-shown.topLeft());
-                paintComposition(p, d, o, c, shown);
-                p.restore();
-            }
+        // Page 1: the title block at its printed size over a map of the pages that follow.
+        const double titleH = titleBlockSize(o.title, page.width() / pages.readable).height();
+        p.save();
+        p.scale(pages.readable, pages.readable);
+        paintTitleBlock(p, QRectF(0, 0, page.width() / pages.readable, titleH), o.title);
+        p.restore();
+        const double below = (titleH + kMargin) * pages.readable;
+        paintPosterMap(p, QRectF(0, below, page.width(), page.height() - below), d, o, pages,
+                       36.0 * kPdfResolution / 72); // 36 pt
+        for (const QRectF& shown : pages.tiles) {
+            if (!pdf.newPage())
+                return QStringLiteral("cannot write %1").arg(path);
+            p.save();
+            p.setClipRect(QRectF(0, 0, page.width(), page.height()));
+            p.scale(pages.readable, pages.readable);
+            p.translate(-shown.topLeft());
+            paintComposition(p, d, o, c, Detail::Print, shown);
+            p.restore();
+        }
         p.end();
         return {};
     }

@@ -6,13 +6,19 @@
 #include "diagram_painter.h"
 
 #include <QPageSize>
+#include <QSize>
 #include <QString>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace rackscope {
 
 enum class ExportFormat { Svg, Png, Pdf, Dot };
 std::optional<ExportFormat> exportFormatFromName(const QString& name); // "svg", "png", "pdf", "dot"
+// The page sizes a PDF is offered in, by name: A4, A3, A2, A1, Letter, Legal, Tabloid.
+const std::vector<std::pair<QString, QPageSize::PageSizeId>>& exportPages();
+std::optional<QPageSize::PageSizeId> exportPageFromName(const QString& name); // case-insensitive
 
 struct ExportOptions {
     ExportFormat format = ExportFormat::Svg;
@@ -29,6 +35,20 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
 // landscape page better) in scene units, and drawing it: shared by SVG and PNG. A PDF chooses for its page.
 QSizeF composedSize(const Diagram& d, const ExportOptions& o);
 void paintComposed(QPainter& p, const Diagram& d, const ExportOptions& o);
+// What an export will make, said before it is written: a PNG's pixels (an SVG's points); a PDF's orientation,
+// its pages (one, or a map of the pages followed by a poster of them) and the size its smallest text prints
+// at.
+struct ExportPlan {
+    QSize pixels;
+    bool landscape = true;
+    int pages = 1;
+    double smallestPt = 0;
+};
+ExportPlan planExport(const Diagram& d, const ExportOptions& o);
+// The export in small, inside `target`: a PDF's first page on its paper, else the picture.
+void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o);
+// Whether a diagram draws any server: an export of none (a hosts filter that matched nothing) is refused.
+bool drawsAServer(const Diagram& d);
 QByteArray diagramToDot(const Diagram& d, const PaintOptions& o);
 
 } // namespace rackscope

@@ -255,7 +255,86 @@ std::vector<std::vector<HighlightKind>> cardVerdicts(const Diagram& d, const Pai
     return out;
 }
 
+constexpr int kCaptionFont = 12;
+constexpr double kCaptionLine = 18; // a caption's line at kCaptionFont
+bool textDrawnAt(double scale) {
+    return scale * kSmallFont >= 4.5;
+}
+
+// The servers' and switches' names, and the pods' captions, at a legible size on screen where the rest of
+// the text is too small.
+void drawFarNames(QPainter& p, const Diagram& d, const PaintOptions& o, double scale) {
+    p.save();
+    const QTransform t = p.worldTransform();
+    p.resetTransform();
+    p.setFont(font(kFarNamePixels, true));
+    for (const DiagramItem& it : d.items) {
+        if (!meets(o.exposed, it.rect))
+            continue;
+        const QString name = farName(it, scale);
+        if (name.isEmpty())
+            continue;
+        p.setPen(itemStyle(it.kind).text);
+        p.drawText(t.mapRect(it.rect).adjusted(3, 1, -2, 0), Qt::AlignLeft | Qt::AlignTop, name);
+    }
+    for (const DiagramGroup& g : d.groups) {
+        const PlacedCaption c = placeCaption(g, scale);
+        if (c.text.isEmpty() || !meets(o.exposed, c.rect))
+            continue;
+        const QRectF r = t.mapRect(c.rect);
+        if (c.overPod) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(255, 255, 255, 225));
+            p.drawRoundedRect(r, 3, 3);
+        }
+        p.setPen(QColor(0x37, 0x47, 0x4f));
+        p.drawText(r, Qt::AlignCenter, c.text);
+    }
+    p.restore();
+}
+
+void drawCaptions(QPainter& p, const Diagram& d, const PaintOptions& o, double scale) {
+    p.setFont(font(kCaptionFont, true));
+    p.setPen(QColor(0x37, 0x47, 0x4f));
+    for (const DiagramGroup& g : d.groups)
+        if (const PlacedCaption c = placeCaption(g, scale); !c.text.isEmpty() && meets(o.exposed, c.rect))
+            p.drawText(c.rect, Qt::AlignCenter, c.text);
+}
+
 } // namespace
+
+PlacedCaption placeCaption(const DiagramGroup& g, double scale) {
+    const bool far = !textDrawnAt(scale);
+    const int px = far ? kFarNamePixels : kCaptionFont;
+    const double line = far ? (kFarNamePixels + 4) / scale : kCaptionLine; // in scene units
+    PlacedCaption placed;
+    placed.overPod = far && g.rect.height() < line;
+    const QRectF room = placed.overPod ? g.pod : g.rect;
+    if (room.height() < line)
+        return placed;
+    const double width = (far ? room.width() * scale : room.width()) - 8;
+    for (const QString& c : g.captions)
+        if (advance(c, px, true) <= width) {
+            placed.text = c;
+            break;
+        }
+    const double textW = (advance(placed.text, px, true) + 8) / (far ? scale : 1.0);
+    placed.rect = placed.overPod ? QRectF(room.center() - QPointF(textW / 2, line / 2), QSizeF(textW, line))
+                                 : QRectF(room.center().x() - textW / 2, room.top(), textW, line);
+    return placed;
+}
+
+QString farName(const DiagramItem& it, double scale) {
+    if (it.shortLabel.isEmpty() || (it.kind == ItemKind::Host && !it.closed) || // an open server's name would
+        it.rect.height() * scale < kFarNamePixels + 2)                          // sit on its parts
+        return {};
+    const double room = it.rect.width() * scale - 5;
+    if (advance(it.label, kFarNamePixels, true) <= room)
+        return it.label;
+    if (advance(it.shortLabel, kFarNamePixels, true) <= room)
+        return it.shortLabel;
+    return {};
+}
 
 void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     p.save();
@@ -263,7 +342,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     // Far out, boxes are a few pixels: square and without antialiasing, drawn a kind at a time.
     const bool coarse = !o.alwaysText && scale < 0.35;
     p.setRenderHint(QPainter::Antialiasing, !coarse);
-    const bool text = o.alwaysText || scale * kSmallFont >= 4.5;
+    const bool text = !o.noText && (o.alwaysText || textDrawnAt(scale));
     const std::vector<std::vector<HighlightKind>> verdicts = cardVerdicts(d, o);
     if (coarse) {
         std::map<ItemKind, QVector<QRectF>> byKind;
@@ -286,6 +365,11 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
             if (meets(o.exposed, d.items[i].rect))
                 drawItem(p, d.items[i], text, verdicts[i]);
     }
+
+    if (!text && !o.noText)
+        drawFarNames(p, d, o, scale);
+    else if (text)
+        drawCaptions(p, d, o, o.alwaysText ? 1.0 : scale);
 
     p.setBrush(Qt::NoBrush);
     // A rail's cables in one call with one pen: setting a pen costs as much as a cable.

@@ -25,9 +25,25 @@ struct PaintOptions {
     int hoveredLink = -1;
     QRectF exposed;          // scene rectangle to draw; empty: everything
     bool alwaysText = false; // exports: every label, whatever the scale
+    bool noText = false;     // a map of a poster's pages: boxes and cables only
 };
 
 void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o);
+
+// Where the diagram is drawn too small for its text (`scale` screen pixels per scene unit), a server's or a
+// switch's name at a small legible size: whole where it fits its box, else its short label; empty where
+// neither fits, for an open server (its parts fill it) and for other items.
+QString farName(const DiagramItem& it, double scale);
+constexpr int kFarNamePixels = 8;
+// A pod's caption as drawn at that scale: the longest of its captions that fits, at 12 px under the pod where
+// the text is drawn, else at kFarNamePixels on screen, under it or, where the pod is too small to read, over
+// it on a plate. Empty text where none fits.
+struct PlacedCaption {
+    QRectF rect; // in scene units
+    QString text;
+    bool overPod = false;
+};
+PlacedCaption placeCaption(const DiagramGroup& g, double scale);
 
 // One label for each bundle of cables leaving a switch at one speed, under it ("4x NDR ×16"): where it is
 // drawn and what it says.

@@ -164,6 +164,22 @@ void checkReadable(const Diagram& d, const QString& what) {
                  qPrintable(what + QStringLiteral(": the name ") + it.label + QStringLiteral(" is cut")));
     }
     const std::vector<BundleLabel> labels = bundleLabels(d);
+    // A pod's caption: drawn whole, on no box, no cable and no cable label.
+    for (const DiagramGroup& g : d.groups) {
+        QVERIFY2(!placeCaption(g, 1.0).text.isEmpty(),
+                 qPrintable(what + QStringLiteral(": a pod's caption is cut")));
+        for (const DiagramItem& it : d.items)
+            QVERIFY2(!g.rect.intersects(it.rect),
+                     qPrintable(what + QStringLiteral(": the caption ") + g.captions.front() +
+                                QStringLiteral(" covers ") + it.id));
+        for (const BundleLabel& b : labels)
+            QVERIFY2(!g.rect.intersects(b.rect),
+                     qPrintable(what + QStringLiteral(": a caption on ") + b.text));
+        for (const CableRun& run : d.cableRuns)
+            QVERIFY2(
+                !crosses(run.line.p1(), run.line.p2(), g.rect),
+                qPrintable(what + QStringLiteral(": a cable crosses the caption ") + g.captions.front()));
+    }
     for (std::size_t i = 0; i < labels.size(); ++i) {
         for (std::size_t j = i + 1; j < labels.size(); ++j)
             QVERIFY2(!labels[i].rect.intersects(labels[j].rect),
@@ -173,6 +189,48 @@ void checkReadable(const Diagram& d, const QString& what) {
                      qPrintable(what + QStringLiteral(": the cable label ") + labels[i].text +
                                 QStringLiteral(" covers ") + it.id));
     }
+}
+
+// What a window of `canvas` pixels shows at Fit where the rest of the text is too small to draw: the names
+// (whole or their short labels) of how many switches and server cards, and the pods' captions, none shared.
+struct NamesAtFit {
+    int switches = 0, switchesNamed = 0, cards = 0, cardsNamed = 0, captioned = 0, captionsOverPods = 0;
+    bool textDrawn = false;
+    QStringList problems; // a name that is no end of the item's, or is drawn twice
+};
+NamesAtFit namesAtFit(const Diagram& d, QSizeF canvas) {
+    NamesAtFit n;
+    const double scale = std::min(canvas.width() / d.bounds.width(), canvas.height() / d.bounds.height());
+    n.textDrawn = scale * 10 >= 4.5;
+    std::set<QString> switchNames, cardNames;
+    for (const DiagramItem& it : d.items) {
+        const bool sw = it.kind == ItemKind::Leaf || it.kind == ItemKind::Spine ||
+                        it.kind == ItemKind::Core || it.kind == ItemKind::Switch;
+        const bool card = it.kind == ItemKind::Host && it.closed;
+        if (!sw && !card)
+            continue;
+        (sw ? n.switches : n.cards) += 1;
+        const QString name = farName(it, scale);
+        if (name.isEmpty())
+            continue;
+        if (!it.label.endsWith(name))
+            n.problems << name + QStringLiteral(" is not the end of ") + it.label;
+        if (!(sw ? switchNames : cardNames).insert(name).second)
+            n.problems << name + QStringLiteral(" is drawn twice");
+        (sw ? n.switchesNamed : n.cardsNamed) += 1;
+    }
+    for (const DiagramGroup& g : d.groups) {
+        const PlacedCaption c = placeCaption(g, scale);
+        n.captioned += !c.text.isEmpty();
+        n.captionsOverPods += !c.text.isEmpty() && c.overPod;
+        if (!c.text.isEmpty() && !(c.overPod ? g.pod : g.rect).contains(c.rect))
+            n.problems << c.text + QStringLiteral(" is drawn out of its place");
+        if (!c.text.isEmpty() && !c.overPod) // under the pod: on none of its names
+            for (const DiagramItem& it : d.items)
+                if (it.rect.intersects(c.rect))
+                    n.problems << c.text + QStringLiteral(" covers ") + it.id;
+    }
+    return n;
 }
 
 } // namespace
@@ -470,6 +528,28 @@ private slots:
         QVERIFY(small.items.size() < d.items.size() / 4);
     }
 
+    // At Fit in the canvas of a 1920x1080 window (docks beside it), where the text is too small to draw, the
+    // switches and server cards still show their names, whole or by the end that tells them apart, and each
+    // pod its caption; each name once.
+    void namesReadAtFit() {
+        const Diagram d =
+            buildDiagram(inputOf({QStringLiteral("ibnetdiscover-dgx-superpod-ndr-qm9701.txt")}));
+        for (const DiagramItem& it : d.items)
+            if (it.label == QLatin1String("A09-P1-IBLEAF-01-01"))
+                QCOMPARE(it.shortLabel, QStringLiteral("01-01"));
+        QCOMPARE(d.groups.size(), std::size_t(8));
+        for (const QSizeF canvas : {QSizeF(1330, 770), QSizeF(690, 490)}) {
+            const NamesAtFit n = namesAtFit(d, canvas);
+            QVERIFY2(n.problems.isEmpty(), qPrintable(n.problems.join(QLatin1Char('\n'))));
+            QVERIFY(!n.textDrawn);
+            QCOMPARE(n.captioned, 8);
+            if (canvas.width() > 1000) { // in a 1280x800 window the boxes are 4 px tall: a few zoom steps
+                QCOMPARE(n.switchesNamed, 40);
+                QCOMPARE(n.cardsNamed, 122);
+            }
+        }
+    }
+
     void slowHostsFromAHunt() {
         DiagramInput in = inputOf({QStringLiteral("topo-m-8xH100-8nic-spaces.txt")});
         in.flaggedHosts = {in.hosts.front().host.name, QStringLiteral("not-drawn")};
@@ -554,6 +634,13 @@ private slots:
                 QVERIFY(d.items[std::size_t(l.a)].rect.bottom() < d.items[std::size_t(l.b)].rect.top());
         const double aspect = d.bounds.width() / d.bounds.height();
         QVERIFY2(aspect > 1.0 && aspect < 3.0, qPrintable(QString::number(aspect)));
+        for (const QSizeF canvas : {QSizeF(790, 580), QSizeF(1330, 770), QSizeF(1850, 1000)}) {
+            const NamesAtFit n = namesAtFit(d, canvas);
+            QVERIFY2(n.problems.isEmpty(), qPrintable(n.problems.join(QLatin1Char('\n'))));
+            QCOMPARE(n.captioned, 32); // a pod of 32 servers under 8 leaves: each says which, and how many
+        }
+        const DiagramGroup& first = d.groups.front();
+        QCOMPARE(first.captions.front(), QStringLiteral("su1-node[0001-0032] · 32 servers · 256 GPUs"));
     }
 
     // A NIC's ports: the fabric's names and states where it gives them (the cable lands on its port), else

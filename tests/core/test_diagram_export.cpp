@@ -43,10 +43,13 @@ QStringList svgTexts(const QString& path) {
     return texts;
 }
 
-// pdftotext's words with their boxes, in points: (word, height, box).
-std::vector<std::pair<QString, QRectF>> pdfWords(const QString& pdf) {
+// pdftotext's words with their boxes, in points, on pages `first` to `last` (0: to the end).
+std::vector<std::pair<QString, QRectF>> pdfWords(const QString& pdf, int first = 1, int last = 0) {
     QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-bbox"), pdf, QStringLiteral("-")});
+    QStringList args{QStringLiteral("-bbox"), QStringLiteral("-f"), QString::number(first)};
+    if (last > 0)
+        args << QStringLiteral("-l") << QString::number(last);
+    p.start(QStringLiteral("pdftotext"), args << pdf << QStringLiteral("-"));
     if (!p.waitForFinished(60000) || p.exitCode() != 0)
         return {};
     static const QRegularExpression word(QStringLiteral(
@@ -170,6 +173,21 @@ private slots:
             drawn = drawn.united(box);
         }
         const Diagram d = buildDiagram(loadSources({QStringLiteral(":/demo/demo.cluster")}).input);
+        // What the export dialog says before writing it: one page, and the smallest text as printed.
+        ExportOptions a3;
+        a3.format = ExportFormat::Pdf;
+        const ExportPlan plan = planExport(d, a3);
+        QCOMPARE(plan.pages, 1);
+        QVERIFY(plan.landscape);
+        const double smallest = std::min_element(words.begin(), words.end(),
+                                                 [](const auto& x, const auto& y) {
+                                                     return x.second.height() < y.second.height();
+                                                 })
+                                    ->second.height() /
+                                1.16;
+        QVERIFY2(
+            std::abs(plan.smallestPt - smallest) < 0.6,
+            qPrintable(QStringLiteral("planned %1 pt, printed %2 pt").arg(plan.smallestPt).arg(smallest)));
         QStringList names;
         for (const DiagramItem& it : d.items)
             if (it.kind == ItemKind::Host || it.kind == ItemKind::Leaf || it.kind == ItemKind::Spine)
@@ -204,22 +222,37 @@ private slots:
         QProcess info;
         info.start(QStringLiteral("pdfinfo"), {pdf});
         QVERIFY(info.waitForFinished(60000));
-        const QString pages = QString::fromUtf8(info.readAllStandardOutput())
-                                  .section(QStringLiteral("Pages:"), 1)
-                                  .section(QLatin1Char('\n'), 0, 0)
-                                  .trimmed();
-        QVERIFY2(pages.toInt() > 1, qPrintable(pages));
+        const int pages = QString::fromUtf8(info.readAllStandardOutput())
+                              .section(QStringLiteral("Pages:"), 1)
+                              .section(QLatin1Char('\n'), 0, 0)
+                              .trimmed()
+                              .toInt();
+        const Diagram d = diagramOf({name});
+        ExportOptions a3;
+        a3.format = ExportFormat::Pdf;
+        const ExportPlan plan = planExport(d, a3);
+        QCOMPARE(pages, plan.pages); // as the export dialog said
+        QVERIFY2(pages > 2, qPrintable(QString::number(pages)));
+        QCOMPARE(plan.smallestPt, 6.0);
         const auto words = pdfWords(pdf);
         QVERIFY(words.size() > 500);
         for (const auto& [text, box] : words)
             QVERIFY2(box.height() >= 6 * 1.16 - 0.05,
                      qPrintable(QStringLiteral("'%1' is %2 pt").arg(text).arg(box.height() / 1.16)));
-        const Diagram d = diagramOf({name});
+        // Page 1 is the map of the others: the title, and each page's number where its part is; no name (it
+        // would print too small).
+        QStringList first;
+        for (const auto& w : pdfWords(pdf, 1, 1))
+            first << w.first;
+        for (int page = 2; page <= pages; ++page)
+            QVERIFY2(first.contains(QString::number(page)), qPrintable(first.join(QLatin1Char(' '))));
+        const auto poster = pdfWords(pdf, 2);
         int names = 0;
         for (const DiagramItem& it : d.items)
             if (it.kind == ItemKind::Host || it.kind == ItemKind::Leaf || it.kind == ItemKind::Spine) {
                 ++names;
-                QVERIFY2(std::any_of(words.begin(), words.end(),
+                QVERIFY2(!first.contains(it.label), qPrintable(it.label));
+                QVERIFY2(std::any_of(poster.begin(), poster.end(),
                                      [&](const auto& w) { return w.first == it.label; }),
                          qPrintable(it.label));
             }

@@ -2,21 +2,40 @@
 #include "gui_test_support.h"
 #include "test_support.h"
 
+#include "export_dialog.h"
 #include "language.h"
 #include "main_window.h"
 #include "topology_canvas.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QTranslator>
 #include <QTreeWidget>
 
 using namespace rackscope::test;
+
+namespace {
+
+const rackscope::DiagramItem& itemOf(rackscope::gui::MainWindow& w, const QString& id) {
+    const rackscope::Diagram& d = w.canvas()->diagram();
+    static const rackscope::DiagramItem none;
+    const int i = d.find(id);
+    return i < 0 ? none : d.items[std::size_t(i)];
+}
+
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -160,6 +179,104 @@ private slots:
         QCOMPARE(w.hosts().size(), std::size_t(8));
         rackscope::gui::applyLanguage(before);
         rackscope::gui::rememberLanguage(before);
+    }
+
+    // Zoomed in far enough to read a server's parts, the cards in view open, the one in the middle staying
+    // where it was on screen; zoomed out, they close again, except one the person opened.
+    void zoomOpensAndClosesCards() {
+        rackscope::gui::MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openDemo();
+        QVERIFY(settled(w));
+        rackscope::gui::TopologyCanvas* canvas = w.canvas();
+        QVERIFY(itemOf(w, QStringLiteral("host:node03")).closed);
+        QVERIFY(canvas->zoom() < rackscope::gui::TopologyCanvas::kOpenZoom);
+        canvas->select(canvas->diagram().find(QStringLiteral("host:node03")), true); // centred, at about 1:1
+        const QPointF middle(canvas->width() / 2.0, canvas->height() / 2.0);
+        canvas->zoomBy(1.0 / canvas->zoom(), middle);
+        const QPointF cardAt = canvas->toWidget(itemOf(w, QStringLiteral("host:node03")).rect.topLeft());
+        QTRY_VERIFY_WITH_TIMEOUT(!itemOf(w, QStringLiteral("host:node03")).closed && !w.busy(), 60000);
+        QVERIFY(w.canvas()->diagram().find(QStringLiteral("node03/GPU0")) >= 0);
+        const QPointF openAt = canvas->toWidget(itemOf(w, QStringLiteral("host:node03")).rect.topLeft());
+        QVERIFY2(std::hypot(openAt.x() - cardAt.x(), openAt.y() - cardAt.y()) < 1,
+                 qPrintable(QStringLiteral("moved from %1,%2 to %3,%4")
+                                .arg(cardAt.x())
+                                .arg(cardAt.y())
+                                .arg(openAt.x())
+                                .arg(openAt.y())));
+        // node01, opened by the person, stays open; the zoom's close.
+        if (itemOf(w, QStringLiteral("host:node01")).closed) {
+            emit canvas->expandToggled(QStringLiteral("node01"));
+        } else { // the zoom opened it: a double-click closes it, another opens it for good
+            emit canvas->expandToggled(QStringLiteral("node01"));
+            QVERIFY(settled(w));
+            emit canvas->expandToggled(QStringLiteral("node01"));
+        }
+        QVERIFY(settled(w));
+        QVERIFY(!itemOf(w, QStringLiteral("host:node01")).closed);
+        canvas->zoomBy(0.2 / canvas->zoom(), middle);
+        QTRY_VERIFY_WITH_TIMEOUT(itemOf(w, QStringLiteral("host:node03")).closed && !w.busy(), 60000);
+        QVERIFY(!itemOf(w, QStringLiteral("host:node01")).closed);
+    }
+
+    // File → Export diagram…: a preview and what the file will be, the servers and highlights chosen, and
+    // no export of a filter that leaves nothing to draw.
+    void exportDialogPreviewsWhatItWillWrite() {
+        auto view = std::make_shared<rackscope::WorkspaceView>();
+        QVERIFY(view->workspace.open({QStringLiteral(":/demo/demo.cluster")}, rackscope::Workspace::Mode::Add)
+                    .empty());
+        view->diagram = rackscope::buildDiagram(view->workspace.diagramInput(), view->options);
+        QTemporaryDir dir;
+        rackscope::gui::ExportDialog dialog(
+            view, {},
+            {QString(), QStringLiteral("2026-12-06"), QStringLiteral("0.1.0"), QStringLiteral("demo")});
+        dialog.show();
+        QPushButton* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        dialog.pathEdit()->setText(dir.filePath(QStringLiteral("review.pdf")));
+        QCOMPARE(rackscope::ExportFormat(dialog.formatBox()->currentData().toInt()),
+                 rackscope::ExportFormat::Pdf);
+        QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("One A3 landscape page")),
+                 qPrintable(dialog.summaryLabel()->text()));
+        QVERIFY(ok->isEnabled());
+        // the preview is a page with the picture on it, not a blank
+        const QImage preview = dialog.previewLabel()->pixmap().toImage();
+        QSet<QRgb> colours;
+        for (int y = 0; y < preview.height(); y += 3)
+            for (int x = 0; x < preview.width(); x += 3)
+                colours.insert(preview.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+
+        dialog.hostsEdit()->setText(QStringLiteral("gpu[01-02]"));
+        dialog.relayOut();
+        QString problem;
+        QVERIFY(!dialog.request(&problem));
+        QVERIFY2(problem.contains(QStringLiteral("nothing to draw")), qPrintable(problem));
+        QVERIFY(!ok->isEnabled());
+
+        dialog.hostsEdit()->setText(QStringLiteral("node0[1-2]"));
+        dialog.serversBox()->setCurrentIndex(2); // every server open
+        dialog.formatBox()->setCurrentIndex(dialog.formatBox()->findData(int(rackscope::ExportFormat::Svg)));
+        QVERIFY(dialog.pathEdit()->text().endsWith(QStringLiteral("review.svg")));
+        for (int k = 0; k < dialog.highlightsList()->count(); ++k)
+            dialog.highlightsList()->item(k)->setCheckState(Qt::Unchecked);
+        const auto request = dialog.request(&problem);
+        QVERIFY2(request, qPrintable(problem));
+        QStringList hosts;
+        for (const rackscope::DiagramItem& it : request->diagram.items)
+            if (it.kind == rackscope::ItemKind::Host) {
+                hosts << it.host;
+                QVERIFY(!it.closed);
+            }
+        QCOMPARE(hosts, (QStringList{QStringLiteral("node01"), QStringLiteral("node02")}));
+        QVERIFY(std::none_of(request->options.paint.show.begin(), request->options.paint.show.end(),
+                             [](bool shown) { return shown; }));
+        QCOMPARE(rackscope::exportDiagram(request->diagram, request->path, request->options), QString());
+        QFile svg(request->path);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY(text.contains("node02") && text.contains("GPU7") && !text.contains("node05"));
     }
 };
 
