@@ -189,8 +189,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="449"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="481"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="589"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="842"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="596"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="849"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -279,13 +279,13 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="239"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="560"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="567"/>
         <source>1 server</source>
         <translation>1 台服务器</translation>
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="240"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="561"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="568"/>
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
@@ -365,79 +365,79 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 个网络端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="563"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="570"/>
         <source>%1 GPUs</source>
         <translation>%1 个 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="586"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="593"/>
         <source>%1 ports</source>
         <translation>%1 个端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="590"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="597"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="591"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="598"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="593"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="600"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="594"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="601"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="598"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="605"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="655"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="662"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="834"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="843"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="841"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="850"/>
         <location filename="../core/render/diagram_painter.cpp" line="545"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="836"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="843"/>
         <source>every GPU pair, NV%1 or more</source>
         <translation>每对 GPU，NV%1 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="838"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="845"/>
         <source>%1 to %2: every pair, NV%3 or more</source>
         <translation>%1 至 %2：每对 GPU，NV%3 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="936"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="943"/>
         <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
         <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="946"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="953"/>
         <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
         <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="957"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="964"/>
         <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="992"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="999"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
@@ -2443,34 +2443,34 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::ServersPanel</name>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="27"/>
+        <location filename="../app/gui/servers_panel.cpp" line="26"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="27"/>
+        <location filename="../app/gui/servers_panel.cpp" line="26"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="27"/>
+        <location filename="../app/gui/servers_panel.cpp" line="26"/>
         <source>Seconds</source>
         <translation>秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="59"/>
+        <location filename="../app/gui/servers_panel.cpp" line="58"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="88"/>
+        <location filename="../app/gui/servers_panel.cpp" line="84"/>
         <source>not on the fabric</source>
         <translation>不在网络中</translation>
     </message>
     <message>
-        <location filename="../app/gui/servers_panel.cpp" line="91"/>
-        <source>%1 leaves: %2</source>
-        <translation>%1 台叶交换机：%2</translation>
+        <location filename="../app/gui/servers_panel.cpp" line="86"/>
+        <source>under %1</source>
+        <translation>位于 %1 之下</translation>
     </message>
 </context>
 <context>

@@ -264,7 +264,7 @@ void MainWindow::showView(const WorkspaceViewPtr& view) {
             if (servers_->findItems(h.name, Qt::MatchExactly | Qt::MatchRecursive).isEmpty())
                 servers_->setStatus(
                     h.name, tr("on the fabric only (%1)").arg(QFileInfo(ws.fabric()->source).fileName()));
-        servers_->group(*ws.fabric(), *ws.fabricAnalysis());
+        servers_->group(view->diagram.groups);
     }
     servers_->markFlagged(ws.flagged());
     report_->setPlainText(view->report);

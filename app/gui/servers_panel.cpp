@@ -1,7 +1,6 @@
 #include "servers_panel.h"
 
 #include <QHeaderView>
-#include <map>
 
 namespace rackscope::gui {
 namespace {
@@ -60,11 +59,8 @@ void ServersPanel::markFlagged(const QStringList& hosts) {
     }
 }
 
-// A pod, often a rack, is the servers under the same leaves.
-void ServersPanel::group(const Fabric& fabric, const FabricAnalysis& analysis) {
-    // A fabric without switches (this machine's NICs, servers whose LLDP sees nothing) groups nothing.
-    if (std::none_of(analysis.hosts.begin(), analysis.hosts.end(),
-                     [](const FabricHost& h) { return !h.leaves.isEmpty(); }))
+void ServersPanel::group(const std::vector<DiagramGroup>& pods) {
+    if (pods.empty())
         return;
     std::vector<QTreeWidgetItem*> items;
     while (topLevelItemCount()) {
@@ -77,26 +73,28 @@ void ServersPanel::group(const Fabric& fabric, const FabricAnalysis& analysis) {
             items.push_back(child);
         delete top;
     }
-    std::map<QString, QTreeWidgetItem*> groups;
-    for (QTreeWidgetItem* it : items) {
-        QStringList leaves;
-        if (const FabricHost* h = analysis.host(it->text(Name)))
-            for (const QString& id : h->leaves)
-                leaves << (fabric.node(id) ? switchName(*fabric.node(id)) : id);
-        leaves.sort();
-        const QString key =
-            leaves.isEmpty() ? tr("not on the fabric")
-            : leaves.size() == 1
-                ? leaves.front()
-                : tr("%1 leaves: %2").arg(leaves.size()).arg(leaves.join(QStringLiteral(", ")));
-        QTreeWidgetItem*& g = groups[key];
+    std::vector<QTreeWidgetItem*> groups(pods.size() + 1, nullptr); // the last: servers in no pod
+    const auto groupOf = [&](const QString& host) {
+        std::size_t i = 0;
+        while (i < pods.size() && !pods[i].servers.contains(host))
+            ++i;
+        QTreeWidgetItem*& g = groups[i];
         if (!g) {
-            g = new QTreeWidgetItem(this, {key});
+            const bool inPod = i < pods.size();
+            g = new QTreeWidgetItem({inPod ? pods[i].captions.front() : tr("not on the fabric")});
+            if (inPod)
+                g->setToolTip(Name, tr("under %1").arg(pods[i].leaves.join(QStringLiteral(", "))));
             g->setData(Name, Qt::UserRole, kGroup);
+        }
+        return g;
+    };
+    for (QTreeWidgetItem* it : items)
+        groupOf(it->text(Name))->addChild(it);
+    for (QTreeWidgetItem* g : groups) // in the diagram's order of pods
+        if (g) {
+            addTopLevelItem(g);
             g->setFirstColumnSpanned(true);
         }
-        g->addChild(it);
-    }
     setRootIsDecorated(true);
     expandAll();
 }

@@ -1,8 +1,8 @@
 #pragma once
 // The Servers dock: each server with its connection stage or where it came
 // from, the seconds it took, and why it failed (in the row and its tooltip).
-// With a fabric, servers are grouped by the leaves they are cabled to.
-#include "analysis/fabric_analysis.h"
+// With a fabric, servers are grouped by pod, as the diagram draws them.
+#include "diagram/diagram.h"
 
 #include <QTreeWidget>
 
@@ -19,8 +19,9 @@ public:
     void setFailed(const QString& host, const QString& why);
     void setSeconds(const QString& host, double seconds);
     void markFlagged(const QStringList& hosts);
-    // Groups the servers by the leaves they are cabled to.
-    void group(const Fabric& fabric, const FabricAnalysis& analysis);
+    // Groups the servers as the diagram's pods (those cabled to the same leaves), titled by its captions;
+    // servers in no pod under "not on the fabric". No pods, no groups.
+    void group(const std::vector<DiagramGroup>& pods);
 
 signals:
     void serverChosen(const QString& host);

@@ -127,6 +127,7 @@ struct DiagramGroup {
     QRectF rect; // the caption's
     QRectF pod;  // its leaves and servers: too small to read, the caption is drawn over them
     QStringList captions;
+    QStringList servers, leaves; // their names
 };
 
 struct Diagram {

@@ -537,24 +537,31 @@ private:
             byId_[d_.items.back().id] = int(d_.items.size()) - 1;
             layoutSwitchOf_[int(d_.items.size()) - 1] = int(i);
         }
-        for (const PodCaption& c : layout_->captions())
-            d_.groups.push_back({c.rect, c.pod, podCaptions(c.servers)});
+        std::map<QString, std::size_t> gpusOf; // of the servers inspected
+        for (const InspectedHost& h : in_.hosts)
+            gpusOf[h.host.name] = h.host.gpus.size();
+        for (const PodCaption& c : layout_->captions()) {
+            DiagramGroup g{c.rect, c.pod, podCaptions(c.servers, gpusOf), {}, {}};
+            for (int s : c.servers)
+                g.servers << layoutServers_[std::size_t(s)].name;
+            for (int l : c.leaves)
+                g.leaves << layoutSwitches_[std::size_t(l)].name;
+            d_.groups.push_back(std::move(g));
+        }
     }
 
     // A pod's caption, from the most words to the fewest: its servers as a hostlist with how many servers and
     // (where every one was inspected) GPUs; the hostlist alone; the first and the last; how many.
-    QStringList podCaptions(const std::vector<int>& servers) const {
+    QStringList podCaptions(const std::vector<int>& servers,
+                            const std::map<QString, std::size_t>& gpusOf) const {
         QStringList names;
         std::size_t gpus = 0;
         bool everyGpuKnown = true;
         for (int s : servers) {
             names << layoutServers_[std::size_t(s)].name;
-            const auto h = std::find_if(in_.hosts.begin(), in_.hosts.end(),
-                                        [&](const InspectedHost& x) { return x.host.name == names.back(); });
-            if (h == in_.hosts.end())
-                everyGpuKnown = false;
-            else
-                gpus += h->host.gpus.size();
+            const auto h = gpusOf.find(names.back());
+            everyGpuKnown &= h != gpusOf.end();
+            gpus += h == gpusOf.end() ? 0 : h->second;
         }
         QString count = names.size() == 1
                             ? QCoreApplication::translate("rackscope", "1 server")

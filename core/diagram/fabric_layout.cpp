@@ -249,7 +249,7 @@ std::vector<PodCaption> FabricLayout::captions() const {
         if (p.captioned()) // the footer, and the gap below down to where the trunks of the band under it run
             out.push_back({QRectF(p.rect.left(), p.rect.bottom() - kCaptionH + 6, p.rect.width(),
                                   kCaptionH - 6 + kBandGap / 2 - 10),
-                           p.rect.adjusted(0, 0, 0, -kCaptionH), p.servers});
+                           p.rect.adjusted(0, 0, 0, -kCaptionH), p.servers, p.leaves});
     return out;
 }
 

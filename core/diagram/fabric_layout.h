@@ -35,7 +35,7 @@ struct LayoutSwitch {
 struct PodCaption {
     QRectF rect;
     QRectF pod; // its leaves and servers
-    std::vector<int> servers;
+    std::vector<int> servers, leaves;
 };
 
 class FabricLayout {

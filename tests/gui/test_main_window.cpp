@@ -181,6 +181,21 @@ private slots:
         rackscope::gui::rememberLanguage(before);
     }
 
+    // The Servers dock groups the servers by pod as the canvas draws them: node07, which lost two cables, is
+    // still in its rack's pod.
+    void serversDockListsThePodsAsDrawn() {
+        rackscope::gui::MainWindow w;
+        w.openDemo();
+        QVERIFY(settled(w));
+        auto* servers = w.findChild<QTreeWidget*>(QStringLiteral("servers"));
+        QVERIFY(servers);
+        QCOMPARE(servers->topLevelItemCount(), 1);
+        QTreeWidgetItem* pod = servers->topLevelItem(0);
+        QCOMPARE(pod->text(0), QStringLiteral("node[01-08] · 8 servers · 64 GPUs"));
+        QCOMPARE(pod->childCount(), 8);
+        QVERIFY(pod->toolTip(0).contains(QStringLiteral("leaf-rail7")));
+    }
+
     // Zoomed in far enough to read a server's parts, the cards in view open, the one in the middle staying
     // where it was on screen; zoomed out, they close again, except one the person opened.
     void zoomOpensAndClosesCards() {
