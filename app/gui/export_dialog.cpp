@@ -140,7 +140,10 @@ ExportDialog::ExportDialog(WorkspaceViewPtr view, const PaintOptions& paint, con
         connect(b, &QComboBox::currentIndexChanged, this, &ExportDialog::showPreview);
     connect(dpi_, &QSpinBox::valueChanged, this, &ExportDialog::showPreview);
     connect(title_edit_, &QLineEdit::textChanged, this, &ExportDialog::showPreview);
-    connect(highlights_, &QListWidget::itemChanged, this, &ExportDialog::showPreview);
+    connect(highlights_, &QListWidget::itemChanged, this, [this] {
+        smallest_ = 0; // a highlight's labels may be the smallest text
+        showPreview();
+    });
     formatChosen();
 }
 
@@ -180,6 +183,7 @@ void ExportDialog::relayOut() {
         DiagramInput input = view_->workspace.diagramInput();
         input.title = view_->diagram.title;
         diagram_ = buildDiagram(input, o);
+        smallest_ = 0; // measured again when a PDF is planned
         if (!o.onlyHosts.isEmpty() && !drawsAServer(diagram_))
             layoutProblem_ =
                 tr("No server is called %1: there would be nothing to draw.").arg(hosts_->text());
@@ -240,13 +244,16 @@ void ExportDialog::showPreview() {
         return;
     }
     const ExportOptions o = options();
+    if (o.format == ExportFormat::Pdf && smallest_ <= 0)
+        smallest_ = smallestText(diagram_, o);
     {
         QPainter p(&image);
         p.setRenderHint(QPainter::Antialiasing);
-        paintExportPreview(p, QRectF(QPointF(8, 8), QSizeF(kPreview) - QSizeF(16, 16)), diagram_, o);
+        paintExportPreview(p, QRectF(QPointF(8, 8), QSizeF(kPreview) - QSizeF(16, 16)), diagram_, o,
+                           smallest_);
     }
     preview_->setPixmap(QPixmap::fromImage(image));
-    const ExportPlan plan = planExport(diagram_, o);
+    const ExportPlan plan = planExport(diagram_, o, smallest_);
     switch (o.format) {
     case ExportFormat::Svg:
         summary_->setText(

@@ -52,7 +52,8 @@ private:
 
     WorkspaceViewPtr view_;
     TitleBlock title_;
-    Diagram diagram_; // as laid out for the servers chosen
+    Diagram diagram_;     // as laid out for the servers chosen
+    double smallest_ = 0; // its smallest text, measured once for a PDF's plan (0: not yet)
     QString layoutProblem_;
     QLineEdit *path_, *title_edit_, *hosts_;
     QComboBox *format_, *page_, *orientation_, *servers_;

@@ -142,7 +142,8 @@ struct PdfPages {
 constexpr int kPdfResolution = 1200; // QPdfWriter's
 constexpr double kOverlap = 360;     // more than the widest name, so each is whole on some page
 
-PdfPages pdfPages(const Diagram& d, const ExportOptions& o) {
+// `smallest`: the smallest text the composition draws (smallestText), in scene units.
+PdfPages pdfPages(const Diagram& d, const ExportOptions& o, double smallest) {
     const QSizeF paper = QPageSize(o.page).size(QPageSize::Millimeter) - QSizeF(20, 20); // less margins
     const double wide = std::max(paper.width(), paper.height()) / std::min(paper.width(), paper.height());
     const Composition across = bestFor(d, o, wide), upright = bestFor(d, o, 1 / wide);
@@ -159,8 +160,7 @@ PdfPages pdfPages(const Diagram& d, const ExportOptions& o) {
     const QSizeF size = pages.composition.size;
     pages.fit = std::min(page.width() / size.width(), page.height() / size.height());
     // The smallest text drawn: a name shrunk to fit its box, a port's number, a badge.
-    pages.smallestText =
-        smallestTextDrawn(size, [&](QPainter& p) { paintComposition(p, d, o, pages.composition); });
+    pages.smallestText = smallest;
     pages.readable = pages.smallestText > 0 ? 6.0 / pages.smallestText * kPdfResolution / 72.0 : pages.fit;
     if (pages.fit >= pages.readable)
         return pages;
@@ -216,12 +216,17 @@ bool drawsAServer(const Diagram& d) {
                        [](const auto& it) { return it.kind == ItemKind::Host; });
 }
 
-ExportPlan planExport(const Diagram& d, const ExportOptions& o) {
+double smallestText(const Diagram& d, const ExportOptions& o) {
+    const Composition c = bestFor(d, o, kPageAspect);
+    return smallestTextDrawn(c.size, [&](QPainter& p) { paintComposition(p, d, o, c); });
+}
+
+ExportPlan planExport(const Diagram& d, const ExportOptions& o, double smallest) {
     ExportPlan plan;
     const QSizeF size = composedSize(d, o);
     plan.pixels = (o.format == ExportFormat::Png ? size * (o.dpi / 72.0) : size).toSize();
     if (o.format == ExportFormat::Pdf) {
-        const PdfPages pages = pdfPages(d, o);
+        const PdfPages pages = pdfPages(d, o, smallest > 0 ? smallest : smallestText(d, o));
         plan.landscape = pages.layout.orientation() == QPageLayout::Landscape;
         plan.pages = pages.tiles.empty() ? 1 : int(pages.tiles.size()) + 1;
         plan.smallestPt =
@@ -230,7 +235,8 @@ ExportPlan planExport(const Diagram& d, const ExportOptions& o) {
     return plan;
 }
 
-void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o) {
+void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o,
+                        double smallest) {
     if (o.format != ExportFormat::Pdf) {
         const QSizeF size = composedSize(d, o);
         const double scale = std::min(target.width() / size.width(), target.height() / size.height());
@@ -243,7 +249,7 @@ void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, con
         return;
     }
     // The first page on its paper, margins included.
-    const PdfPages pages = pdfPages(d, o);
+    const PdfPages pages = pdfPages(d, o, smallest > 0 ? smallest : smallestText(d, o));
     const QSizeF paper = pages.layout.fullRectPoints().size();
     const double scale = std::min(target.width() / paper.width(), target.height() / paper.height());
     const QRectF sheet(target.left() + (target.width() - paper.width() * scale) / 2,
@@ -381,7 +387,7 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
         return {};
     }
     case ExportFormat::Pdf: {
-        const PdfPages pages = pdfPages(d, o);
+        const PdfPages pages = pdfPages(d, o, smallestText(d, o));
         const Composition& c = pages.composition;
         QPdfWriter pdf(path);
         pdf.setResolution(kPdfResolution);

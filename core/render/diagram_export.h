@@ -44,9 +44,14 @@ struct ExportPlan {
     int pages = 1;
     double smallestPt = 0;
 };
-ExportPlan planExport(const Diagram& d, const ExportOptions& o);
+// The smallest text the picture draws, in its own units, measured by drawing it (a PDF's pages are chosen so
+// it prints at 6 pt or more). It costs about a drawing of the picture: `smallest`, where given (not 0),
+// saves measuring it again for the same diagram and highlights.
+double smallestText(const Diagram& d, const ExportOptions& o);
+ExportPlan planExport(const Diagram& d, const ExportOptions& o, double smallest = 0);
 // The export in small, inside `target`: a PDF's first page on its paper, else the picture.
-void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o);
+void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o,
+                        double smallest = 0);
 // Whether a diagram draws any server: an export of none (a hosts filter that matched nothing) is refused.
 bool drawsAServer(const Diagram& d);
 QByteArray diagramToDot(const Diagram& d, const PaintOptions& o);
