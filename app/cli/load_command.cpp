@@ -116,14 +116,16 @@ int runLoad(const QStringList& args) {
     const auto endpoint =
         opt("endpoint", "chat (/chat/completions, default) or completions (/completions).", "KIND", "chat");
     const auto concurrency =
-        opt("concurrency", "Most requests in flight at once (default 1; 0 with --rate: no cap).", "N", "1");
+        opt("concurrency",
+            "Most requests in flight at once (default 64, as in the window; 0 with --rate: no cap).", "N");
     const auto rate =
         opt("rate",
             "Requests per second, arriving as a gamma process (default: as fast as the concurrency allows).",
             "R");
     const auto burstiness = opt(
         "burstiness", "Gamma shape of the arrivals: 1 is Poisson, below 1 burstier (default 1).", "B", "1");
-    const auto requests = opt("requests", "Measured requests to send (default 100 without --duration).", "N");
+    const auto requests =
+        opt("requests", "Measured requests to send (default 500 without --duration, as in the window).", "N");
     const auto duration = opt("duration", "Stop sending after this many seconds.", "S");
     const auto warmup = opt("warmup", "Requests sent first and left out of the results.", "N", "0");
     const auto inputLen =
@@ -245,11 +247,12 @@ int runLoad(const QStringList& args) {
             ok = false;
         return v;
     };
-    spec.concurrency = int(number(concurrency, 1));
+    spec.concurrency = int(number(concurrency, rsload::LoadSpec::kDefaultConcurrency));
     spec.rate = number(rate, 0);
     spec.burstiness = number(burstiness, 1);
     spec.durationS = number(duration, 0);
-    spec.requests = int64_t(number(requests, spec.durationS > 0 ? 0 : 100));
+    spec.requests =
+        int64_t(number(requests, spec.durationS > 0 ? 0 : double(rsload::LoadSpec::kDefaultRequests)));
     spec.warmup = int64_t(number(warmup, 0));
     spec.timeoutS = number(requestTimeout, 0);
     if (parser.isSet(temperature))

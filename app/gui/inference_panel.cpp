@@ -56,7 +56,7 @@ void InferencePanel::onStepFinished(const LoadStepResult& r) {
     // No request measured: its latencies are unknown, not 0; a failure says what it was.
     const auto ms = [&](const char* metric) {
         return s.metrics.at(metric).count ? tr("%1 ms").arg(s.metrics.at(metric).median, 0, 'f', 2)
-                                          : tr("unknown");
+                                          : QStringLiteral("—");
     };
     QString status = tr("%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5")
                          .arg(s.completed)
@@ -114,11 +114,14 @@ void InferencePanel::showSaved(const QString& directory, std::vector<LoadResults
             chart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));
     }
     const rsload::Json& s = runs.back().summary;
-    chart_->setStatus(tr("Saved run %1: %2 ok, %3 failed, %4 req/s")
-                          .arg(QDir(directory).dirName())
-                          .arg(s.value("completed", 0))
-                          .arg(s.value("failed", 0))
-                          .arg(s.value("request_throughput", 0.0), 0, 'f', 2));
+    QString status = tr("Saved run %1: %2 ok, %3 failed, %4 req/s")
+                         .arg(QDir(directory).dirName())
+                         .arg(s.value("completed", 0))
+                         .arg(s.value("failed", 0))
+                         .arg(s.value("request_throughput", 0.0), 0, 'f', 2);
+    if (const rsload::LoadSummary last = rsload::summarize(runs.back().records, {}, {}); last.failed)
+        status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(last)));
+    chart_->setStatus(status);
     compare(std::move(runs));
     emit log({}, tr("opened the inference load run %1").arg(directory));
 }

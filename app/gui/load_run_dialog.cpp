@@ -37,14 +37,14 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     endpoint_->addItem(tr("Chat completions"), QStringLiteral("chat"));
     endpoint_->addItem(tr("Completions"), QStringLiteral("completions"));
     concurrency_->setRange(0, 100000);
-    concurrency_->setValue(64);
+    concurrency_->setValue(rsload::LoadSpec::kDefaultConcurrency);
     concurrency_->setSpecialValueText(tr("no cap"));
     rate_->setRange(0, 1e6);
     rate_->setSpecialValueText(tr("as fast as the concurrency allows"));
     burstiness_->setRange(0.01, 100);
     burstiness_->setValue(1);
     requests_->setRange(1, 10000000);
-    requests_->setValue(500);
+    requests_->setValue(int(rsload::LoadSpec::kDefaultRequests));
     warmup_->setRange(0, 100000);
     slo_->setPlaceholderText(QStringLiteral("ttft<=200ms,tpot<=50ms"));
     hosts_->setPlaceholderText(tr("empty: from this machine"));

@@ -50,6 +50,10 @@ struct LoadSpec {
     bool continuousUsage = false; // vLLM's stream_options.continuous_usage_stats: tokens per chunk
     std::vector<std::pair<std::string, std::string>> headers; // custom ones, an API key's among them
 
+    // What the CLI and the window offer when nothing is said: a load, not one request at a time.
+    static constexpr int kDefaultConcurrency = 64;
+    static constexpr int64_t kDefaultRequests = 500;
+
     int concurrency = 1;     // most requests in flight; 0 = no limit (with a rate)
     double rate = 0;         // requests per second; 0 = send as fast as the concurrency allows
     double burstiness = 1.0; // gamma shape: 1 = Poisson arrivals, < 1 burstier, > 1 steadier

@@ -379,12 +379,14 @@ std::string summaryText(const LoadSummary& s, const std::string& title) {
         std::string upper = key;
         for (char& c : upper)
             c = char(std::toupper(static_cast<unsigned char>(c)));
+        // No request measured it: unknown, never 0.00 (the saved summary has null).
+        const auto measured = [&](double v) { return m.count ? num(v) : std::string("\u2014"); };
         t += banner(heading, '-');
-        t += line("Mean " + upper + " (ms):", num(m.mean));
-        t += line("Median " + upper + " (ms):", num(m.median));
+        t += line("Mean " + upper + " (ms):", measured(m.mean));
+        t += line("Median " + upper + " (ms):", measured(m.median));
         for (const auto& [p, v] : m.percentiles)
             if (p != 50)
-                t += line("P" + percentileKey(p).substr(1) + " " + upper + " (ms):", num(v));
+                t += line("P" + percentileKey(p).substr(1) + " " + upper + " (ms):", measured(v));
     }
     if (s.itlDropped > 0)
         t += line("ITL gaps not kept:", std::to_string(s.itlDropped) + "  (past " +

@@ -222,8 +222,17 @@ private slots:
         const QString status = window.loadChart()->status();
         QVERIFY2(status.contains(QStringLiteral("0 ok, 4 failed")) &&
                      status.contains(QStringLiteral("connect x4")) &&
-                     status.contains(QStringLiteral("TTFT p50 unknown")),
+                     status.contains(QStringLiteral("TTFT p50 —")),
                  qPrintable(status));
+        // reopened from where it was saved, it still says why
+        const QString saved = status.section(QStringLiteral("; saved in "), 1).trimmed();
+        QVERIFY2(!saved.isEmpty(), qPrintable(status));
+        QVERIFY(window.openFiles({saved}));
+        QVERIFY(test::settled(window));
+        QTRY_VERIFY2(window.loadChart()->status().startsWith(QStringLiteral("Saved run")),
+                     qPrintable(window.loadChart()->status()));
+        QVERIFY2(window.loadChart()->status().contains(QStringLiteral("failed: connect x4")),
+                 qPrintable(window.loadChart()->status()));
     }
 };
 

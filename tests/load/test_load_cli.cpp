@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -376,6 +377,10 @@ private slots:
                                  QStringLiteral("2"), QStringLiteral("--no-save")});
         QCOMPARE(refused.status, 1);
         QVERIFY(refused.out.contains(QStringLiteral("connect:")));
+        // no request measured a latency: unknown, not 0.00
+        QVERIFY2(refused.out.contains(QRegularExpression(QStringLiteral("Mean TTFT \\(ms\\):\\s+—\n"))) &&
+                     refused.out.contains(QRegularExpression(QStringLiteral("P99 E2EL \\(ms\\):\\s+—\n"))),
+                 qPrintable(refused.out));
     }
 
     // A results folder is a workspace input like a topology: `inspect` and the window open it, judge it (a
