@@ -227,8 +227,9 @@ public:
         giveShortLabels(d_);
         for (const DiagramItem& it : d_.items)
             d_.bounds = d_.bounds.united(it.rect);
-        for (const DiagramGroup& g : d_.groups)
-            d_.bounds = d_.bounds.united(g.rect);
+        for (const DiagramGroup& g :
+             d_.groups) // a caption's line; the room under it serves only when far out
+            d_.bounds = d_.bounds.united(QRectF(g.rect.topLeft(), QSizeF(g.rect.width(), 24)));
         for (const DiagramLink& l : d_.links) // cables run in lanes beside the pods
             for (const QPointF& p : l.route)
                 d_.bounds = d_.bounds.united(QRectF(p, QSizeF(1, 1)));
