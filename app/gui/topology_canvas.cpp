@@ -35,7 +35,7 @@ void TopologyCanvas::setDiagram(Diagram d) {
     paint_.hoveredLink = -1;
     const int anchor = diagram_.find(anchorId_);
     anchorId_.clear();
-    if (!sameScene || !fitted_)
+    if (!sameScene || !fitted_ || followFit_) // still as fitted: the new picture is fitted too
         fit();
     else if (anchor >= 0) // a server opened or closed: it stays where it was, the rest moves around it
         offset_ = anchorAt_ - diagram_.items[anchor].rect.topLeft() * zoom_;
@@ -325,9 +325,9 @@ void TopologyCanvas::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Minus:
         zoomBy(0.8, middle);
         break;
-    case Qt::Key_0:
+    case Qt::Key_0: // the whole picture: the servers the zoom opened close again
         fit();
-        settle_.start();
+        emit zoomedOut();
         break;
     case Qt::Key_Left:
         moveSelection(-1, 0);

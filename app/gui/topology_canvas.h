@@ -21,8 +21,8 @@ class TopologyCanvas : public QWidget {
 public:
     explicit TopologyCanvas(QWidget* parent = nullptr);
 
-    // Keeps the view where it was when the new diagram has the same items (a toggle, a filter); fits
-    // otherwise.
+    // Keeps the view where it was when the new diagram has the same items (a toggle, a filter), the server
+    // toggled in place; fits when the items are new or the view is still as fitted.
     void setDiagram(Diagram d);
     const Diagram& diagram() const { return diagram_; }
     void setHighlightShown(HighlightKind kind, bool shown);

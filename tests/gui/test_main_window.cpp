@@ -234,6 +234,23 @@ private slots:
         canvas->zoomBy(0.2 / canvas->zoom(), middle);
         QTRY_VERIFY_WITH_TIMEOUT(itemOf(w, QStringLiteral("host:node03")).closed && !w.busy(), 60000);
         QVERIFY(!itemOf(w, QStringLiteral("host:node01")).closed);
+        // Zoomed in again, then 0: the whole picture, the zoom's servers closed again and the result fitted.
+        canvas->select(canvas->diagram().find(QStringLiteral("host:node03")), true);
+        canvas->zoomBy(1.0 / canvas->zoom(), middle);
+        QTRY_VERIFY_WITH_TIMEOUT(!itemOf(w, QStringLiteral("host:node03")).closed && !w.busy(), 60000);
+        QTest::keyClick(canvas, Qt::Key_0);
+        QTRY_VERIFY_WITH_TIMEOUT(itemOf(w, QStringLiteral("host:node03")).closed && !w.busy(), 60000);
+        const QRectF b = canvas->diagram().bounds;
+        const QRectF shown(canvas->toWidget(b.topLeft()), canvas->toWidget(b.bottomRight()));
+        QVERIFY2(QRectF(canvas->rect()).adjusted(-1, -1, 1, 1).contains(shown) &&
+                     (shown.width() > canvas->width() - 2 || shown.height() > canvas->height() - 2),
+                 qPrintable(QStringLiteral("%1,%2 %3x%4 in %5x%6")
+                                .arg(shown.x())
+                                .arg(shown.y())
+                                .arg(shown.width())
+                                .arg(shown.height())
+                                .arg(canvas->width())
+                                .arg(canvas->height())));
     }
 
     // File → Export diagram…: a preview and what the file will be, the servers and highlights chosen, and
