@@ -185,12 +185,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="292"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="449"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="481"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="596"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="849"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="293"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="372"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="450"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="482"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="597"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="850"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -201,7 +201,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="373"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="374"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
@@ -228,7 +228,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="99"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="453"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="454"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
@@ -278,166 +278,166 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="239"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="567"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="240"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="568"/>
         <source>1 server</source>
         <translation>1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="240"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="568"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="241"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="569"/>
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="289"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="290"/>
         <source>%1 GPUs · %2 NICs</source>
         <translation>%1 个 GPU · %2 个网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="295"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
         <source>no GPU driver</source>
         <translation>无 GPU 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="297"/>
         <source>no RDMA driver</source>
         <translation>无 RDMA 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="297"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="298"/>
         <source>no GPUDirect</source>
         <translation>无 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="298"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="299"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="305"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="306"/>
         <source>problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="311"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="313"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="314"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="344"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="345"/>
         <source>Package %1</source>
         <translation>CPU 封装 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="352"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="353"/>
         <source>CPU, NUMA %1</source>
         <translation>CPU，NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="353"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="354"/>
         <source>Group %1</source>
         <translation>分组 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="357"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="358"/>
         <source>Host bridge</source>
         <translation>主机桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="448"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="449"/>
         <source>NUMA node %1</source>
         <translation>NUMA 节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="452"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="453"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="480"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="481"/>
         <source>%1 fabric ports</source>
         <translation>%1 个网络端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="570"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="571"/>
         <source>%1 GPUs</source>
         <translation>%1 个 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="593"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="594"/>
         <source>%1 ports</source>
         <translation>%1 个端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="597"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="598"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="598"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="599"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="600"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="601"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="601"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="602"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="605"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="606"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="662"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="663"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="841"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="850"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="842"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="851"/>
         <location filename="../core/render/diagram_painter.cpp" line="545"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="843"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="844"/>
         <source>every GPU pair, NV%1 or more</source>
         <translation>每对 GPU，NV%1 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="845"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="846"/>
         <source>%1 to %2: every pair, NV%3 or more</source>
         <translation>%1 至 %2：每对 GPU，NV%3 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="943"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="944"/>
         <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
         <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="953"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="954"/>
         <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
         <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="964"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="965"/>
         <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="999"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1000"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
@@ -447,7 +447,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="361"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="362"/>
         <location filename="../core/render/diagram_style.cpp" line="150"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
@@ -942,13 +942,13 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/export_dialog.cpp" line="60"/>
-        <location filename="../app/gui/export_dialog.cpp" line="261"/>
+        <location filename="../app/gui/export_dialog.cpp" line="268"/>
         <source>landscape</source>
         <translation>横向</translation>
     </message>
     <message>
         <location filename="../app/gui/export_dialog.cpp" line="61"/>
-        <location filename="../app/gui/export_dialog.cpp" line="261"/>
+        <location filename="../app/gui/export_dialog.cpp" line="268"/>
         <source>portrait</source>
         <translation>纵向</translation>
     </message>
@@ -1038,52 +1038,52 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="176"/>
+        <location filename="../app/gui/export_dialog.cpp" line="179"/>
         <source>Only these servers: %1</source>
         <translation>仅这些服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="185"/>
+        <location filename="../app/gui/export_dialog.cpp" line="189"/>
         <source>No server is called %1: there would be nothing to draw.</source>
         <translation>没有名为 %1 的服务器：没有可绘制的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="214"/>
+        <location filename="../app/gui/export_dialog.cpp" line="218"/>
         <source>Choose the file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="216"/>
+        <location filename="../app/gui/export_dialog.cpp" line="220"/>
         <source>The folder %1 does not exist.</source>
         <translation>文件夹 %1 不存在。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="221"/>
+        <location filename="../app/gui/export_dialog.cpp" line="225"/>
         <source>%1 × %2 pixels is too large an image: choose a lower resolution, or SVG or PDF.</source>
         <translation>%1 × %2 像素的图片过大：请选择更低的分辨率，或改用 SVG 或 PDF。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="253"/>
+        <location filename="../app/gui/export_dialog.cpp" line="260"/>
         <source>%1 × %2 pt; scales without loss.</source>
         <translation>%1 × %2 pt；可无损缩放。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="257"/>
+        <location filename="../app/gui/export_dialog.cpp" line="264"/>
         <source>%1 × %2 pixels at %3 DPI.</source>
         <translation>%1 × %2 像素，%3 DPI。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="264"/>
+        <location filename="../app/gui/export_dialog.cpp" line="271"/>
         <source>One %1 page; the smallest text prints at %2 pt.</source>
         <translation>一页 %1；最小文字打印为 %2 pt。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="267"/>
+        <location filename="../app/gui/export_dialog.cpp" line="274"/>
         <source>On one page the text would print under 6 pt, so: a map of the pages (shown here), then %1 %2 pages to lay side by side, the smallest text at %3 pt.</source>
         <translation>放在一页上文字将小于 6 pt，因此：先是一页分页索引图（即此处所示），然后是 %1 页 %2，可拼接排列，最小文字为 %3 pt。</translation>
     </message>
     <message>
-        <location filename="../app/gui/export_dialog.cpp" line="276"/>
+        <location filename="../app/gui/export_dialog.cpp" line="283"/>
         <source>The graph for Graphviz, which lays it out itself (dot -Tsvg); the preview shows rackscope&apos;s own layout.</source>
         <translation>供 Graphviz 使用的图结构，由其自行布局（dot -Tsvg）；预览显示的是 rackscope 自己的布局。</translation>
     </message>
@@ -1131,7 +1131,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     <message>
         <location filename="../app/gui/inference_panel.cpp" line="41"/>
         <location filename="../app/gui/inference_panel.cpp" line="92"/>
-        <location filename="../app/gui/inference_panel.cpp" line="138"/>
+        <location filename="../app/gui/inference_panel.cpp" line="141"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
@@ -1156,17 +1156,13 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="59"/>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
         <location filename="../app/gui/inference_panel.cpp" line="61"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
         <location filename="../app/gui/inference_panel.cpp" line="67"/>
+        <location filename="../app/gui/inference_panel.cpp" line="123"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
@@ -1191,17 +1187,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="123"/>
+        <location filename="../app/gui/inference_panel.cpp" line="126"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="138"/>
+        <location filename="../app/gui/inference_panel.cpp" line="141"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="141"/>
+        <location filename="../app/gui/inference_panel.cpp" line="144"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
