@@ -96,6 +96,17 @@ Composition bestFor(const Diagram& d, const ExportOptions& o, double aspect) {
 
 constexpr double kPageAspect = 1.41421356; // A-series, landscape
 
+// `size` scaled to fit `area` whole, centred in it: the scale, and where its top left goes.
+struct Fitted {
+    double scale;
+    QPointF origin;
+};
+Fitted fitInto(QSizeF size, const QRectF& area) {
+    const double scale = std::min(area.width() / size.width(), area.height() / size.height());
+    return {scale, QPointF(area.left() + (area.width() - size.width() * scale) / 2,
+                           area.top() + (area.height() - size.height() * scale) / 2)};
+}
+
 // How much is drawn: everything (a file), the text large enough to read at the scale (a preview), or boxes
 // and cables only, the title block and legend as blank boxes (the map of a poster's pages).
 enum class Detail { Print, Preview, Map };
@@ -142,25 +153,22 @@ struct PdfPages {
 constexpr int kPdfResolution = 1200; // QPdfWriter's
 constexpr double kOverlap = 360;     // more than the widest name, so each is whole on some page
 
-// `smallest`: the smallest text the composition draws (smallestText), in scene units.
+// `smallest`: the smallest text the composition draws (smallestText), in scene units; 0: measured here.
 PdfPages pdfPages(const Diagram& d, const ExportOptions& o, double smallest) {
     const QSizeF paper = QPageSize(o.page).size(QPageSize::Millimeter) - QSizeF(20, 20); // less margins
     const double wide = std::max(paper.width(), paper.height()) / std::min(paper.width(), paper.height());
     const Composition across = bestFor(d, o, wide), upright = bestFor(d, o, 1 / wide);
     // in units of the paper's short side: a portrait page is `wide` times as tall
     const bool landscape = o.landscape.value_or(fill(across, wide) >= fill(upright, 1 / wide) * wide);
-    PdfPages pages{landscape ? across : upright,
-                   QPageLayout(QPageSize(o.page), landscape ? QPageLayout::Landscape : QPageLayout::Portrait,
-                               QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter),
-                   0,
-                   0,
-                   0,
-                   {}};
+    PdfPages pages;
+    pages.composition = landscape ? across : upright;
+    pages.layout = QPageLayout(QPageSize(o.page), landscape ? QPageLayout::Landscape : QPageLayout::Portrait,
+                               QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter);
     const QRect page = pages.layout.paintRectPixels(kPdfResolution);
     const QSizeF size = pages.composition.size;
-    pages.fit = std::min(page.width() / size.width(), page.height() / size.height());
+    pages.fit = fitInto(size, page).scale;
     // The smallest text drawn: a name shrunk to fit its box, a port's number, a badge.
-    pages.smallestText = smallest;
+    pages.smallestText = smallest > 0 ? smallest : smallestText(d, o);
     pages.readable = pages.smallestText > 0 ? 6.0 / pages.smallestText * kPdfResolution / 72.0 : pages.fit;
     if (pages.fit >= pages.readable)
         return pages;
@@ -178,9 +186,7 @@ PdfPages pdfPages(const Diagram& d, const ExportOptions& o, double smallest) {
 void paintPosterMap(QPainter& p, const QRectF& area, const Diagram& d, const ExportOptions& o,
                     const PdfPages& pages, double numberPixels) {
     const QSizeF size = pages.composition.size;
-    const double scale = std::min(area.width() / size.width(), area.height() / size.height());
-    const QPointF origin(area.left() + (area.width() - size.width() * scale) / 2,
-                         area.top() + (area.height() - size.height() * scale) / 2);
+    const auto [scale, origin] = fitInto(size, area);
     p.save();
     p.translate(origin);
     p.scale(scale, scale);
@@ -226,7 +232,7 @@ ExportPlan planExport(const Diagram& d, const ExportOptions& o, double smallest)
     const QSizeF size = composedSize(d, o);
     plan.pixels = (o.format == ExportFormat::Png ? size * (o.dpi / 72.0) : size).toSize();
     if (o.format == ExportFormat::Pdf) {
-        const PdfPages pages = pdfPages(d, o, smallest > 0 ? smallest : smallestText(d, o));
+        const PdfPages pages = pdfPages(d, o, smallest);
         plan.landscape = pages.layout.orientation() == QPageLayout::Landscape;
         plan.pages = pages.tiles.empty() ? 1 : int(pages.tiles.size()) + 1;
         plan.smallestPt =
@@ -237,35 +243,29 @@ ExportPlan planExport(const Diagram& d, const ExportOptions& o, double smallest)
 
 void paintExportPreview(QPainter& p, const QRectF& target, const Diagram& d, const ExportOptions& o,
                         double smallest) {
+    p.save();
     if (o.format != ExportFormat::Pdf) {
-        const QSizeF size = composedSize(d, o);
-        const double scale = std::min(target.width() / size.width(), target.height() / size.height());
-        p.save();
-        p.translate(target.left() + (target.width() - size.width() * scale) / 2,
-                    target.top() + (target.height() - size.height() * scale) / 2);
+        const Composition c = bestFor(d, o, kPageAspect);
+        const auto [scale, origin] = fitInto(c.size, target);
+        p.translate(origin);
         p.scale(scale, scale);
-        paintComposition(p, d, o, bestFor(d, o, kPageAspect), Detail::Preview);
+        paintComposition(p, d, o, c, Detail::Preview);
         p.restore();
         return;
     }
     // The first page on its paper, margins included.
-    const PdfPages pages = pdfPages(d, o, smallest > 0 ? smallest : smallestText(d, o));
+    const PdfPages pages = pdfPages(d, o, smallest);
     const QSizeF paper = pages.layout.fullRectPoints().size();
-    const double scale = std::min(target.width() / paper.width(), target.height() / paper.height());
-    const QRectF sheet(target.left() + (target.width() - paper.width() * scale) / 2,
-                       target.top() + (target.height() - paper.height() * scale) / 2, paper.width() * scale,
-                       paper.height() * scale);
-    p.save();
+    const auto [scale, origin] = fitInto(paper, target);
+    const QRectF sheet(origin, paper * scale);
     p.setPen(QPen(QColor(0x90, 0x9a, 0xa4), 1));
     p.setBrush(Qt::white);
     p.drawRect(sheet);
     const QRectF inside = pages.layout.paintRectPoints().toRectF();
     const QRectF area(sheet.topLeft() + inside.topLeft() * scale, inside.size() * scale);
     if (pages.tiles.empty()) {
-        const QSizeF size = pages.composition.size;
-        const double fit = std::min(area.width() / size.width(), area.height() / size.height());
-        p.translate(area.left() + (area.width() - size.width() * fit) / 2,
-                    area.top() + (area.height() - size.height() * fit) / 2);
+        const auto [fit, at] = fitInto(pages.composition.size, area);
+        p.translate(at);
         p.scale(fit, fit);
         paintComposition(p, d, o, pages.composition, Detail::Preview);
     } else {
@@ -387,7 +387,7 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
         return {};
     }
     case ExportFormat::Pdf: {
-        const PdfPages pages = pdfPages(d, o, smallestText(d, o));
+        const PdfPages pages = pdfPages(d, o, 0);
         const Composition& c = pages.composition;
         QPdfWriter pdf(path);
         pdf.setResolution(kPdfResolution);
@@ -399,9 +399,9 @@ QString exportDiagram(const Diagram& d, const QString& path, const ExportOptions
             return QStringLiteral("cannot write %1").arg(path);
         const QRect page = pages.layout.paintRectPixels(kPdfResolution);
         if (pages.tiles.empty()) {
-            p.translate((page.width() - c.size.width() * pages.fit) / 2,
-                        (page.height() - c.size.height() * pages.fit) / 2);
-            p.scale(pages.fit, pages.fit);
+            const auto [fit, at] = fitInto(c.size, page);
+            p.translate(at);
+            p.scale(fit, fit);
             paintComposition(p, d, o, c);
             p.end();
             return {};

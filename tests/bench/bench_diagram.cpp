@@ -34,6 +34,14 @@ using rackscope::bench::timeProcess;
 
 namespace {
 
+// A repaint with all in view and one at 1:1, each beside the 16 ms frame.
+void printRepaints(double whole, double detail, const char* goal) {
+    printf("    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame%s\n", whole,
+           whole / 16.0, goal);
+    printf("    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame%s\n", detail,
+           detail / 16.0, goal);
+}
+
 // 64 servers of the demo's design: 8 rails, two leaves per rail (32 servers each), 8 spines.
 QString writeCluster(const QDir& dir) {
     QString cluster = QStringLiteral("rackscope-cluster 1\n");
@@ -141,12 +149,7 @@ int thousandServers(const QDir& dir, const QString& cli, const QString& dot) {
            d.items.size(), d.links.size());
     printf("    layout (buildDiagram), median of 5   %8.2f ms   ratio %.2f to 1 s (goal <= 1.0)\n", layout,
            layout / 1000.0);
-    printf(
-        "    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
-        whole, whole / 16.0);
-    printf(
-        "    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
-        detail, detail / 16.0);
+    printRepaints(whole, detail, " (goal <= 1.0)");
     printf("    dot -Tsvg on rackscope's DOT       %8.2f ms   (reference, one run)\n", theirs);
     printf("    rackscope-cli export to SVG        %8.2f ms   ratio %.2f (goal <= 1.0), median of 3\n", ours,
            ours / theirs);
@@ -182,17 +185,9 @@ int main(int argc, char** argv) {
            "repaints into 1920x1080\n",
            d.items.size(), devices, d.links.size());
     printf("  as the canvas paints: in bands on %d cores, then shown\n", QThread::idealThreadCount());
-    printf(
-        "    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
-        whole, whole / 16.0);
-    printf(
-        "    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame (goal <= 1.0)\n",
-        detail, detail / 16.0);
+    printRepaints(whole, detail, " (goal <= 1.0)");
     printf("  the same in one band, on one thread\n");
-    printf("    full repaint, whole cluster in view  %8.2f ms   ratio %.2f to the 16 ms frame\n", wholeOne,
-           wholeOne / 16.0);
-    printf("    full repaint, zoomed in (1:1)        %8.2f ms   ratio %.2f to the 16 ms frame\n", detailOne,
-           detailOne / 16.0);
+    printRepaints(wholeOne, detailOne, "");
 
     const QString cli = QStringLiteral(RACKSCOPE_CLI);
     const QString lstopo = QStandardPaths::findExecutable(QStringLiteral("lstopo-no-graphics"));
