@@ -1119,85 +1119,100 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="31"/>
+        <location filename="../app/gui/inference_panel.cpp" line="33"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="31"/>
+        <location filename="../app/gui/inference_panel.cpp" line="33"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="41"/>
-        <location filename="../app/gui/inference_panel.cpp" line="92"/>
-        <location filename="../app/gui/inference_panel.cpp" line="141"/>
+        <location filename="../app/gui/inference_panel.cpp" line="43"/>
+        <location filename="../app/gui/inference_panel.cpp" line="116"/>
+        <location filename="../app/gui/inference_panel.cpp" line="168"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="41"/>
+        <location filename="../app/gui/inference_panel.cpp" line="43"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="46"/>
+        <location filename="../app/gui/inference_panel.cpp" line="48"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="48"/>
+        <location filename="../app/gui/inference_panel.cpp" line="50"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="58"/>
+        <location filename="../app/gui/inference_panel.cpp" line="63"/>
+        <source>; no server metrics: %1</source>
+        <translation>；无服务器指标：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="66"/>
+        <source>no scrape in the measured phase</source>
+        <translation>测量阶段没有抓取</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <source>; server KV-cache peak %1 %, mean %2 %; queue peak %3</source>
+        <translation>；服务器 KV 缓存峰值 %1 %，平均 %2 %；队列峰值 %3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="80"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="61"/>
+        <location filename="../app/gui/inference_panel.cpp" line="83"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="67"/>
-        <location filename="../app/gui/inference_panel.cpp" line="123"/>
+        <location filename="../app/gui/inference_panel.cpp" line="89"/>
+        <location filename="../app/gui/inference_panel.cpp" line="150"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="69"/>
+        <location filename="../app/gui/inference_panel.cpp" line="93"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="71"/>
+        <location filename="../app/gui/inference_panel.cpp" line="95"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="92"/>
+        <location filename="../app/gui/inference_panel.cpp" line="116"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="117"/>
+        <location filename="../app/gui/inference_panel.cpp" line="144"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="126"/>
+        <location filename="../app/gui/inference_panel.cpp" line="153"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="141"/>
+        <location filename="../app/gui/inference_panel.cpp" line="168"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="144"/>
+        <location filename="../app/gui/inference_panel.cpp" line="171"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
@@ -1264,114 +1279,140 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadChart</name>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="59"/>
+        <location filename="../app/gui/load_chart.cpp" line="74"/>
         <source>No inference load run yet.</source>
         <translation>还没有推理压测。</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="60"/>
+        <location filename="../app/gui/load_chart.cpp" line="75"/>
         <source>Over time</source>
         <translation>随时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="60"/>
+        <location filename="../app/gui/load_chart.cpp" line="75"/>
         <source>TTFT histogram</source>
         <translation>TTFT 分布</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="60"/>
+        <location filename="../app/gui/load_chart.cpp" line="75"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="60"/>
+        <location filename="../app/gui/load_chart.cpp" line="75"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="63"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>TTFT p50</source>
         <translation>TTFT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="63"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>TTFT p99</source>
         <translation>TTFT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="63"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>TPOT p50</source>
         <translation>TPOT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="63"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>TPOT p99</source>
         <translation>TPOT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="66"/>
-        <location filename="../app/gui/load_chart.cpp" line="71"/>
+        <location filename="../app/gui/load_chart.cpp" line="81"/>
+        <location filename="../app/gui/load_chart.cpp" line="86"/>
+        <location filename="../app/gui/load_chart.cpp" line="92"/>
         <source>time (s)</source>
         <translation>时间（秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="67"/>
-        <location filename="../app/gui/load_chart.cpp" line="80"/>
+        <location filename="../app/gui/load_chart.cpp" line="82"/>
+        <location filename="../app/gui/load_chart.cpp" line="101"/>
         <source>latency (ms)</source>
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="68"/>
+        <location filename="../app/gui/load_chart.cpp" line="83"/>
         <source>requests/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="69"/>
+        <location filename="../app/gui/load_chart.cpp" line="84"/>
         <source>failures/s</source>
         <translation>失败/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="70"/>
+        <location filename="../app/gui/load_chart.cpp" line="85"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="72"/>
+        <location filename="../app/gui/load_chart.cpp" line="87"/>
         <source>per second</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="73"/>
+        <location filename="../app/gui/load_chart.cpp" line="88"/>
         <source>requests in flight</source>
         <translation>进行中的请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="74"/>
+        <location filename="../app/gui/load_chart.cpp" line="89"/>
+        <source>server KV-cache use (%)</source>
+        <translation>服务器 KV 缓存占用 (%)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="90"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="91"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="93"/>
+        <source>KV-cache use (%)</source>
+        <translation>KV 缓存占用 (%)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="94"/>
+        <source>server&apos;s requests</source>
+        <translation>服务器上的请求</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="95"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="75"/>
+        <location filename="../app/gui/load_chart.cpp" line="96"/>
         <source>TTFT (ms)</source>
         <translation>TTFT（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="76"/>
+        <location filename="../app/gui/load_chart.cpp" line="97"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="77"/>
+        <location filename="../app/gui/load_chart.cpp" line="98"/>
         <source>TTFT tail</source>
         <translation>TTFT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="78"/>
+        <location filename="../app/gui/load_chart.cpp" line="99"/>
         <source>TPOT tail</source>
         <translation>TPOT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="79"/>
+        <location filename="../app/gui/load_chart.cpp" line="100"/>
         <source>throughput (requests/s)</source>
         <translation>吞吐（请求/秒）</translation>
     </message>
@@ -1379,168 +1420,178 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadRunDialog</name>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="28"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
         <source>Do not check the server&apos;s certificate</source>
         <translation>不校验服务器证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="32"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="33"/>
         <source>Inference load run</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="37"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="39"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="41"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="42"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="43"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="44"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="50"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <source>empty: the endpoint&apos;s /metrics, where it answers; off: none</source>
+        <translation>留空：端点的 /metrics（若可访问）；off：不抓取</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
         <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
+        <source>Server metrics</source>
+        <translation>服务器指标</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
-        <location filename="../app/gui/load_run_dialog.cpp" line="78"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
         <source>CA certificate</source>
         <translation>CA 证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
         <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="84"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="131"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="134"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="133"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="136"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="136"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="139"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="142"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="145"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="151"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="154"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="159"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="166"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="165"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="172"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>
@@ -2575,6 +2626,16 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/load_model/load_spec.cpp" line="178"/>
         <source>the CA certificate file is not PEM certificates (-----BEGIN CERTIFICATE-----), or is over 1 MiB</source>
         <translation>CA 证书文件不是 PEM 证书（-----BEGIN CERTIFICATE-----），或超过 1 MiB</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="183"/>
+        <source>the server metrics URL must start with http:// or https://</source>
+        <translation>服务器指标 URL 必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="186"/>
+        <source>the scrape interval must be between 0.05 and 3600 s</source>
+        <translation>抓取间隔必须在 0.05 到 3600 秒之间</translation>
     </message>
 </context>
 </TS>

@@ -83,8 +83,11 @@ int openSaved(const QStringList& dirs, bool json, const QString& csvPath) {
         std::vector<rsload::Slo> slos;
         if (const auto g = runs[0].summary.find("goodput_slo"); g != runs[0].summary.end() && g->is_string())
             slos = rsload::parseSlos(g->get<std::string>(), &why).value_or(std::vector<rsload::Slo>{});
+        const std::string metricsUrl = runs[0].spec.value("metrics_url", "");
+        const rsload::ServerMetricsSummary server =
+            rsload::summarizeServerMetrics(runs[0].serverSamples, metricsUrl);
         printf("%s", rsload::summaryText(rsload::summarize(runs[0].records, slos, {50, 90, 95, 99}),
-                                         "Serving Benchmark Result")
+                                         "Serving Benchmark Result", metricsUrl.empty() ? nullptr : &server)
                          .c_str());
         return 0;
     }
@@ -167,6 +170,11 @@ int runLoad(const QStringList& args) {
     const auto caCert =
         opt("cacert", "https: trust the certificates in this PEM file instead of the system's.", "FILE");
     const auto insecure = opt("insecure", "https: do not check the server's certificate or name.");
+    const auto serverMetrics = opt(
+        "server-metrics",
+        "Scrape the server's Prometheus metrics at URL every 0.5 s during the run (default: the base URL's "
+        "/metrics, where it answers); off: do not.",
+        "URL");
     const auto sshTimeout =
         opt("ssh-timeout", "Seconds for each of SSH connect, auth and deploy (default 30).", "S", "30");
     const auto results = opt(
@@ -208,6 +216,7 @@ int runLoad(const QStringList& args) {
                        httpClient,
                        caCert,
                        insecure,
+                       serverMetrics,
                        sshTimeout,
                        results,
                        noSave,
@@ -265,6 +274,10 @@ int runLoad(const QStringList& args) {
         return usage(QStringLiteral("--http-client is auto, native or curl"));
     spec.httpClient = *chosenClient;
     spec.insecure = parser.isSet(insecure);
+    spec.metricsUrl = parser.isSet(serverMetrics) ? parser.value(serverMetrics).toStdString()
+                                                  : rsload::defaultMetricsUrl(spec.url);
+    if (spec.metricsUrl == "off")
+        spec.metricsUrl.clear();
     if (parser.isSet(caCert)) {
         QByteArray pem;
         if (const QString problem = readBoundedFile(parser.value(caCert), rsload::kMaxCaPemBytes, &pem);
@@ -398,12 +411,19 @@ int runLoad(const QStringList& args) {
         &runner, &LoadRunner::clientFailed, &loop, [&](const QString& client, const QString& error) {
             fprintf(stderr, "\nrackscope-cli load: %s: %s\n", qPrintable(client), qPrintable(error));
         });
+    std::optional<rsload::ServerMetricsSummary> serverSummary;
+    const auto server = [&](const LoadStepResult& r) -> const rsload::ServerMetricsSummary* {
+        if (request.spec.metricsUrl.empty())
+            return nullptr;
+        serverSummary = rsload::summarizeServerMetrics(r.serverSamples, request.spec.metricsUrl);
+        return &*serverSummary;
+    };
     QObject::connect(&runner, &LoadRunner::stepFinished, &loop, [&](const LoadStepResult& r) {
         if (::isatty(STDERR_FILENO))
             fputc('\n', stderr);
         summaries.push_back(r.summaryJson);
         if (!quiet) {
-            printf("%s", rsload::summaryText(r.summary, "Serving Benchmark Result").c_str());
+            printf("%s", rsload::summaryText(r.summary, "Serving Benchmark Result", server(r)).c_str());
             if (r.perClient.size() > 1)
                 for (const auto& [name, s] : r.perClient)
                     printf("  %-20s %6zu ok %4zu failed  %8.2f req/s  TTFT p50 %8.2f ms  TPOT p50 %7.2f ms\n",
@@ -428,7 +448,7 @@ int runLoad(const QStringList& args) {
     });
     {
         const InterruptWatch interrupts([&] { runner.cancel(); });
-        runner.start(std::move(request));
+        runner.start(request); // a copy: the handlers above read it
         if (runner.isRunning())
             loop.exec();
     }

@@ -25,6 +25,8 @@ InferencePanel::InferencePanel(QWidget* parent)
                                   .arg(failed)
                                   .arg(inFlight));
         });
+    connect(runner_, &LoadRunner::serverSampled, this,
+            [this](const rsload::ServerSample& s) { chart_->timeline().serverSample(s); });
     connect(runner_, &LoadRunner::clientFailed, this, &InferencePanel::log);
     connect(runner_, &LoadRunner::stepFinished, this, &InferencePanel::onStepFinished);
     connect(runner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
@@ -50,6 +52,26 @@ bool InferencePanel::start(LoadRequest request) {
     return true;
 }
 
+// What the server's /metrics said, for the status line: its KV-cache and queue peaks, or why there were none.
+QString InferencePanel::serverStatus(const rsload::Json& m) const {
+    const auto number = [&](const char* key) {
+        const auto it = m.find(key);
+        return it != m.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+    };
+    const auto read = number("scrapes").value_or(0) - number("failed_scrapes").value_or(0);
+    if (read <= 0)
+        return tr("; no server metrics: %1")
+            .arg(m.value("first_error", rsload::Json()).is_string()
+                     ? QString::fromStdString(m["first_error"].get<std::string>())
+                     : tr("no scrape in the measured phase"));
+    const auto shown = [](std::optional<double> v, double scale) {
+        return v ? QString::number(*v * scale, 'f', 0) : QStringLiteral("—");
+    };
+    return tr("; server KV-cache peak %1 %, mean %2 %; queue peak %3")
+        .arg(shown(number("peak_kv_cache_use"), 100), shown(number("mean_kv_cache_use"), 100),
+             shown(number("peak_waiting"), 1));
+}
+
 void InferencePanel::onStepFinished(const LoadStepResult& r) {
     chart_->timeline().addStep(r.value, r.summary);
     const rsload::LoadSummary& s = r.summary;
@@ -65,6 +87,8 @@ void InferencePanel::onStepFinished(const LoadStepResult& r) {
                          .arg(ms("ttft"), ms("tpot"));
     if (s.failed)
         status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(s)));
+    if (const auto m = r.summaryJson.find("server_metrics"); m != r.summaryJson.end())
+        status += serverStatus(*m);
     if (!r.directory.isEmpty())
         status += tr("; saved in %1").arg(r.directory);
     chart_->setStatus(status);
@@ -108,8 +132,11 @@ void InferencePanel::showSaved(const QString& directory, std::vector<LoadResults
     for (const LoadResults& r : runs) {
         for (const QString& p : r.problems)
             emit log({}, QStringLiteral("%1: %2").arg(r.directory, p));
-        if (runs.size() == 1)
+        if (runs.size() == 1) {
             chart_->timeline().replay(r.records);
+            for (const rsload::ServerSample& sample : r.serverSamples)
+                chart_->timeline().serverSample(sample);
+        }
         if (r.sweepValue)
             chart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));
     }

@@ -31,6 +31,7 @@ signals:
 
 private:
     void onStepFinished(const LoadStepResult& r);
+    QString serverStatus(const rsload::Json& serverMetrics) const;
     void compare(std::vector<LoadResults> runs);
     void showSaved(const QString& location, std::vector<LoadResults> runs);
 

@@ -12,8 +12,9 @@ namespace rackscope::gui {
 
 LoadChart::LoadChart(QWidget* parent)
     : QWidget(parent), latency_(new QCustomPlot(this)), throughput_(new QCustomPlot(this)),
-      histogram_(new QCustomPlot(this)), sweep_(new QCustomPlot(this)), compare_(new QTableWidget(this)),
-      tabs_(new QTabWidget(this)), status_(new QLabel(this)), timer_(new QTimer(this)) {
+      server_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)), sweep_(new QCustomPlot(this)),
+      compare_(new QTableWidget(this)), tabs_(new QTabWidget(this)), status_(new QLabel(this)),
+      timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(status_);
@@ -22,6 +23,8 @@ LoadChart::LoadChart(QWidget* parent)
     overTimeLayout->setContentsMargins(0, 0, 0, 0);
     overTimeLayout->addWidget(latency_, 1);
     overTimeLayout->addWidget(throughput_, 1);
+    overTimeLayout->addWidget(server_, 1);
+    server_->setVisible(false);
     for (QWidget* tab : {overTime, static_cast<QWidget*>(histogram_), static_cast<QWidget*>(sweep_),
                          static_cast<QWidget*>(compare_)})
         tabs_->addTab(tab, QString());
@@ -40,6 +43,18 @@ LoadChart::LoadChart(QWidget* parent)
         ->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine)); // in flight
     throughput_->yAxis2->setVisible(true);
     throughput_->legend->setVisible(true);
+    server_->addGraph()->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 2)); // KV-cache use, %
+    server_->addGraph(server_->xAxis, server_->yAxis2)
+        ->setPen(QPen(QColor(0x8c, 0x56, 0x4b), 1.5)); // running
+    server_->addGraph(server_->xAxis, server_->yAxis2)
+        ->setPen(QPen(QColor(0xd6, 0x27, 0x28), 1.5, Qt::DashLine)); // waiting
+    server_->yAxis2->setVisible(true);
+    server_->legend->setVisible(true);
+    // The charts over time share their time axis: the same side margins put each second at one x.
+    for (QCustomPlot* p : {latency_, throughput_, server_}) {
+        p->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
+        p->axisRect()->setMargins(QMargins(72, 0, 72, 0));
+    }
     new QCPBars(histogram_->xAxis, histogram_->yAxis);
     for (int i = 0; i < 2; ++i) { // TTFT tail, TPOT tail
         QCPGraph* g = sweep_->addGraph();
@@ -48,7 +63,7 @@ LoadChart::LoadChart(QWidget* parent)
     }
     sweep_->legend->setVisible(true);
     retranslate();
-    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_})
+    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
         p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(timer_, &QTimer::timeout, this, &LoadChart::redrawIfChanged);
     timer_->start(250);
@@ -71,6 +86,12 @@ void LoadChart::retranslate() {
     throughput_->xAxis->setLabel(tr("time (s)"));
     throughput_->yAxis->setLabel(tr("per second"));
     throughput_->yAxis2->setLabel(tr("requests in flight"));
+    server_->graph(0)->setName(tr("server KV-cache use (%)"));
+    server_->graph(1)->setName(tr("running"));
+    server_->graph(2)->setName(tr("waiting"));
+    server_->xAxis->setLabel(tr("time (s)"));
+    server_->yAxis->setLabel(tr("KV-cache use (%)"));
+    server_->yAxis2->setLabel(tr("server's requests"));
     histogram_->plottable(0)->setName(tr("TTFT"));
     histogram_->xAxis->setLabel(tr("TTFT (ms)"));
     histogram_->yAxis->setLabel(tr("requests"));
@@ -78,7 +99,7 @@ void LoadChart::retranslate() {
     sweep_->graph(1)->setName(tr("TPOT tail"));
     sweep_->xAxis->setLabel(tr("throughput (requests/s)"));
     sweep_->yAxis->setLabel(tr("latency (ms)"));
-    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_})
+    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
         p->replot();
 }
 
@@ -137,6 +158,21 @@ void LoadChart::redrawIfChanged() {
         fn << double(n);
     }
     throughput_->graph(2)->setData(ft, fn, true);
+    // The server's view, where a scrape said it; a gap where it was silent.
+    QVector<double> st, kv, running, waiting;
+    const auto orGap = [](const std::optional<double>& v, double scale = 1) {
+        return v ? *v * scale : std::nan("");
+    };
+    for (const rsload::ServerSample& s : timeline_.server()) {
+        st << s.tS;
+        kv << orGap(s.load.kvCacheUse, 100);
+        running << orGap(s.load.running);
+        waiting << orGap(s.load.waiting);
+    }
+    server_->graph(0)->setData(st, kv, true);
+    server_->graph(1)->setData(st, running, true);
+    server_->graph(2)->setData(st, waiting, true);
+    server_->setVisible(!st.isEmpty());
     QVector<double> hx, hy;
     const auto hist = timeline_.histogram("ttft", 40);
     for (const auto& [x, n] : hist) {
@@ -154,10 +190,18 @@ void LoadChart::redrawIfChanged() {
     }
     sweep_->graph(0)->setData(sx, sTtft);
     sweep_->graph(1)->setData(sx, sTpot);
-    for (QCustomPlot* p : {latency_, throughput_, histogram_, sweep_}) {
+    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
         p->rescaleAxes();
+    // One time axis for the three charts over time: the server's load reads against the TTFT above it.
+    QCPRange time = latency_->xAxis->range();
+    for (QCustomPlot* p : {throughput_, server_})
+        if (p != server_ || !st.isEmpty())
+            time.expand(p->xAxis->range());
+    for (QCustomPlot* p : {latency_, throughput_, server_})
+        p->xAxis->setRange(time);
+    server_->yAxis->setRange(0, 100);
+    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
         p->replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 } // namespace rackscope::gui

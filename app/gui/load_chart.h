@@ -1,10 +1,10 @@
 #pragma once
 // The live charts of an inference load run, drawn from a LoadTimeline: TTFT
 // and TPOT percentiles per second, throughput, in-flight requests and
-// failures over time; a TTFT histogram; and for a sweep, throughput against
-// tail latency per step; and saved runs' main figures side by side. Redrawn
-// at most four times a second, and only when the data changed, so thousands
-// of requests a second never flood the window.
+// failures over time, and under them, on the same time axis, the server's
+// KV-cache use and queue where its /metrics were scraped; a TTFT histogram; and for a sweep, throughput
+// against tail latency per step; and saved runs' main figures side by side. Redrawn at most four times a
+// second, and only when the data changed, so thousands of requests a second never flood the window.
 #include "runs/load_results.h"
 #include "runs/load_timeline.h"
 
@@ -28,6 +28,7 @@ public:
     QString status() const;
     int redraws() const { return redraws_; }
     QCustomPlot* latencyPlot() const { return latency_; }
+    QCustomPlot* serverPlot() const { return server_; } // hidden while no scrape was read
     // The runs compared, one row each, shown on the Compare tab.
     void setComparison(const LoadComparison& c);
     QTableWidget* comparisonTable() const { return compare_; }
@@ -37,6 +38,7 @@ private:
     LoadTimeline timeline_;
     QCustomPlot* latency_;
     QCustomPlot* throughput_;
+    QCustomPlot* server_;
     QCustomPlot* histogram_;
     QCustomPlot* sweep_;
     QTableWidget* compare_;

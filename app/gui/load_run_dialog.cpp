@@ -24,7 +24,8 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     : QDialog(parent), url_(new QLineEdit(this)), model_(new QLineEdit(this)),
       inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
       outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)),
-      hosts_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)), caFile_(new QLineEdit(this)),
+      hosts_(new QLineEdit(this)), metrics_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
+      caFile_(new QLineEdit(this)),
       insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
       endpoint_(new QComboBox(this)), concurrency_(new QSpinBox(this)), requests_(new QSpinBox(this)),
       warmup_(new QSpinBox(this)), rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)),
@@ -48,6 +49,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     warmup_->setRange(0, 100000);
     slo_->setPlaceholderText(QStringLiteral("ttft<=200ms,tpot<=50ms"));
     hosts_->setPlaceholderText(tr("empty: from this machine"));
+    metrics_->setPlaceholderText(tr("empty: the endpoint's /metrics, where it answers; off: none"));
     apiKeyEnv_->setPlaceholderText(tr("environment variable holding the API key (never saved)"));
     caFile_->setPlaceholderText(tr("https: PEM file of the certificates to trust (empty: the system's)"));
     caFile_->setText(settings.value(QStringLiteral("load/caFile")).toString());
@@ -64,6 +66,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     form->addRow(tr("Output length (tokens)"), outputLen_);
     form->addRow(tr("Goodput SLO"), slo_);
     form->addRow(tr("Load from servers"), hosts_);
+    form->addRow(tr("Server metrics"), metrics_);
     form->addRow(tr("API key variable"), apiKeyEnv_);
     auto* caRow = new QHBoxLayout;
     auto* browse = new QPushButton(tr("Browse…"), this);
@@ -92,7 +95,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
-    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, apiKeyEnv_, caFile_})
+    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, metrics_, apiKeyEnv_, caFile_})
         connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
     for (QSpinBox* b : {concurrency_, requests_, warmup_})
         connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
@@ -153,6 +156,10 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
         s.headers.emplace_back("Authorization", "Bearer " + key.toStdString());
     }
     s.insecure = insecure_->isChecked();
+    const QString metrics = metrics_->text().trimmed();
+    s.metricsUrl = metrics.isEmpty()                 ? rsload::defaultMetricsUrl(s.url)
+                   : metrics == QLatin1String("off") ? std::string()
+                                                     : metrics.toStdString();
     if (const QString path = caFile_->text().trimmed(); !path.isEmpty()) {
         QByteArray pem;
         if (!readBoundedFile(path, rsload::kMaxCaPemBytes, &pem, 1000).isEmpty())

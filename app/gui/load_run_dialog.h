@@ -25,13 +25,14 @@ public:
     QLineEdit* urlEdit() const { return url_; }
     QLineEdit* modelEdit() const { return model_; }
     QLineEdit* hostsEdit() const { return hosts_; }
+    QLineEdit* metricsEdit() const { return metrics_; }
     QSpinBox* requestsBox() const { return requests_; }
     QLineEdit* caFileEdit() const { return caFile_; }
     QCheckBox* insecureBox() const { return insecure_; }
 
 private:
     void check();
-    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *apiKeyEnv_, *caFile_;
+    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *metrics_, *apiKeyEnv_, *caFile_;
     QCheckBox* insecure_;
     QComboBox* endpoint_;
     QSpinBox *concurrency_, *requests_, *warmup_;

@@ -177,6 +177,13 @@ std::vector<std::string> validate(const LoadSpec& s) {
         (s.caPem.size() > kMaxCaPemBytes || s.caPem.find("-----BEGIN CERTIFICATE-----") == std::string::npos))
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "the CA certificate file is not PEM certificates "
                                                        "(-----BEGIN CERTIFICATE-----), or is over 1 MiB"));
+    if (!s.metricsUrl.empty() && s.metricsUrl.rfind("http://", 0) != 0 &&
+        s.metricsUrl.rfind("https://", 0) != 0)
+        problems.push_back(
+            QT_TRANSLATE_NOOP("rsload", "the server metrics URL must start with http:// or https://"));
+    if (!(s.scrapeIntervalS >= 0.05) || s.scrapeIntervalS > 3600)
+        problems.push_back(
+            QT_TRANSLATE_NOOP("rsload", "the scrape interval must be between 0.05 and 3600 s"));
     for (const auto& [name, value] : s.headers) {
         if (name.empty() || name.find_first_of(":\r\n ") != std::string::npos ||
             value.find_first_of("\r\n") != std::string::npos)
@@ -221,6 +228,8 @@ Json toJson(const LoadSpec& s) {
                 {"http_client", httpClientName(s.httpClient)},
                 {"ca_pem", s.caPem},
                 {"insecure", s.insecure},
+                {"metrics_url", s.metricsUrl},
+                {"scrape_interval_s", s.scrapeIntervalS},
                 {"input_len", distJson(s.inputLen)},
                 {"output_len", distJson(s.outputLen)},
                 {"seed", s.seed},
@@ -267,6 +276,8 @@ std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why) {
         s.httpClient = *client;
         s.caPem = j.value("ca_pem", "");
         s.insecure = j.value("insecure", false);
+        s.metricsUrl = j.value("metrics_url", "");
+        s.scrapeIntervalS = j.value("scrape_interval_s", 0.5);
         if (j.contains("input_len")) {
             auto d = distFromJson(j["input_len"]);
             if (!d)

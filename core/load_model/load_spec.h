@@ -68,6 +68,9 @@ struct LoadSpec {
     // all.
     std::string caPem;
     bool insecure = false;
+    // The server's Prometheus /metrics, scraped during the run (server_metrics.h); empty: not scraped.
+    std::string metricsUrl;
+    double scrapeIntervalS = 0.5;
 
     LengthDist inputLen{LengthDist::Kind::Fixed, 1024, 0};
     LengthDist outputLen{LengthDist::Kind::Fixed, 128, 0};

@@ -352,7 +352,35 @@ std::string failureSummary(const LoadSummary& s) {
     return out;
 }
 
-std::string summaryText(const LoadSummary& s, const std::string& title) {
+namespace {
+
+std::string known(const std::optional<double>& v, double scale = 1, int decimals = 2) {
+    return v ? num(*v * scale, decimals) : std::string("\u2014");
+}
+
+std::string serverSection(const ServerMetricsSummary& m) {
+    std::string t = banner(m.server.empty() ? "Server metrics" : "Server metrics (" + m.server + ")", '-');
+    t += line("Scrapes:", std::to_string(m.scrapes) + "  (" + std::to_string(m.failedScrapes) + " failed; " +
+                              m.url + ")");
+    if (m.scrapes == m.failedScrapes) {
+        t += line("Unavailable:",
+                  m.firstError.empty() ? std::string("no scrape in the measured phase") : m.firstError);
+        return t;
+    }
+    if (!m.firstError.empty())
+        t += line("First failed scrape:", m.firstError);
+    t += line("Peak KV-cache use (%):", known(m.kvCachePeak, 100, 1));
+    t += line("Mean KV-cache use (%):", known(m.kvCacheMean, 100, 1));
+    t += line("Peak requests running:", known(m.runningPeak, 1, 0));
+    t += line("Peak requests waiting:", known(m.waitingPeak, 1, 0));
+    t += line("Preemptions during the run:", known(m.preemptions, 1, 0));
+    t += line("Prefix-cache hit rate (%):", known(m.prefixHitRate, 100, 1));
+    return t;
+}
+
+} // namespace
+
+std::string summaryText(const LoadSummary& s, const std::string& title, const ServerMetricsSummary* server) {
     std::string t = banner(" " + title + " ", '=');
     t += line("Successful requests:", std::to_string(s.completed));
     t += line("Failed requests:", std::to_string(s.failed));
@@ -396,6 +424,8 @@ std::string summaryText(const LoadSummary& s, const std::string& title) {
     t += line("Late sends (> 1 ms past schedule):",
               std::to_string(s.lateRequests) + "  (max " + num(s.maxClientDelayMs, 3) + " ms)");
     t += line("Mean queue time (ms):", num(s.meanQueueMs));
+    if (server)
+        t += serverSection(*server);
     t += std::string(50, '=') + "\n";
     return t;
 }

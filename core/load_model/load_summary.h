@@ -5,6 +5,7 @@
 // by kind, and how often the client itself sent late. The JSON's field names
 // follow `vllm bench serve --save-result`; rackscope's additions sit beside.
 #include "request_record.h"
+#include "server_metrics.h"
 
 #include <map>
 
@@ -57,6 +58,8 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
 // The failures in a line, most frequent kind first, each with its count and one example:
 // "connect x20 (could not connect to 127.0.0.1:9: Connection refused)"; empty when none failed.
 std::string failureSummary(const LoadSummary& s);
-std::string summaryText(const LoadSummary& s, const std::string& title);
+// vLLM bench's table; with `server`, a section of what the server's /metrics said during the run.
+std::string summaryText(const LoadSummary& s, const std::string& title,
+                        const ServerMetricsSummary* server = nullptr);
 
 } // namespace rsload

@@ -40,7 +40,7 @@ constexpr qint64 kMaxResultsFileBytes = 256 << 20;
 
 // One run's files (spec.json, requests.jsonl, summary.json where written) under `prefix` in `files`.
 bool readRunFiles(const QString& directory, const QString& prefix, LoadResultsFiles& files, QString* error) {
-    for (const char* name : {"spec.json", "summary.json", "requests.jsonl"}) {
+    for (const char* name : {"spec.json", "summary.json", "requests.jsonl", "server_metrics.jsonl"}) {
         const QString rel = prefix + QLatin1String(name);
         const QString path = directory + QLatin1Char('/') + rel;
         if (!QFileInfo::exists(path))
@@ -57,6 +57,33 @@ bool readRunFiles(const QString& directory, const QString& prefix, LoadResultsFi
         files[rel] = std::move(bytes);
     }
     return true;
+}
+
+// Each line of a JSONL file the run appended to, given to `take`; what cannot be read goes to `problems`,
+// named by `what` and its line number. A last line with no end was being written when the run stopped.
+template <class Take>
+void readJsonLines(const QByteArray& bytes, const QString& what, QStringList& problems, Take take) {
+    const QList<QByteArray> lines = bytes.split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        const QByteArray& line = lines[i];
+        const int lineNo = i + 1;
+        if (line.trimmed().isEmpty())
+            continue;
+        if (i == lines.size() - 1) {
+            problems << QStringLiteral("%1line %2 is cut short (the run ended while writing it)")
+                            .arg(what)
+                            .arg(lineNo);
+            break;
+        }
+        const bool shallow =
+            rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
+        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false)
+                                       : rsload::Json(rsload::Json::value_t::discarded);
+        std::string why = shallow ? "not JSON" : "nested too deeply";
+        if (j.is_discarded() || !take(j, &why))
+            problems
+                << QStringLiteral("%1line %2: %3").arg(what).arg(lineNo).arg(QString::fromStdString(why));
+    }
 }
 
 // One run from its files under `prefix`.
@@ -90,28 +117,20 @@ std::optional<LoadResults> parseRun(const LoadResultsFiles& files, const QString
         else
             r.problems << why;
     }
-    const QList<QByteArray> lines = requests->split('\n');
-    for (int i = 0; i < lines.size(); ++i) {
-        const QByteArray& line = lines[i];
-        const int lineNo = i + 1;
-        if (line.trimmed().isEmpty())
-            continue;
-        if (i == lines.size() - 1) { // no line end: the last line was being written when the run stopped
-            r.problems << QStringLiteral("line %1 is cut short (the run ended while writing it)").arg(lineNo);
-            break;
-        }
-        const bool shallow =
-            rsagent::protocol::jsonNestingWithin(std::string_view(line.constData(), size_t(line.size())));
-        const rsload::Json j = shallow ? rsload::Json::parse(line.begin(), line.end(), nullptr, false)
-                                       : rsload::Json(rsload::Json::value_t::discarded);
-        std::string why = shallow ? "not JSON" : "nested too deeply";
-        std::optional<rsload::RequestRecord> rec =
-            j.is_discarded() ? std::nullopt : rsload::recordFromJson(j, &why);
+    readJsonLines(*requests, QString(), r.problems, [&](const rsload::Json& j, std::string* why) {
+        std::optional<rsload::RequestRecord> rec = rsload::recordFromJson(j, why);
         if (rec)
             r.records.push_back(std::move(*rec));
-        else
-            r.problems << QStringLiteral("line %1: %2").arg(lineNo).arg(QString::fromStdString(why));
-    }
+        return rec.has_value();
+    });
+    if (const auto metrics = file("server_metrics.jsonl"))
+        readJsonLines(*metrics, QStringLiteral("server_metrics.jsonl "), r.problems,
+                      [&](const rsload::Json& j, std::string* why) {
+                          std::optional<rsload::ServerSample> sample = rsload::serverSampleFromJson(j, why);
+                          if (sample)
+                              r.serverSamples.push_back(std::move(*sample));
+                          return sample.has_value();
+                      });
     return r;
 }
 
@@ -195,8 +214,22 @@ void LoadResultsWriter::record(const rsload::RequestRecord& r) {
     records_.flush();
 }
 
+void LoadResultsWriter::serverSample(const rsload::ServerSample& s) {
+    if (!records_.isOpen())
+        return;
+    if (!serverMetrics_.isOpen()) {
+        serverMetrics_.setFileName(directory_ + QStringLiteral("/server_metrics.jsonl"));
+        if (!serverMetrics_.open(QIODevice::WriteOnly | QIODevice::Append))
+            return;
+    }
+    const std::string line = rsload::toJson(s).dump() + "\n";
+    serverMetrics_.write(line.data(), qint64(line.size()));
+    serverMetrics_.flush();
+}
+
 void LoadResultsWriter::summary(const rsload::Json& summary) {
     records_.close();
+    serverMetrics_.close();
     writeWhole(directory_ + QStringLiteral("/summary.json"), summary);
 }
 
@@ -233,8 +266,11 @@ rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& s
     rsload::Json spec = r.spec;
     spec.erase("prompt_count");
     rsload::LoadSpec s = rsload::loadSpecFromJson(spec, &why).value_or(rsload::LoadSpec{});
-    return rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos,
-                               r.summary.is_object() ? r.summary.value("date", "") : "");
+    rsload::Json out = rsload::summaryJson(rsload::summarize(r.records, slos, percentiles), s, slos,
+                                           r.summary.is_object() ? r.summary.value("date", "") : "");
+    if (!s.metricsUrl.empty())
+        out["server_metrics"] = rsload::toJson(rsload::summarizeServerMetrics(r.serverSamples, s.metricsUrl));
+    return out;
 }
 
 std::optional<std::vector<LoadResults>> openLoadResults(const LoadResultsFiles& files,

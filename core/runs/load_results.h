@@ -1,10 +1,12 @@
 #pragma once
 // A load run's results folder, written as the run goes: spec.json (what was
 // asked, API keys left out), requests.jsonl (each request's record, flushed as
-// it arrives, so a crash or a dropped agent loses nothing received), and
+// it arrives, so a crash or a dropped agent loses nothing received),
+// server_metrics.jsonl (each scrape of the server's /metrics, where asked), and
 // summary.json at each step's end (vLLM's --save-result field names). A sweep
 // keeps one such folder per step (step-01, step-02, ...) under its own.
 #include "load_model/load_summary.h"
+#include "load_model/server_metrics.h"
 
 #include <QFile>
 #include <QString>
@@ -26,6 +28,7 @@ public:
     QString open(const QString& directory, const rsload::LoadSpec& spec,
                  const rsload::Json& extra = rsload::Json::object());
     void record(const rsload::RequestRecord& r);
+    void serverSample(const rsload::ServerSample& s);
     void summary(const rsload::Json& summary);
     QString directory() const { return directory_; }
     bool isOpen() const { return records_.isOpen(); }
@@ -33,6 +36,7 @@ public:
 private:
     QString directory_;
     QFile records_;
+    QFile serverMetrics_; // made at the first sample
 };
 
 struct LoadResults {
@@ -40,9 +44,10 @@ struct LoadResults {
     rsload::Json spec;    // as saved
     rsload::Json summary; // null when the run ended before writing one
     std::vector<rsload::RequestRecord> records;
-    QStringList problems;             // lines that could not be read, with their number
-    std::optional<double> sweepValue; // a sweep's step: the concurrency or rate it ran at
-    std::string sweep;                // "concurrency" or "rate" for a sweep's step
+    std::vector<rsload::ServerSample> serverSamples; // the server's /metrics, where scraped
+    QStringList problems;                            // lines that could not be read, with their number
+    std::optional<double> sweepValue;                // a sweep's step: the concurrency or rate it ran at
+    std::string sweep;                               // "concurrency" or "rate" for a sweep's step
 };
 
 // A folder cut anywhere gives every whole record before the cut.

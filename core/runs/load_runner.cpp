@@ -28,6 +28,8 @@ rsload::LoadSpec shareOf(const rsload::LoadSpec& total, int i, int n, const std:
     s.warmup = total.warmup > 0 ? std::max<int64_t>(1, share<int64_t>(total.warmup, i, n)) : 0;
     s.concurrency = total.concurrency > 0 ? std::max(1, share<int>(total.concurrency, i, n)) : 0;
     s.rate = total.rate / n;
+    if (i > 0)
+        s.metricsUrl.clear(); // one client scrapes the server
     return s;
 }
 
@@ -70,6 +72,7 @@ void LoadRunner::startStep() {
             stepSpec_.rate = value;
     }
     records_.clear();
+    serverSamples_.clear();
     clientErrors_.clear();
     emit stepStarted(step_, value);
     if (!request_.resultsDirectory.isEmpty()) {
@@ -153,6 +156,17 @@ void LoadRunner::onEvent(const QString& client, const QString& name, const QJson
         writer_.record(*r);
         records_.push_back(*r);
         emit requestFinished(records_.back());
+    } else if (name == QLatin1String("server_metrics")) {
+        std::string why;
+        std::optional<rsload::ServerSample> s = rsload::serverSampleFromJson(fromQtJson(data), &why);
+        if (!s) {
+            clientErrors_ << QStringLiteral("%1: a server metrics sample could not be read: %2")
+                                 .arg(client, QString::fromStdString(why));
+            return;
+        }
+        writer_.serverSample(*s);
+        serverSamples_.push_back(*s);
+        emit serverSampled(serverSamples_.back());
     } else if (name == QLatin1String("progress")) {
         emit progress(client, data.value("elapsed_s").toDouble(), data.value("sent").toInteger(),
                       data.value("completed").toInteger(), data.value("failed").toInteger(),
@@ -201,6 +215,10 @@ void LoadRunner::endStep() {
     for (const QString& e : clientErrors_)
         errors.push_back(e.toStdString());
     r.summaryJson["client_errors"] = errors;
+    if (!stepSpec_.metricsUrl.empty())
+        r.summaryJson["server_metrics"] =
+            rsload::toJson(rsload::summarizeServerMetrics(serverSamples_, stepSpec_.metricsUrl));
+    r.serverSamples = serverSamples_;
     r.clientErrors = clientErrors_;
     const size_t measured = r.summary.completed + r.summary.failed;
     if (!request_.slos.empty())

@@ -39,8 +39,9 @@ struct LoadStepResult {
     rsload::LoadSummary summary;
     rsload::Json summaryJson;
     std::map<std::string, rsload::LoadSummary> perClient;
-    QString directory;        // where it was saved
-    QStringList clientErrors; // "host: why", for clients that failed or broke
+    QString directory;                               // where it was saved
+    QStringList clientErrors;                        // "host: why", for clients that failed or broke
+    std::vector<rsload::ServerSample> serverSamples; // the server's /metrics during the step, where scraped
     bool sloMet = true;
 };
 
@@ -58,6 +59,7 @@ public:
 signals:
     void stepStarted(int step, double value);
     void requestFinished(const rsload::RequestRecord& record);
+    void serverSampled(const rsload::ServerSample& sample);
     void progress(const QString& client, double elapsedS, qint64 sent, qint64 completed, qint64 failed,
                   qint64 inFlight);
     void clientFailed(const QString& client, const QString& error);
@@ -75,6 +77,7 @@ private:
     int step_ = 0;
     rsload::LoadSpec stepSpec_;
     std::vector<rsload::RequestRecord> records_;
+    std::vector<rsload::ServerSample> serverSamples_;
     QStringList clientErrors_;
     int clientsLeft_ = 0;
     LoadResultsWriter writer_;

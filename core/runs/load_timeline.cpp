@@ -12,6 +12,7 @@ void LoadTimeline::clear() {
     e2el_.clear();
     clientsInFlight_.clear();
     inFlight_.clear();
+    server_.clear();
     steps_.clear();
     ++revision_;
 }
@@ -48,6 +49,13 @@ void LoadTimeline::progress(const std::string& client, double elapsedS, int64_t 
     for (const auto& [name, n] : clientsInFlight_)
         total += n;
     inFlight_.emplace_back(elapsedS, total);
+    ++revision_;
+}
+
+void LoadTimeline::serverSample(const rsload::ServerSample& s) {
+    if (s.tS < 0 || !s.error.empty())
+        return;
+    server_.push_back(s);
     ++revision_;
 }
 

@@ -138,8 +138,12 @@ public:
         h->events = events;
         h->status = 0;
         h->error[0] = '\0';
-        curl_->easySetopt(h->easy, CURLOPT_POSTFIELDS, body.c_str());
-        curl_->easySetopt(h->easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
+        if (setup_.get) {
+            curl_->easySetopt(h->easy, CURLOPT_HTTPGET, 1L);
+        } else {
+            curl_->easySetopt(h->easy, CURLOPT_POSTFIELDS, body.c_str());
+            curl_->easySetopt(h->easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
+        }
         if (curl_->multiAddHandle(multi_, h->easy) != CURLM_OK) {
             HandleCleanup{curl_}(h);
             return false;

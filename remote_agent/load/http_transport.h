@@ -47,13 +47,15 @@ struct HttpSetup {
     int concurrency = 0;   // how many connections to keep when idle; 0 = as many as are open
     std::string caPem;     // https: the certificates to trust instead of the system's
     bool insecure = false; // https: no check of the server's certificate or name
+    bool get = false;      // GET with no body (a /metrics scrape), where requests are POSTs
 };
 
 class HttpTransport {
 public:
     virtual ~HttpTransport() = default;
     virtual std::string library() const = 0; // "libcurl/7.88.1 OpenSSL/3.0", "Boost.Beast/322"
-    virtual bool send(const std::string& body, TransferEvents* events) = 0; // the body outlives the request
+    virtual bool send(const std::string& body,
+                      TransferEvents* events) = 0; // the body outlives the request; empty with get
     virtual void drop(TransferEvents* events) = 0; // stop one request; ended is not called for it
     // Does the I/O that is due, waiting until `until` at most; returns early after anything happened,
     // or on wake(). False, with `error`, when the event loop itself failed.

@@ -2,6 +2,7 @@
 
 #include "http_transport.h"
 #include "load_model/prompts.h"
+#include "metrics_scraper.h"
 #include "openai_stream.h"
 #include "request_body.h"
 #include "sse_parser.h"
@@ -92,6 +93,7 @@ struct LoadEngine::Impl {
     std::unordered_set<Transfer*> inFlight;
     std::mt19937_64 rng;
     std::optional<RequestBody> bodies; // made when the run starts
+    std::unique_ptr<MetricsScraper> scraper;
 
     // The schedule
     Clock::time_point origin; // t = 0 of the measured phase
@@ -275,8 +277,18 @@ struct LoadEngine::Impl {
         progress.inFlight = inFlightCount();
         if (cb.onProgress)
             cb.onProgress(progress);
+        if (!inWarmup)
+            deliverScrapes();
         nextProgress = now + std::chrono::duration_cast<Clock::duration>(
                                  std::chrono::duration<double>(cb.progressIntervalS));
+    }
+
+    void deliverScrapes() {
+        if (!scraper)
+            return;
+        for (const TimedScrape& s : scraper->take())
+            if (cb.onServerSample)
+                cb.onServerSample(ServerSample{secondsBetween(origin, s.at), s.load, s.error});
     }
 
     void cancelAll() {
@@ -423,6 +435,8 @@ LoadOutcome LoadEngine::Impl::run() {
     rng.seed(spec.seed);
     bodies.emplace(spec);
     inWarmup = spec.warmup > 0;
+    if (!spec.metricsUrl.empty())
+        scraper = std::make_unique<MetricsScraper>(spec);
     origin = Clock::now();
     nextProgress = origin;
     while (true) {
@@ -444,7 +458,11 @@ LoadOutcome LoadEngine::Impl::run() {
             break;
         }
     }
+    if (scraper && !cancelRequested)
+        scraper->finish(); // the counters as the run ends
     reportProgress(Clock::now());
+    deliverScrapes(); // a run that ended in its warm-up has them too
+    scraper.reset();
     return outcome;
 }
 

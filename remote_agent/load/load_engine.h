@@ -5,6 +5,7 @@
 // response's server-sent events parsed as they arrive and timed on arrival. It runs inside rackscope-agent
 // (the "load" method) and in-process in tests and benchmarks.
 #include "load_model/request_record.h"
+#include "load_model/server_metrics.h"
 
 #include <atomic>
 #include <functional>
@@ -23,6 +24,9 @@ struct LoadCallbacks {
     std::function<void(const RequestRecord&)> onRecord;  // every request, as it ends
     std::function<void(const LoadProgress&)> onProgress; // every progressIntervalS, and at the end
     double progressIntervalS = 0.25;
+    // With spec.metricsUrl: each scrape of the server's metrics, at the next progress report (warm-up's
+    // when the measured phase starts, with negative times), and the last one at the end.
+    std::function<void(const ServerSample&)> onServerSample;
 };
 
 struct LoadOutcome {

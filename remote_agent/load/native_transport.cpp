@@ -116,12 +116,11 @@ public:
         // A Host header of the caller's (an ingress routes by it) takes the place of the URL's.
         const auto ownHost = std::find_if(setup_.headers.begin(), setup_.headers.end(),
                                           [](const auto& h) { return beast::iequals(h.first, "host"); });
-        head_ = "POST " + target_.path + " HTTP/1.1\r\n";
+        head_ = (setup_.get ? "GET " : "POST ") + target_.path + " HTTP/1.1\r\n";
         if (ownHost == setup_.headers.end())
             head_ += "Host: " + target_.hostHeader + "\r\n";
         for (const auto& [name, value] : setup_.headers)
             head_ += name + ": " + value + "\r\n";
-        head_ += "Content-Length: ";
         // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
         tcp::resolver resolver(io_);
         error_code ec;
@@ -141,7 +140,8 @@ public:
         Exchange* x = owned.get();
         x->events = events;
         x->body = &body;
-        x->head = head_ + std::to_string(body.size()) + "\r\n\r\n";
+        x->head = setup_.get ? head_ + "\r\n"
+                             : head_ + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
         if (setup_.timeoutS > 0)
             x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(setup_.timeoutS));

@@ -22,7 +22,10 @@ LoadJob::LoadJob(int64_t id, rsload::LoadSpec spec)
                                               {"in_flight", p.inFlight},
                                               {"warmup", p.warmup}}}});
                   },
-                  0.25}) {
+                  0.25,
+                  [this](const rsload::ServerSample& s) {
+                      push(Json{{"id", id_}, {"event", "server_metrics"}, {"data", rsload::toJson(s)}});
+                  }}) {
     thread_ = std::thread([this] {
         const rsload::LoadOutcome o = engine_.run();
         if (!o.error.empty() && o.records == 0) {

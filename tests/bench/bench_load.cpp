@@ -45,7 +45,7 @@ LoadSpec baseSpec(const LoadTestServer& server) {
 
 std::vector<RequestRecord> run(const LoadSpec& spec, LoadOutcome* outcome = nullptr) {
     std::vector<RequestRecord> records;
-    LoadEngine engine(spec, {[&](const RequestRecord& r) { records.push_back(r); }, {}, 1.0});
+    LoadEngine engine(spec, {[&](const RequestRecord& r) { records.push_back(r); }, {}, 1.0, {}});
     const LoadOutcome o = engine.run();
     if (outcome)
         *outcome = o;
@@ -94,7 +94,8 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
                               if (!p.warmup && p.elapsedS >= measuredFromS && p.sent < s.warmup + s.requests)
                                   inFlight.push_back(double(p.inFlight));
                           },
-                          0.05});
+                          0.05,
+                          {}});
     const LoadOutcome o = engine.run();
     if (!o.error.empty())
         std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());

@@ -204,6 +204,51 @@ private slots:
                     .size() == 1);
     }
 
+    // The dialog scrapes the endpoint's /metrics by default: the server's KV-cache use and queue are drawn
+    // under the TTFT on the same time axis, the status gives their peaks, and a reopened run draws them
+    // again.
+    void theServersLoadIsChartedBesideTheTtft() {
+        test::LoadTestServer server(
+            {"--metrics",
+             QStringLiteral(RACKSCOPE_INCOMING_FIXTURES_DIR
+                            "/sglang-metrics_llama3.1-8b-instruct_docs-example-scrape.prom"),
+             "--kv-slots", "4", "--script", "ttft=150;tpot=10"});
+        QVERIFY(server.ok());
+        MainWindow window;
+        window.show();
+        LoadRunDialog d;
+        d.urlEdit()->setText(QString::fromStdString(server.url()));
+        d.modelEdit()->setText(QStringLiteral("m"));
+        d.requestsBox()->setValue(24);
+        QString why;
+        auto request = d.request(&why);
+        QVERIFY2(request, qPrintable(why));
+        QCOMPARE(request->spec.metricsUrl, rsload::defaultMetricsUrl(server.url()));
+        request->spec.concurrency = 6;
+        request->spec.outputLen = {rsload::LengthDist::Kind::Fixed, 20, 0};
+        QSignalSpy finished(window.loadRunner(), &LoadRunner::finished);
+        window.startLoadRun(*request);
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().last().toString()));
+        LoadChart* chart = window.loadChart();
+        QVERIFY(chart->timeline().server().size() >= 2);
+        QTRY_VERIFY(chart->serverPlot()->graph(0)->dataCount() >= 2);
+        QVERIFY(!chart->serverPlot()->isHidden()); // shown once a scrape was read
+        QCOMPARE(chart->serverPlot()->xAxis->range().lower, chart->latencyPlot()->xAxis->range().lower);
+        QCOMPARE(chart->serverPlot()->xAxis->range().upper, chart->latencyPlot()->xAxis->range().upper);
+        QVERIFY2(chart->status().contains(QStringLiteral("server KV-cache peak 100 %")),
+                 qPrintable(chart->status()));
+        QVERIFY2(chart->status().contains(QStringLiteral("queue peak 2")), qPrintable(chart->status()));
+
+        const size_t scraped = chart->timeline().server().size();
+        QVERIFY(window.openLoadResults(window.loadRunner()->steps().back().directory));
+        QCOMPARE(chart->timeline().server().size(), scraped);
+
+        // the dialog's "off": nothing scraped
+        d.metricsEdit()->setText(QStringLiteral("off"));
+        QVERIFY(d.request(&why)->spec.metricsUrl.empty());
+    }
+
     void aFailedRunSaysWhy() {
         // Nothing listens at the URL: every request fails to connect, and the window says so in its own
         // words, with the latencies unknown rather than 0.

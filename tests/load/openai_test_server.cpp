@@ -11,6 +11,11 @@
 // ones' schedule. GET /test/lateness says how late the server itself wrote
 // (p50, p99, max since the last call), to tell its delays from the client's;
 // GET /test/requests how many completions it was asked for.
+// With --metrics FILE (a real /metrics scrape of vLLM, SGLang, TGI, Triton or trtllm-serve), GET /metrics
+// serves that exposition as written, with the load gauges and counters it knows replaced by live
+// values: running is the completions being streamed up to --kv-slots, waiting the rest, KV-cache use
+// running / slots, a preemption counted for each request that arrived with every slot taken, prefix
+// queries the prompt words and half of them hits. GET /test/metrics-truth gives the same values as JSON.
 //
 // Faults: split (each event in pieces, 2 ms apart), batch (all of a
 // request's events in one write), comments (": keep-alive" between events),
@@ -142,12 +147,15 @@ struct Connection {
     Clock::time_point received; // when the bytes in `in` were last read
     uint32_t events = 0;        // what epoll watches for on it
     bool busy = false;          // a response is being streamed
+    bool generating = false;    // ... and it is a completion's
     bool closeAfterFlush = false;
 };
 
 class Server {
 public:
-    Server(Script defaults, double acceptDelayMs) : defaults_(defaults), acceptDelayMs_(acceptDelayMs) {}
+    Server(Script defaults, double acceptDelayMs, std::string metrics, int kvSlots)
+        : defaults_(defaults), acceptDelayMs_(acceptDelayMs), metrics_(std::move(metrics)),
+          kvSlots_(std::max(1, kvSlots)) {}
 
     int listenOn(const char* address, int port) {
         listen_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -347,6 +355,29 @@ private:
             return schedule(c, start, httpResponse(200, "OK", Json{{"received", received_}}.dump()), true,
                             false, true);
         }
+        if (requestLine.rfind("GET /metrics ", 0) == 0 && !metrics_.empty()) {
+            c.busy = true;
+            const std::string text = liveMetrics();
+            return schedule(c, start,
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+                            "Content-Length: " +
+                                std::to_string(text.size()) + "\r\n\r\n" + text,
+                            true, false, true);
+        }
+        if (requestLine.rfind("GET /test/metrics-truth ", 0) == 0) {
+            const Live l = live();
+            c.busy = true;
+            return schedule(c, start,
+                            httpResponse(200, "OK",
+                                         Json{{"running", l.running},
+                                              {"waiting", l.waiting},
+                                              {"kv_cache_use", l.kv},
+                                              {"preemptions", preemptions_},
+                                              {"prefix_queries", prefixQueries_},
+                                              {"prefix_hits", prefixQueries_ / 2}}
+                                             .dump()),
+                            true, false, true);
+        }
         if (!chat && !completions) {
             c.busy = true;
             schedule(
@@ -381,7 +412,11 @@ private:
                     m.is_object() && m.value("content", Json()).is_string() ? countWords(m["content"]) : 0;
         else if (req.value("prompt", Json()).is_string())
             promptTokens = countWords(req["prompt"]);
+        if (live().running + live().waiting >= kvSlots_)
+            ++preemptions_;
+        prefixQueries_ += uint64_t(promptTokens);
         c.busy = true;
+        c.generating = true;
         const auto at = [&](double ms) { return start + std::chrono::microseconds(int64_t(ms * 1000)); };
 
         if (s.fault == "http-500")
@@ -615,6 +650,7 @@ private:
         flush(c.fd);
         if (w.endOfResponse && connections_.count(w.fd)) {
             c.busy = false;
+            c.generating = false;
             if (!c.in.empty())
                 takeRequests(c.fd); // a pipelined next request
         }
@@ -642,8 +678,79 @@ private:
             closeConnection(fd);
     }
 
+    struct Live {
+        int running = 0, waiting = 0;
+        double kv = 0;
+    };
+    Live live() const {
+        int generating = 0;
+        for (const auto& [fd, c] : connections_)
+            generating += c->generating ? 1 : 0;
+        Live l;
+        l.running = std::min(generating, kvSlots_);
+        l.waiting = generating - l.running;
+        l.kv = double(l.running) / double(kvSlots_);
+        return l;
+    }
+
+    // The --metrics exposition with the load's names given live values, every other line as it was.
+    std::string liveMetrics() const {
+        const Live l = live();
+        char number[64];
+        const auto value = [&](const std::string& name) -> const char* {
+            const auto is = [&](std::initializer_list<const char*> names) {
+                return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
+            };
+            double v = 0;
+            if (is({"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage"}))
+                v = l.kv;
+            else if (is({"vllm:num_requests_running", "sglang:num_running_reqs", "tgi_batch_current_size"}))
+                v = l.running;
+            else if (is({"vllm:num_requests_waiting", "sglang:num_queue_reqs", "tgi_queue_size"}))
+                v = l.waiting;
+            else if (is({"vllm:num_preemptions_total"}))
+                v = double(preemptions_);
+            else if (is({"vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total"}))
+                v = double(prefixQueries_);
+            else if (is({"vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total"}))
+                v = double(prefixQueries_ / 2);
+            else if (is({"sglang:cache_hit_rate"}))
+                v = 0.5;
+            else if (is({"nv_inference_count", "nv_inference_request_success"}))
+                v = double(received_);
+            else
+                return nullptr;
+            std::snprintf(number, sizeof number, "%.17g", v);
+            return number;
+        };
+        std::string out;
+        size_t pos = 0;
+        while (pos < metrics_.size()) {
+            size_t end = metrics_.find('\n', pos);
+            end = end == std::string::npos ? metrics_.size() : end + 1;
+            std::string line = metrics_.substr(pos, end - pos);
+            pos = end;
+            const size_t nameEnd = line.find_first_of("{ \t");
+            if (!line.empty() && line[0] != '#' && nameEnd != std::string::npos) {
+                const bool labels = line[nameEnd] == '{';
+                const size_t afterLabels = labels ? line.rfind('}') : nameEnd;
+                const size_t valueAt = afterLabels == std::string::npos
+                                           ? afterLabels
+                                           : line.find_first_not_of(" \t", afterLabels + labels);
+                const char* v = valueAt == std::string::npos ? nullptr : value(line.substr(0, nameEnd));
+                if (v)
+                    line.replace(valueAt, line.find_first_of(" \t\r\n", valueAt) - valueAt, v);
+            }
+            out += line;
+        }
+        return out;
+    }
+
     Script defaults_;
     double acceptDelayMs_;
+    std::string metrics_; // the exposition GET /metrics replays; empty: no /metrics
+    int kvSlots_;
+    uint64_t preemptions_ = 0, prefixQueries_ = 0;
     int listen_ = -1, epoll_ = -1;
     std::optional<Clock::time_point> acceptAt_;
     uint64_t received_ = 0; // completion requests, for GET /test/requests
@@ -658,7 +765,8 @@ private:
 
 int main(int argc, char** argv) {
     Script defaults;
-    std::string address = "127.0.0.1", script;
+    std::string address = "127.0.0.1", script, metrics;
+    int kvSlots = 32;
     int port = 0;
     double acceptDelayMs = 0;
     for (int i = 1; i < argc; ++i) {
@@ -678,11 +786,24 @@ int main(int argc, char** argv) {
             script = next();
         else if (a == "--accept-delay-ms")
             acceptDelayMs = std::stod(next());
+        else if (a == "--metrics") {
+            const std::string path = next();
+            std::FILE* f = std::fopen(path.c_str(), "rb");
+            if (!f) {
+                std::fprintf(stderr, "cannot read %s: %s\n", path.c_str(), std::strerror(errno));
+                return 1;
+            }
+            char buf[65536];
+            for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;)
+                metrics.append(buf, n);
+            std::fclose(f);
+        } else if (a == "--kv-slots")
+            kvSlots = std::stoi(next());
         else {
-            std::fprintf(
-                stderr,
-                "usage: %s [--address A] [--port N] [--script 'ttft=20;tpot=10;...'] [--accept-delay-ms N]\n",
-                argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--address A] [--port N] [--script 'ttft=20;tpot=10;...'] "
+                         "[--accept-delay-ms N] [--metrics FILE.prom] [--kv-slots N]\n",
+                         argv[0]);
             return 2;
         }
     }
@@ -696,7 +817,7 @@ int main(int argc, char** argv) {
         files.rlim_cur = files.rlim_max;
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
-    Server server(defaults, acceptDelayMs);
+    Server server(defaults, acceptDelayMs, metrics, kvSlots);
     const int bound = server.listenOn(address.c_str(), port);
     if (bound < 0) {
         std::fprintf(stderr, "cannot listen on %s:%d: %s\n", address.c_str(), port, std::strerror(errno));

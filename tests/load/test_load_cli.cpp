@@ -342,6 +342,62 @@ private slots:
         QCOMPARE(steps->at(1).sweepValue.value_or(0), 2.0);
     }
 
+    // By default the CLI scrapes the base URL's /metrics: the run's summary has the server's section, its
+    // samples are saved beside the requests, and --open shows them again. A server without /metrics says
+    // why, and --server-metrics off scrapes nothing.
+    void theServersMetricsAreSummarisedSavedAndReopened() {
+        LoadTestServer vllm(
+            {"--metrics",
+             QStringLiteral(RACKSCOPE_INCOMING_FIXTURES_DIR
+                            "/vllm-metrics_v1-engine-qwen2.5-coder-32b-gpu-cache-usage-perc_excerpt.prom"),
+             "--kv-slots", "2", "--script", "ttft=400;tpot=10"});
+        QVERIFY(vllm.ok());
+        QTemporaryDir dir;
+        const QStringList run{"--url",         QString::fromStdString(vllm.url()),
+                              "--model",       "m",
+                              "--concurrency", "4",
+                              "--requests",    "8",
+                              "--output-len",  "4",
+                              "--results",     dir.path()};
+        const Cli c = cli(run);
+        QVERIFY2(c.status == 0, qPrintable(c.err));
+        QVERIFY2(c.out.contains("Server metrics (vLLM)"), qPrintable(c.out));
+        QVERIFY2(c.out.contains(QRegularExpression("Peak KV-cache use \\(%\\): +100\\.0")),
+                 qPrintable(c.out));
+        QVERIFY2(c.out.contains(QRegularExpression("Peak requests waiting: +2\\n")), qPrintable(c.out));
+        QVERIFY2(c.out.contains(QRegularExpression("Preemptions during the run: +\u2014")),
+                 qPrintable(c.out));
+        QFile samples(dir.filePath("server_metrics.jsonl"));
+        QVERIFY(samples.open(QIODevice::ReadOnly));
+        QVERIFY(samples.readAll().count("\"server\":\"vLLM\"") >= 2);
+        QFile summaryFile(dir.filePath("summary.json"));
+        QVERIFY(summaryFile.open(QIODevice::ReadOnly));
+        const QJsonObject m =
+            QJsonDocument::fromJson(summaryFile.readAll()).object().value("server_metrics").toObject();
+        QCOMPARE(m.value("peak_kv_cache_use").toDouble(), 1.0);
+        QCOMPARE(m.value("failed_scrapes").toInt(), 0);
+        QVERIFY(m.value("preemptions").isNull());
+
+        const Cli reopened = cli({"--open", dir.path()});
+        QVERIFY2(reopened.status == 0, qPrintable(reopened.err));
+        QVERIFY2(reopened.out.contains(QRegularExpression("Peak KV-cache use \\(%\\): +100\\.0")),
+                 qPrintable(reopened.out));
+
+        QTemporaryDir plainDir;
+        const Cli plain = cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--requests",
+                               "2", "--results", plainDir.path()});
+        QVERIFY2(plain.status == 0, qPrintable(plain.err)); // the load ran all the same
+        QVERIFY2(
+            plain.out.contains(QRegularExpression("Unavailable: +http://\\S+/metrics answered HTTP 404")),
+            qPrintable(plain.out));
+        QTemporaryDir offDir;
+        const Cli off = cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--requests",
+                             "2", "--server-metrics", "off", "--results", offDir.path()});
+        QVERIFY2(off.status == 0, qPrintable(off.err));
+        QVERIFY(!off.out.contains("Server metrics"));
+        QVERIFY(!QFileInfo::exists(offDir.filePath("server_metrics.jsonl")));
+    }
+
     void badOptionsAreRefusedWithTheReason() {
         const QString url = QString::fromStdString(server_.url());
         const QList<QPair<QStringList, QString>> cases = {

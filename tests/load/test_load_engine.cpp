@@ -56,12 +56,14 @@ struct Run {
     std::vector<RequestRecord> records;
     LoadOutcome outcome;
     std::vector<LoadProgress> progress;
+    std::vector<ServerSample> server;
 };
 
 Run runLoad(LoadSpec spec, std::function<void(LoadEngine&)> during = {}) {
     Run r;
     LoadEngine engine(std::move(spec), {[&](const RequestRecord& rec) { r.records.push_back(rec); },
-                                        [&](const LoadProgress& p) { r.progress.push_back(p); }, 0.05});
+                                        [&](const LoadProgress& p) { r.progress.push_back(p); }, 0.05,
+                                        [&](const ServerSample& s) { r.server.push_back(s); }});
     std::thread side;
     if (during)
         side = std::thread([&] { during(engine); });
@@ -570,6 +572,92 @@ private slots:
         for (const RequestRecord& r : run.records) {
             QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
             QCOMPARE(*r.ttftMs, *r.e2elMs);
+        }
+    }
+
+    // Each real exposition in the fixtures, served with live values by the test server (running up to its 4
+    // slots, the rest waiting, a preemption for each request that found every slot taken, half the prompt
+    // words prefix hits): the engine's scrapes read them on the run's time axis, and what the test server
+    // says was true is what the last scrape read.
+    void serverMetricsAreScrapedDuringTheRun() {
+        struct Case {
+            const char* file;
+            const char* server;
+            bool load, prefix; // the exposition names the running and waiting requests, prefix-cache counters
+        };
+        const Case cases[] = {
+            {"vllm-metrics_v1-engine-qwen2.5-coder-32b-gpu-cache-usage-perc_excerpt.prom", "vLLM", true,
+             false},
+            {"vllm-metrics_v0.10.0-glm4.5-engine-label-deprecated-prefix-cache_excerpt.prom", "vLLM", false,
+             true},
+            {"sglang-metrics_llama3.1-8b-instruct_docs-example-scrape.prom", "SGLang", true, false},
+            {"sglang-metrics_engine-type-unified-llama3-8b-gauges_pr4412_excerpt.prom", "SGLang", false,
+             false},
+            {"tgis-vllm-adapter-metrics_tgi-batch-inference-duration-dict-label_excerpt.prom", "TGI", true,
+             false},
+            {"triton-tensorrtllm-backend-metrics_ensemble-preprocessing-postprocessing_excerpt.prom",
+             "Triton", false, false},
+            {"trtllm-serve-prometheus-metrics_qwen3-8b-engine-type-undefined_excerpt.prom",
+             "TensorRT-LLM (trtllm-serve)", false, false},
+        };
+        for (const Case& c : cases) {
+            const QString path = QStringLiteral(RACKSCOPE_INCOMING_FIXTURES_DIR "/") + QLatin1String(c.file);
+            LoadTestServer server({"--metrics", path, "--kv-slots", "4", "--script", "ttft=300;tpot=20"});
+            QVERIFY2(server.ok(), c.file);
+            LoadSpec spec = specFor(server, "", 12, 6);
+            spec.metricsUrl = defaultMetricsUrl(spec.url);
+            spec.scrapeIntervalS = 0.1;
+            const Run run = runLoad(spec);
+            expectAll(run, Failure::Ok, 12);
+            QVERIFY2(run.server.size() >= 3, c.file); // the first, at least one during, and the last
+            for (size_t i = 0; i < run.server.size(); ++i) {
+                const ServerSample& s = run.server[i];
+                QVERIFY2(s.error.empty(), (std::string(c.file) + ": " + s.error).c_str());
+                QCOMPARE(s.load.server, std::string(c.server));
+                if (i > 0)
+                    QVERIFY(s.tS >= run.server[i - 1].tS);
+            }
+            const ServerLoad& last = run.server.back().load;
+            const auto truth = nlohmann::json::parse(server.get("/test/metrics-truth"));
+            const ServerMetricsSummary summary = summarizeServerMetrics(run.server, spec.metricsUrl);
+            QCOMPARE(summary.failedScrapes, int64_t(0));
+            QVERIFY(!summary.preemptions); // no fixture names the preemption counter: unknown, never 0
+            if (c.load) {
+                // six requests in flight for most of the run: 4 running and 2 waiting were seen
+                QCOMPARE(summary.runningPeak.value_or(-1), 4.0);
+                QCOMPARE(summary.waitingPeak.value_or(-1), 2.0);
+                QCOMPARE(last.running.value_or(-1), 0.0); // the last scrape came after every request ended
+            }
+            if (c.prefix) {
+                QCOMPARE(last.prefixQueries.value_or(-1), truth["prefix_queries"].get<double>());
+                QCOMPARE(last.prefixHits.value_or(-1), truth["prefix_hits"].get<double>());
+                QVERIFY2(summary.prefixHitRate && std::abs(*summary.prefixHitRate - 0.5) < 0.05, c.file);
+            }
+            if (std::string(c.server) == "SGLang" ||
+                std::string(c.file).find("v1-engine") != std::string::npos)
+                QCOMPARE(summary.kvCachePeak.value_or(-1), 1.0); // every slot taken
+        }
+    }
+
+    // A server with no /metrics, and one whose port is closed: the load runs as ever, and each sample says
+    // why.
+    void aServerWithoutMetricsSaysWhyAndTheLoadRuns() {
+        for (const std::string& url : {server_.url().substr(0, server_.url().size() - 3) + "/metrics",
+                                       std::string("http://127.0.0.1:9/metrics")}) {
+            LoadSpec spec = specFor(server_, "ttft=50;tpot=5", 4, 2);
+            spec.metricsUrl = url;
+            spec.scrapeIntervalS = 0.1;
+            const Run run = runLoad(spec);
+            expectAll(run, Failure::Ok, 4);
+            QVERIFY(!run.server.empty());
+            for (const ServerSample& s : run.server)
+                QVERIFY2(!s.error.empty() && s.load.server.empty(), url.c_str());
+            const ServerMetricsSummary summary = summarizeServerMetrics(run.server, url);
+            QCOMPARE(summary.failedScrapes, summary.scrapes);
+            QVERIFY(!summary.kvCachePeak && !summary.runningPeak);
+            if (url.find(":9/") == std::string::npos)
+                QVERIFY2(summary.firstError.find("HTTP 404") != std::string::npos,
+                         summary.firstError.c_str());
         }
     }
 

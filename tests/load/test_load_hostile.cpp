@@ -59,7 +59,7 @@ Run runLoad(LoadSpec spec, std::function<void(LoadEngine&)> during = {}) {
     const long before = peakRssMb();
     const auto start = std::chrono::steady_clock::now();
     LoadEngine engine(std::move(spec),
-                      {[&](const RequestRecord& rec) { r.records.push_back(rec); }, {}, 0.25});
+                      {[&](const RequestRecord& rec) { r.records.push_back(rec); }, {}, 0.25, {}});
     std::thread side;
     if (during)
         side = std::thread([&] { during(engine); });

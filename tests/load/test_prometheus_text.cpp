@@ -2,6 +2,7 @@
 // IBM's adapter), trtllm-serve and Triton, read by the exposition parser, and what each says of the server's
 // load; then cut, mangled, oversized and random text: a clear problem per line, everything else kept.
 #include "load_model/prometheus_text.h"
+#include "load_model/server_metrics.h"
 #include "test_support.h"
 
 #include <QRandomGenerator>
@@ -147,6 +148,84 @@ private slots:
             QVERIFY(part.problems.size() <= 1);
         }
         QVERIFY(!parsePrometheusText(std::string(kMaxScrapeBytes + 1, 'a')).problems.empty());
+    }
+
+    void defaultMetricsUrlIsTheServersRoot() {
+        QCOMPARE(defaultMetricsUrl("http://node3:8000/v1"), std::string("http://node3:8000/metrics"));
+        QCOMPARE(defaultMetricsUrl("https://[fe80::1]:443/openai/v1?x=1"),
+                 std::string("https://[fe80::1]:443/metrics"));
+        QCOMPARE(defaultMetricsUrl("http://gw"), std::string("http://gw/metrics"));
+        QCOMPARE(defaultMetricsUrl("node3:8000/v1"), std::string());
+        QCOMPARE(defaultMetricsUrl("http:///v1"), std::string());
+    }
+
+    // Peaks and means over the measured phase, counters as their growth, the prefix hit rate from the
+    // counters where there are both, else the server's own; unknown where no scrape said.
+    void theSummaryOfASeries() {
+        const auto sample = [](double t, double kv, double waiting, double preempt, double q, double h) {
+            ServerSample s;
+            s.tS = t;
+            s.load.server = "vLLM";
+            s.load.kvCacheUse = kv;
+            s.load.running = 3;
+            s.load.waiting = waiting;
+            s.load.preemptions = preempt;
+            s.load.prefixQueries = q;
+            s.load.prefixHits = h;
+            return s;
+        };
+        std::vector<ServerSample> series{sample(-1, 0.99, 50, 0, 0, 0), // warm-up: left out
+                                         sample(0, 0.2, 0, 5, 100, 10), sample(0.5, 0.6, 4, 7, 300, 110)};
+        ServerSample failed;
+        failed.tS = 1;
+        failed.error = "connect: refused";
+        series.push_back(failed);
+        series.push_back(sample(1.5, 0.4, 1, 9, 500, 210));
+        const ServerMetricsSummary m = summarizeServerMetrics(series, "http://x/metrics");
+        QCOMPARE(m.server, std::string("vLLM"));
+        QCOMPARE(m.scrapes, int64_t(4));
+        QCOMPARE(m.failedScrapes, int64_t(1));
+        QCOMPARE(m.firstError, std::string("connect: refused"));
+        QCOMPARE(*m.kvCachePeak, 0.6);
+        QVERIFY(std::abs(*m.kvCacheMean - 0.4) < 1e-9);
+        QCOMPARE(*m.waitingPeak, 4.0);
+        QCOMPARE(*m.runningPeak, 3.0);
+        QCOMPARE(*m.preemptions, 4.0);
+        QCOMPARE(*m.prefixHitRate, 0.5); // 200 hits of 400 queries during the run
+        // a counter that went back (the server restarted): its growth is unknown, not negative
+        series.back().load.preemptions = 1;
+        QVERIFY(!summarizeServerMetrics(series, "").preemptions);
+        // the server's own rate where it gives no counters
+        ServerSample sglang;
+        sglang.load.server = "SGLang";
+        sglang.load.prefixHitRate = 0.25;
+        const ServerMetricsSummary g = summarizeServerMetrics({sglang}, "");
+        QCOMPARE(*g.prefixHitRate, 0.25);
+        QVERIFY(!g.kvCachePeak && !g.preemptions && !g.waitingPeak);
+        QVERIFY(toJson(g)["peak_kv_cache_use"].is_null());
+    }
+
+    void samplesRoundTripAndBadOnesAreRefused() {
+        ServerSample s;
+        s.tS = 2.5;
+        s.load.server = "TGI";
+        s.load.waiting = 3;
+        std::string why;
+        const auto back = serverSampleFromJson(toJson(s), &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->tS, 2.5);
+        QCOMPARE(back->load.server, std::string("TGI"));
+        QCOMPARE(*back->load.waiting, 3.0);
+        QVERIFY(!back->load.kvCacheUse && !back->load.running);
+        ServerSample bad;
+        bad.error = "HTTP 404";
+        QCOMPARE(serverSampleFromJson(toJson(bad), &why)->error, std::string("HTTP 404"));
+        for (const char* text :
+             {"[]", "{}", R"({"t_s":"1"})", R"({"t_s":1,"waiting":"3"})", R"({"t_s":1,"error":5})", "null"}) {
+            why.clear();
+            QVERIFY2(!serverSampleFromJson(Json::parse(text), &why), text);
+            QVERIFY(!why.empty());
+        }
     }
 
     void randomInput() {
