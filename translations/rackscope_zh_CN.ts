@@ -1119,100 +1119,105 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="33"/>
+        <location filename="../app/gui/inference_panel.cpp" line="34"/>
+        <source>Capacity at %1: %2</source>
+        <translation>%1 下的容量：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="40"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="33"/>
+        <location filename="../app/gui/inference_panel.cpp" line="40"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="43"/>
-        <location filename="../app/gui/inference_panel.cpp" line="116"/>
-        <location filename="../app/gui/inference_panel.cpp" line="168"/>
+        <location filename="../app/gui/inference_panel.cpp" line="50"/>
+        <location filename="../app/gui/inference_panel.cpp" line="123"/>
+        <location filename="../app/gui/inference_panel.cpp" line="175"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="43"/>
+        <location filename="../app/gui/inference_panel.cpp" line="50"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="48"/>
+        <location filename="../app/gui/inference_panel.cpp" line="55"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="50"/>
+        <location filename="../app/gui/inference_panel.cpp" line="57"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="63"/>
+        <location filename="../app/gui/inference_panel.cpp" line="70"/>
         <source>; no server metrics: %1</source>
         <translation>；无服务器指标：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="66"/>
+        <location filename="../app/gui/inference_panel.cpp" line="73"/>
         <source>no scrape in the measured phase</source>
         <translation>测量阶段没有抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <location filename="../app/gui/inference_panel.cpp" line="77"/>
         <source>; server KV-cache peak %1 %, mean %2 %; queue peak %3</source>
         <translation>；服务器 KV 缓存峰值 %1 %，平均 %2 %；队列峰值 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="80"/>
+        <location filename="../app/gui/inference_panel.cpp" line="87"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="83"/>
+        <location filename="../app/gui/inference_panel.cpp" line="90"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="89"/>
-        <location filename="../app/gui/inference_panel.cpp" line="150"/>
+        <location filename="../app/gui/inference_panel.cpp" line="96"/>
+        <location filename="../app/gui/inference_panel.cpp" line="157"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="93"/>
+        <location filename="../app/gui/inference_panel.cpp" line="100"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="95"/>
+        <location filename="../app/gui/inference_panel.cpp" line="102"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="116"/>
+        <location filename="../app/gui/inference_panel.cpp" line="123"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="144"/>
+        <location filename="../app/gui/inference_panel.cpp" line="151"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="153"/>
+        <location filename="../app/gui/inference_panel.cpp" line="160"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="168"/>
+        <location filename="../app/gui/inference_panel.cpp" line="175"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="171"/>
+        <location filename="../app/gui/inference_panel.cpp" line="178"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
@@ -1451,147 +1456,172 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <source>No: one run as set above</source>
+        <translation>否：按上面的设置运行一次</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <source>Yes, the highest request rate</source>
+        <translation>是，最高请求速率</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <source>Yes, the most requests in flight</source>
+        <translation>是，最多并发请求数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>empty: the endpoint&apos;s /metrics, where it answers; off: none</source>
         <translation>留空：端点的 /metrics（若可访问）；off：不抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
         <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="71"/>
+        <source>Find the capacity at the SLO</source>
+        <translation>查找满足 SLO 的容量</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
         <source>Server metrics</source>
         <translation>服务器指标</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="74"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
-        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="85"/>
         <source>CA certificate</source>
         <translation>CA 证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
         <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="84"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="88"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="134"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="139"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="136"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="141"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="139"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="144"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="145"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="150"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="154"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="157"/>
+        <source>Finding the capacity needs the SLO it holds, e.g. ttft_p99&lt;=500ms</source>
+        <translation>查找容量需要给出要满足的 SLO，例如 ttft_p99&lt;=500ms</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="167"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="166"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="179"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="172"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="185"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>

@@ -154,12 +154,25 @@ int runLoad(const QStringList& args) {
         opt("api-key-env", "Send 'Authorization: Bearer' with the key in this environment variable.", "VAR");
     const auto apiKeyFile =
         opt("api-key-file", "The same, with the key read from this file. Keys are never saved.", "FILE");
-    const auto slo = opt("slo", "Goodput SLOs, e.g. ttft<=200ms,tpot<=50ms.", "LIST");
+    const auto slo = opt("slo",
+                         "SLOs: per request for goodput (ttft<=200ms,tpot<=50ms), or on a percentile "
+                         "(ttft_p99<=500ms).",
+                         "LIST");
     const auto percentiles =
         opt("percentiles", "Percentiles to report (default 50,90,95,99).", "LIST", "50,90,95,99");
     const auto sweepConcurrency = opt(
         "sweep-concurrency", "One step per concurrency, e.g. 1,2,4,8,16; stops when the SLO breaks.", "LIST");
     const auto sweepRate = opt("sweep-rate", "One step per request rate; stops when the SLO breaks.", "LIST");
+    const auto findCapacity = opt(
+        "find-capacity", "Search the highest request rate (or --by concurrency) at which the --slo holds: "
+                         "bracket, bisect, and run the best step again.");
+    const auto by = opt("by", "With --find-capacity: rate (default) or concurrency.", "WHAT", "rate");
+    const auto capacityStart =
+        opt("capacity-start", "With --find-capacity: the first step's rate or concurrency (default 1).", "N",
+            "1");
+    const auto stepDuration =
+        opt("step-duration",
+            "With --find-capacity: seconds per step (default 20); at least 200 requests each.", "S", "20");
     const auto attainment = opt(
         "slo-attainment", "A step meets its SLO when this share of requests does (default 0.9).", "F", "0.9");
     const auto requestTimeout =
@@ -211,6 +224,10 @@ int runLoad(const QStringList& args) {
                        percentiles,
                        sweepConcurrency,
                        sweepRate,
+                       findCapacity,
+                       by,
+                       capacityStart,
+                       stepDuration,
                        attainment,
                        requestTimeout,
                        httpClient,
@@ -365,6 +382,25 @@ int runLoad(const QStringList& args) {
         if (request.slos.empty())
             fprintf(stderr, "rackscope-cli load: a sweep without --slo runs every step\n");
     }
+    if (parser.isSet(findCapacity)) {
+        if (request.sweep != LoadRequest::Sweep::None)
+            return usage(QStringLiteral(
+                "--find-capacity chooses its own steps: no --sweep-concurrency or --sweep-rate"));
+        if (request.slos.empty())
+            return usage(QStringLiteral(
+                "--find-capacity needs the --slo it holds, e.g. 'ttft_p99<=500ms,tpot_p99<=50ms'"));
+        LoadRequest::Capacity c;
+        if (parser.value(by) == QLatin1String("concurrency"))
+            c.by = CapacitySearch::By::Concurrency;
+        else if (parser.value(by) != QLatin1String("rate"))
+            return usage(QStringLiteral("--by is rate or concurrency"));
+        c.start = number(capacityStart, 1);
+        c.stepS = number(stepDuration, 20);
+        if (!ok || !(c.start > 0) || !(c.stepS > 0))
+            return usage(QStringLiteral("--capacity-start and --step-duration take positive numbers"));
+        request.capacity = c;
+        request.sloAttainment = number(attainment, 0.9);
+    }
     if (remote.wanted(parser)) {
         const int timeoutS = parser.value(sshTimeout).toInt();
         if (timeoutS <= 0)
@@ -394,7 +430,11 @@ int runLoad(const QStringList& args) {
     const bool quiet = parser.isSet(json);
     rsload::Json summaries = rsload::Json::array();
     QObject::connect(&runner, &LoadRunner::stepStarted, &loop, [&](int step, double value) {
-        if (request.sweep != LoadRequest::Sweep::None)
+        if (request.capacity)
+            fprintf(stderr, "step %d: %s %g%s\n", step,
+                    request.capacity->by == CapacitySearch::By::Rate ? "rate" : "concurrency", value,
+                    runner.capacitySearch()->nextIsRepeat() ? " (repeated)" : "");
+        else if (request.sweep != LoadRequest::Sweep::None)
             fprintf(stderr, "step %d: %s %g\n", step,
                     request.sweep == LoadRequest::Sweep::Concurrency ? "concurrency" : "rate", value);
     });
@@ -422,7 +462,21 @@ int runLoad(const QStringList& args) {
         if (::isatty(STDERR_FILENO))
             fputc('\n', stderr);
         summaries.push_back(r.summaryJson);
-        if (!quiet) {
+        if (!quiet && request.capacity) { // a line a step: the search's curve, not a table each
+            const auto tail = [&](const char* m) {
+                const rsload::MetricStats& s = r.summary.metrics.at(m);
+                const auto it = std::find_if(s.percentiles.begin(), s.percentiles.end(),
+                                             [](const auto& pv) { return pv.first == 99; });
+                return s.count && it != s.percentiles.end() ? QString::number(it->second, 'f', 1)
+                                                            : QStringLiteral("\u2014");
+            };
+            printf("step %2d  %-11s %8g  %8.2f req/s  TTFT p99 %8s ms  TPOT p99 %7s ms  %s\n", r.step,
+                   request.capacity->by == CapacitySearch::By::Rate ? "rate" : "concurrency", r.value,
+                   r.summary.requestThroughput, qPrintable(tail("ttft")), qPrintable(tail("tpot")),
+                   r.sloMet ? "held"
+                            : qPrintable(QStringLiteral("broke: ") +
+                                         QString::fromStdString(r.summaryJson.value("slo_broken", ""))));
+        } else if (!quiet) {
             printf("%s", rsload::summaryText(r.summary, "Serving Benchmark Result", server(r)).c_str());
             if (r.perClient.size() > 1)
                 for (const auto& [name, s] : r.perClient)
@@ -452,7 +506,12 @@ int runLoad(const QStringList& args) {
         if (runner.isRunning())
             loop.exec();
     }
-    if (quiet)
+    if (request.capacity && !quiet && runner.capacitySearch())
+        printf("Capacity at %s: %s\n", rsload::formatSlos(request.slos).c_str(),
+               runner.capacitySearch()->describe().c_str());
+    if (quiet && request.capacity)
+        printf("%s\n", runner.capacityJson().dump(2).c_str());
+    else if (quiet)
         printf("%s\n", (summaries.size() == 1 ? summaries[0] : summaries).dump(2).c_str());
     // a run whose every request failed is a failed run
     for (const auto& s : summaries)

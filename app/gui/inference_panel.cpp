@@ -30,6 +30,14 @@ InferencePanel::InferencePanel(QWidget* parent)
     connect(runner_, &LoadRunner::clientFailed, this, &InferencePanel::log);
     connect(runner_, &LoadRunner::stepFinished, this, &InferencePanel::onStepFinished);
     connect(runner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
+        if (const CapacitySearch* search = runner_->capacitySearch()) {
+            const QString found =
+                tr("Capacity at %1: %2")
+                    .arg(QString::fromStdString(rsload::formatSlos(runner_->request().slos)),
+                         QString::fromStdString(search->describe()));
+            chart_->setStatus(found);
+            emit log({}, found);
+        }
         emit log({}, ok ? tr("inference load run finished") : tr("inference load run ended: %1").arg(error));
     });
 }

@@ -27,9 +27,9 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
       hosts_(new QLineEdit(this)), metrics_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
       caFile_(new QLineEdit(this)),
       insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
-      endpoint_(new QComboBox(this)), concurrency_(new QSpinBox(this)), requests_(new QSpinBox(this)),
-      warmup_(new QSpinBox(this)), rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)),
-      problem_(new QLabel(this)) {
+      endpoint_(new QComboBox(this)), capacity_(new QComboBox(this)), concurrency_(new QSpinBox(this)),
+      requests_(new QSpinBox(this)), warmup_(new QSpinBox(this)), rate_(new QDoubleSpinBox(this)),
+      burstiness_(new QDoubleSpinBox(this)), problem_(new QLabel(this)) {
     setWindowTitle(tr("Inference load run"));
     QSettings settings;
     url_->setPlaceholderText(QStringLiteral("http://node3:8000/v1"));
@@ -47,7 +47,10 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     requests_->setRange(1, 10000000);
     requests_->setValue(int(rsload::LoadSpec::kDefaultRequests));
     warmup_->setRange(0, 100000);
-    slo_->setPlaceholderText(QStringLiteral("ttft<=200ms,tpot<=50ms"));
+    slo_->setPlaceholderText(QStringLiteral("ttft<=200ms,tpot<=50ms  |  ttft_p99<=500ms"));
+    capacity_->addItem(tr("No: one run as set above"));
+    capacity_->addItem(tr("Yes, the highest request rate"), int(CapacitySearch::By::Rate));
+    capacity_->addItem(tr("Yes, the most requests in flight"), int(CapacitySearch::By::Concurrency));
     hosts_->setPlaceholderText(tr("empty: from this machine"));
     metrics_->setPlaceholderText(tr("empty: the endpoint's /metrics, where it answers; off: none"));
     apiKeyEnv_->setPlaceholderText(tr("environment variable holding the API key (never saved)"));
@@ -65,6 +68,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     form->addRow(tr("Input length (tokens)"), inputLen_);
     form->addRow(tr("Output length (tokens)"), outputLen_);
     form->addRow(tr("Goodput SLO"), slo_);
+    form->addRow(tr("Find the capacity at the SLO"), capacity_);
     form->addRow(tr("Load from servers"), hosts_);
     form->addRow(tr("Server metrics"), metrics_);
     form->addRow(tr("API key variable"), apiKeyEnv_);
@@ -101,6 +105,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
         connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(rate_, &QDoubleSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(insecure_, &QCheckBox::toggled, this, &LoadRunDialog::check);
+    connect(capacity_, &QComboBox::currentIndexChanged, this, &LoadRunDialog::check);
     check();
 }
 
@@ -146,6 +151,15 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
                                  "itl, e2el (e.g. ttft<=200ms,tpot<=50ms)"),
                    std::nullopt;
         r.slos = *slos;
+    }
+    if (capacity_->currentIndex() > 0) {
+        if (r.slos.empty())
+            return *problem = tr("Finding the capacity needs the SLO it holds, e.g. ttft_p99<=500ms"),
+                   std::nullopt;
+        LoadRequest::Capacity c;
+        c.by = CapacitySearch::By(capacity_->currentData().toInt());
+        c.start = c.by == CapacitySearch::By::Rate ? std::max(1.0, s.rate) : std::max(1, s.concurrency);
+        r.capacity = c;
     }
     if (!apiKeyEnv_->text().trimmed().isEmpty()) {
         const QString key = qEnvironmentVariable(qPrintable(apiKeyEnv_->text().trimmed()));

@@ -26,15 +26,18 @@ public:
     QLineEdit* modelEdit() const { return model_; }
     QLineEdit* hostsEdit() const { return hosts_; }
     QLineEdit* metricsEdit() const { return metrics_; }
+    QLineEdit* sloEdit() const { return slo_; }
     QSpinBox* requestsBox() const { return requests_; }
     QLineEdit* caFileEdit() const { return caFile_; }
     QCheckBox* insecureBox() const { return insecure_; }
+    QComboBox* capacityBox() const { return capacity_; } // none, by rate, by concurrency
 
 private:
     void check();
     QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *metrics_, *apiKeyEnv_, *caFile_;
     QCheckBox* insecure_;
     QComboBox* endpoint_;
+    QComboBox* capacity_;
     QSpinBox *concurrency_, *requests_, *warmup_;
     QDoubleSpinBox *rate_, *burstiness_;
     QLabel* problem_;

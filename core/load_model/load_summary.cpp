@@ -93,15 +93,26 @@ std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* 
         Slo slo;
         std::string value = op == std::string::npos ? "" : item.substr(op + opLen);
         slo.metric = item.substr(0, op);
+        bool percentileOk = true;
+        if (const size_t under = slo.metric.find("_p"); under != std::string::npos) {
+            const std::string p = slo.metric.substr(under + 2);
+            double pct = 0;
+            auto [pe, pec] = std::from_chars(p.data(), p.data() + p.size(), pct);
+            percentileOk =
+                !p.empty() && pec == std::errc() && pe == p.data() + p.size() && pct > 0 && pct < 100;
+            slo.percentile = pct;
+            slo.metric.resize(under);
+        }
         if (value.size() > 2 && value.compare(value.size() - 2, 2, "ms") == 0)
             value.resize(value.size() - 2);
         double ms = 0;
         auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
-        if (op == std::string::npos || !knownMetric(slo.metric) || value.empty() || ec != std::errc() ||
-            p != value.data() + value.size() || !(ms > 0)) {
+        if (op == std::string::npos || !knownMetric(slo.metric) || !percentileOk || value.empty() ||
+            ec != std::errc() || p != value.data() + value.size() || !(ms > 0)) {
             *why = "'" + item +
-                   "' is not an SLO: give METRIC<=Nms with METRIC one of ttft, tpot, itl, e2el (e.g. "
-                   "ttft<=200ms,tpot<=50ms)";
+                   "' is not an SLO: give METRIC<=Nms for each request or METRIC_pNN<=Nms for a percentile, "
+                   "with "
+                   "METRIC one of ttft, tpot, itl, e2el (e.g. ttft<=200ms,tpot<=50ms or ttft_p99<=500ms)";
             return std::nullopt;
         }
         slo.ms = ms;
@@ -118,9 +129,10 @@ std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* 
 
 std::string formatSlos(const std::vector<Slo>& slos) {
     std::string out;
+    const auto shortest = [](double v) { return num(v, v == std::floor(v) ? 0 : 3); };
     for (const Slo& s : slos)
-        out +=
-            (out.empty() ? "" : ",") + s.metric + "<=" + num(s.ms, s.ms == std::floor(s.ms) ? 0 : 3) + "ms";
+        out += (out.empty() ? "" : ",") + s.metric + (s.percentile ? "_p" + shortest(*s.percentile) : "") +
+               "<=" + shortest(s.ms) + "ms";
     return out;
 }
 
@@ -128,6 +140,8 @@ bool meetsSlos(const RequestRecord& r, const std::vector<Slo>& slos) {
     if (!r.ok())
         return false;
     for (const Slo& s : slos) {
+        if (s.percentile)
+            continue;            // the run's, not one request's
         if (s.metric == "itl") { // every gap within the bound, as vLLM's goodput treats ITL
             if (r.itlDroppedMaxMs > s.ms ||
                 std::any_of(r.itlMs.begin(), r.itlMs.end(), [&](double v) { return v > s.ms; }))
@@ -428,6 +442,43 @@ std::string summaryText(const LoadSummary& s, const std::string& title, const Se
         t += serverSection(*server);
     t += std::string(50, '=') + "\n";
     return t;
+}
+
+std::vector<double> withSloPercentiles(std::vector<double> percentiles, const std::vector<Slo>& slos) {
+    for (const Slo& s : slos)
+        if (s.percentile &&
+            std::find(percentiles.begin(), percentiles.end(), *s.percentile) == percentiles.end())
+            percentiles.push_back(*s.percentile);
+    std::sort(percentiles.begin(), percentiles.end());
+    return percentiles;
+}
+
+bool slosHeld(const LoadSummary& s, const std::vector<Slo>& slos, double attainment, std::string* why) {
+    const auto broke = [&](std::string w) {
+        if (why)
+            *why = std::move(w);
+        return false;
+    };
+    const size_t measured = s.completed + s.failed;
+    if (measured == 0)
+        return broke("no request was measured");
+    if (!slos.empty() && double(s.goodRequests) < attainment * double(measured))
+        return broke(std::to_string(s.goodRequests) + " of " + std::to_string(measured) +
+                     " requests met the SLO, under " + num(attainment * 100, 0) + " %");
+    for (const Slo& slo : slos) {
+        if (!slo.percentile)
+            continue;
+        const MetricStats& m = s.metrics.at(slo.metric);
+        const auto it = std::find_if(m.percentiles.begin(), m.percentiles.end(),
+                                     [&](const auto& pv) { return pv.first == *slo.percentile; });
+        const std::string name =
+            slo.metric + " p" + num(*slo.percentile, *slo.percentile == std::floor(*slo.percentile) ? 0 : 3);
+        if (m.count == 0 || it == m.percentiles.end())
+            return broke("no request measured " + name);
+        if (it->second > slo.ms)
+            return broke(name + " " + num(it->second) + " ms > " + num(slo.ms) + " ms");
+    }
+    return true;
 }
 
 } // namespace rsload

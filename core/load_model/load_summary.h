@@ -11,14 +11,16 @@
 
 namespace rsload {
 
+// A bound on each request (goodput's), or with a percentile on the run's percentile: "ttft_p99<=500ms".
 struct Slo {
     std::string metric; // ttft, tpot, itl, e2el
     double ms = 0;
+    std::optional<double> percentile; // 0 < p < 100
 };
-// "ttft<=200ms,tpot<=50ms" (also "ttft:200", vLLM's --goodput form); nullopt with *why.
+// "ttft<=200ms,tpot<=50ms" (also "ttft:200", vLLM's --goodput form), "ttft_p99<=500ms"; nullopt with *why.
 std::optional<std::vector<Slo>> parseSlos(const std::string& text, std::string* why);
 std::string formatSlos(const std::vector<Slo>& slos);
-bool meetsSlos(const RequestRecord& r, const std::vector<Slo>& slos);
+bool meetsSlos(const RequestRecord& r, const std::vector<Slo>& slos); // the per-request ones
 
 struct MetricStats {
     size_t count = 0;
@@ -50,6 +52,13 @@ struct LoadSummary {
 
 LoadSummary summarize(const std::vector<RequestRecord>& records, const std::vector<Slo>& slos,
                       const std::vector<double>& percentiles);
+// The percentiles to compute: those asked for and those the SLOs name.
+std::vector<double> withSloPercentiles(std::vector<double> percentiles, const std::vector<Slo>& slos);
+// Whether the run held its SLOs: at least `attainment` of its requests met the per-request ones (failures
+// never do), and each percentile one was within its bound (summarised with withSloPercentiles). `why` says
+// which broke first.
+bool slosHeld(const LoadSummary& s, const std::vector<Slo>& slos, double attainment,
+              std::string* why = nullptr);
 
 // The summary as `vllm bench serve --save-result` names it, with the run's description.
 Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<Slo>& slos,

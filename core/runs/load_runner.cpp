@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <cmath>
 
 namespace rackscope {
@@ -44,6 +45,11 @@ void LoadRunner::start(LoadRequest request) {
     cancelled_ = false;
     step_ = 0;
     results_.clear();
+    search_.reset();
+    if (request_.capacity) {
+        request_.percentiles = rsload::withSloPercentiles(request_.percentiles, request_.slos);
+        search_.emplace(request_.capacity->by, request_.capacity->start, request_.capacity->tolerance);
+    }
     startStep();
 }
 
@@ -64,24 +70,47 @@ void LoadRunner::startStep() {
                                                  : request_.hosts.join(QLatin1Char(',')));
     stepSpec_ = request_.spec;
     double value = 0;
-    if (request_.sweep != LoadRequest::Sweep::None) {
+    if (search_) {
+        value = *search_->next();
+        const LoadRequest::Capacity& c = *request_.capacity;
+        stepSpec_.seed =
+            request_.spec.seed + uint64_t(step_) * 7919u; // a repeat is another sample, not a replay
+        stepSpec_.durationS = 0;
+        stepSpec_.warmup = 0;
+        if (search_->by() == CapacitySearch::By::Rate) {
+            stepSpec_.rate = value;
+            stepSpec_.concurrency = 0; // open loop: the arrivals, not a cap, set the load
+            stepSpec_.requests = std::max(c.minRequests, int64_t(std::ceil(value * c.stepS)));
+        } else {
+            stepSpec_.concurrency = int(value);
+            stepSpec_.rate = 0;
+            stepSpec_.requests = 0;
+            stepSpec_.durationS = c.stepS;
+        }
+    } else if (request_.sweep != LoadRequest::Sweep::None) {
         value = request_.sweepValues.at(size_t(step_ - 1));
         if (request_.sweep == LoadRequest::Sweep::Concurrency)
             stepSpec_.concurrency = int(value);
         else
             stepSpec_.rate = value;
     }
+    stepValue_ = value;
+    const bool stepped = search_ || request_.sweep != LoadRequest::Sweep::None;
+    const bool byRate =
+        search_ ? search_->by() == CapacitySearch::By::Rate : request_.sweep == LoadRequest::Sweep::Rate;
     records_.clear();
     serverSamples_.clear();
     clientErrors_.clear();
     emit stepStarted(step_, value);
     if (!request_.resultsDirectory.isEmpty()) {
         QString dir = request_.resultsDirectory;
-        if (request_.sweep != LoadRequest::Sweep::None)
+        if (stepped)
             dir += QStringLiteral("/step-%1").arg(step_, 2, 10, QLatin1Char('0'));
         rsload::Json extra{{"hosts", rsload::Json::array()}, {"step", step_}};
-        if (request_.sweep != LoadRequest::Sweep::None)
-            extra["sweep"] = request_.sweep == LoadRequest::Sweep::Concurrency ? "concurrency" : "rate";
+        if (stepped)
+            extra["sweep"] = byRate ? "rate" : "concurrency";
+        if (search_)
+            extra["capacity_search"] = true;
         for (const QString& h : request_.hosts)
             extra["hosts"].push_back(h.toStdString());
         if (const QString e = writer_.open(dir, stepSpec_, extra); !e.isEmpty()) {
@@ -191,7 +220,7 @@ void LoadRunner::onClientDone(const QString& client, const QString& error) {
 void LoadRunner::endStep() {
     LoadStepResult r;
     r.step = step_;
-    r.value = request_.sweep == LoadRequest::Sweep::None ? 0 : request_.sweepValues.at(size_t(step_ - 1));
+    r.value = stepValue_;
     r.summary = rsload::summarize(records_, request_.slos, request_.percentiles);
     r.summaryJson = rsload::summaryJson(
         r.summary, stepSpec_, request_.slos,
@@ -221,9 +250,12 @@ void LoadRunner::endStep() {
     r.serverSamples = serverSamples_;
     r.clientErrors = clientErrors_;
     const size_t measured = r.summary.completed + r.summary.failed;
-    if (!request_.slos.empty())
-        r.sloMet =
-            measured > 0 && double(r.summary.goodRequests) >= request_.sloAttainment * double(measured);
+    if (!request_.slos.empty()) {
+        std::string why;
+        r.sloMet = rsload::slosHeld(r.summary, request_.slos, request_.sloAttainment, &why);
+        if (!r.sloMet)
+            r.summaryJson["slo_broken"] = why;
+    }
     r.directory = writer_.directory();
     if (writer_.isOpen())
         writer_.summary(r.summaryJson);
@@ -239,15 +271,59 @@ void LoadRunner::endStep() {
         fleet_.release()->deleteLater();
     results_.push_back(r);
     emit stepFinished(results_.back());
-    const bool more =
-        request_.sweep != LoadRequest::Sweep::None && size_t(step_) < request_.sweepValues.size();
-    if (more && r.sloMet && !cancelled_ && measured > 0)
-        return startStep();
+    if (search_) {
+        search_->record(r.sloMet);
+        writeCapacity();
+        if (search_->next() && !cancelled_ && measured > 0)
+            return startStep();
+    } else {
+        const bool more =
+            request_.sweep != LoadRequest::Sweep::None && size_t(step_) < request_.sweepValues.size();
+        if (more && r.sloMet && !cancelled_ && measured > 0)
+            return startStep();
+    }
     running_ = false;
     const bool ok = measured > 0 && clientErrors_.isEmpty() && !cancelled_;
     emit finished(ok, cancelled_                ? QStringLiteral("cancelled")
                       : clientErrors_.isEmpty() ? QString()
                                                 : clientErrors_.join(QStringLiteral("; ")));
+}
+
+rsload::Json LoadRunner::capacityJson() const {
+    if (!search_)
+        return {};
+    const bool rate = search_->by() == CapacitySearch::By::Rate;
+    rsload::Json steps = rsload::Json::array();
+    for (size_t i = 0; i < search_->steps().size() && i < results_.size(); ++i) {
+        const CapacityStep& c = search_->steps()[i];
+        const rsload::Json& s = results_[i].summaryJson;
+        rsload::Json one{{"value", c.value}, {"held", c.held}, {"repeat", c.repeat}};
+        for (const char* key : {"request_throughput", "output_throughput", "p99_ttft_ms", "p99_tpot_ms",
+                                "completed", "failed", "slo_broken"})
+            one[key] = s.value(key, rsload::Json());
+        steps.push_back(std::move(one));
+    }
+    const auto orNull = [](std::optional<double> v) { return v ? rsload::Json(*v) : rsload::Json(); };
+    const rsload::Json j{{"by", rate ? "rate" : "concurrency"},
+                         {"slo", rsload::formatSlos(request_.slos)},
+                         {"slo_attainment", request_.sloAttainment},
+                         {"capacity", orNull(search_->capacity())},
+                         {"broken_above", orNull(search_->brokenAbove())},
+                         {"finished", !search_->next().has_value()},
+                         {"description", search_->describe()},
+                         {"steps", steps}};
+    return j;
+}
+
+// capacity.json beside the steps' folders: the search as it stands after each step, so a search cut
+// short still says what it found.
+void LoadRunner::writeCapacity() const {
+    if (request_.resultsDirectory.isEmpty())
+        return;
+    const rsload::Json j = capacityJson();
+    QFile f(request_.resultsDirectory + QStringLiteral("/capacity.json"));
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        f.write(QByteArray::fromStdString(j.dump(2) + "\n"));
 }
 
 } // namespace rackscope

@@ -4,7 +4,9 @@
 // per host over SSH), each runs it with the load engine, and their records
 // come back as they happen, are saved, merged, and summarised per step and
 // per client. A sweep runs one step per concurrency or rate and stops at the
-// first step whose SLO attainment falls short.
+// first step whose SLO attainment falls short; a capacity search chooses each
+// step's rate or concurrency from the steps before (capacity_search.h).
+#include "capacity_search.h"
 #include "load_results.h"
 #include "transport/fleet.h"
 
@@ -27,6 +29,16 @@ struct LoadRequest {
     enum class Sweep { None, Concurrency, Rate } sweep = Sweep::None;
     std::vector<double> sweepValues;
     double sloAttainment = 0.9; // a sweep step meets its SLO when this share of requests does
+    // Find the highest rate (or concurrency) at which the SLOs hold: each step sends at least
+    // minRequests, and at a rate, stepS seconds' worth; at a concurrency, runs stepS seconds.
+    struct Capacity {
+        CapacitySearch::By by = CapacitySearch::By::Rate;
+        double start = 1;
+        double stepS = 20;
+        int64_t minRequests = 200;
+        double tolerance = 0.05;
+    };
+    std::optional<Capacity> capacity; // with slos; sweep stays None
 };
 
 // Client i of n's share of the load: requests, rate and concurrency divided (the remainder to the
@@ -55,6 +67,11 @@ public:
     void cancel();
     bool isRunning() const { return running_; }
     const std::vector<LoadStepResult>& steps() const { return results_; }
+    const CapacitySearch* capacitySearch() const { return search_ ? &*search_ : nullptr; }
+    const LoadRequest& request() const { return request_; }
+    // The search so far, as capacity.json holds it: its SLO, capacity and bracket, and per step the value,
+    // whether the SLO held, the throughput and the tails; null without a search.
+    rsload::Json capacityJson() const;
 
 signals:
     void stepStarted(int step, double value);
@@ -71,10 +88,13 @@ private:
     void onEvent(const QString& client, const QString& name, const QJsonObject& data);
     void onClientDone(const QString& client, const QString& error);
     void endStep();
+    void writeCapacity() const;
 
     LoadRequest request_;
     bool running_ = false, cancelled_ = false;
     int step_ = 0;
+    double stepValue_ = 0; // the sweep's or search's value for this step
+    std::optional<CapacitySearch> search_;
     rsload::LoadSpec stepSpec_;
     std::vector<rsload::RequestRecord> records_;
     std::vector<rsload::ServerSample> serverSamples_;

@@ -249,6 +249,39 @@ private slots:
         QVERIFY(d.request(&why)->spec.metricsUrl.empty());
     }
 
+    // Run → Inference load run with "find the capacity": the search's steps fill the Sweep chart and the
+    // status says what it found. The test server's model: each other stream adds 5 ms to the TTFT of 20 ms.
+    void theDialogFindsTheCapacity() {
+        test::LoadTestServer server({"--script", "ttft=20;tpot=2;ttft-per-stream=5"});
+        QVERIFY(server.ok());
+        MainWindow window;
+        window.show();
+        LoadRunDialog d;
+        d.urlEdit()->setText(QString::fromStdString(server.url()));
+        d.modelEdit()->setText(QStringLiteral("m"));
+        d.capacityBox()->setCurrentIndex(2); // by concurrency
+        QString why;
+        QVERIFY(!d.request(&why));
+        QVERIFY2(why.contains(QStringLiteral("needs the SLO")), qPrintable(why));
+        d.sloEdit()->setText(QStringLiteral("ttft_p99<=47ms"));
+        auto request = d.request(&why);
+        QVERIFY2(request && request->capacity, qPrintable(why));
+        QCOMPARE(int(request->capacity->by), int(CapacitySearch::By::Concurrency));
+        request->capacity->start = 4;
+        request->capacity->stepS = 1;
+        request->spec.outputLen = {rsload::LengthDist::Kind::Fixed, 4, 0};
+        QSignalSpy finished(window.loadRunner(), &LoadRunner::finished);
+        window.startLoadRun(*request);
+        QVERIFY(finished.wait(120000));
+        const CapacitySearch* search = window.loadRunner()->capacitySearch();
+        QVERIFY(search && search->capacity());
+        QVERIFY2(*search->capacity() >= 5 && *search->capacity() <= 6,
+                 search->describe().c_str()); // 1 + 27 / 5
+        QCOMPARE(window.loadChart()->timeline().steps().size(), search->steps().size());
+        QVERIFY2(window.loadChart()->status().startsWith(QStringLiteral("Capacity at ttft_p99<=47ms: about")),
+                 qPrintable(window.loadChart()->status()));
+    }
+
     void aFailedRunSaysWhy() {
         // Nothing listens at the URL: every request fails to connect, and the window says so in its own
         // words, with the latencies unknown rather than 0.

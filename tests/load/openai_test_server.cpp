@@ -17,6 +17,9 @@
 // running / slots, a preemption counted for each request that arrived with every slot taken, prefix
 // queries the prompt words and half of them hits. GET /test/metrics-truth gives the same values as JSON.
 //
+// ttft-per-stream=MS is a capacity model: each other completion being streamed when a request is read adds MS
+// to its TTFT, so the latency grows with the load as a server's does.
+//
 // Faults: split (each event in pieces, 2 ms apart), batch (all of a
 // request's events in one write), comments (": keep-alive" between events),
 // empty (an empty-content chunk before each token), error@N (an error event
@@ -54,6 +57,7 @@ using Json = nlohmann::json;
 
 struct Script {
     double ttftMs = 20, tpotMs = 10, splitGapMs = 2;
+    double ttftPerStreamMs = 0; // a capacity model: each other stream in flight adds this to the TTFT
     int tokensPerChunk = 1;
     bool split = false, batch = false, comments = false, empty = false, noDone = false;
     // error, drop, garbage, http-500, http-429-flat; and what a hostile server sends: deep (an event
@@ -82,6 +86,8 @@ bool applyScript(Script& s, const std::string& text) {
         try {
             if (key == "ttft")
                 s.ttftMs = std::stod(value);
+            else if (key == "ttft-per-stream")
+                s.ttftPerStreamMs = std::stod(value);
             else if (key == "tpot")
                 s.tpotMs = std::stod(value);
             else if (key == "chunk")
@@ -412,8 +418,10 @@ private:
                     m.is_object() && m.value("content", Json()).is_string() ? countWords(m["content"]) : 0;
         else if (req.value("prompt", Json()).is_string())
             promptTokens = countWords(req["prompt"]);
-        if (live().running + live().waiting >= kvSlots_)
+        const Live now = live();
+        if (now.running + now.waiting >= kvSlots_)
             ++preemptions_;
+        s.ttftMs += s.ttftPerStreamMs * (now.running + now.waiting);
         prefixQueries_ += uint64_t(promptTokens);
         c.busy = true;
         c.generating = true;

@@ -398,6 +398,70 @@ private slots:
         QVERIFY(!QFileInfo::exists(offDir.filePath("server_metrics.jsonl")));
     }
 
+    // The test server's capacity model: each other stream in flight adds ttft-per-stream to a request's TTFT.
+    // By concurrency (a closed loop: c - 1 others in flight) the SLO ttft_p99<=270ms holds up to
+    // c = 1 + (270 - 20) / 5 = 51. By rate (near-even arrivals, 5 tokens 10 ms apart), Little's law gives
+    // L = rate x (100 + 4 L + 40) ms in flight, and ttft_p99<=300ms holds up to L = 50: 50 / 0.34 s = 147/s.
+    // The capacity found is within 10 % of each, and the best step was run twice.
+    void theCapacityAtAnSloIsFound() {
+        struct Case {
+            const char* script;
+            QStringList options;
+            double truth;
+        };
+        const Case cases[] = {
+            {"ttft=20;tpot=5;ttft-per-stream=5",
+             {"--by", "concurrency", "--capacity-start", "32", "--slo", "ttft_p99<=270ms", "--step-duration",
+              "2"},
+             51},
+            {"ttft=100;tpot=10;ttft-per-stream=4",
+             {"--capacity-start", "40", "--burstiness", "100", "--slo", "ttft_p99<=300ms", "--step-duration",
+              "3"},
+             50 / 0.34},
+        };
+        for (const Case& c : cases) {
+            LoadTestServer model({"--script", c.script});
+            QVERIFY(model.ok());
+            QTemporaryDir dir;
+            const Cli run = cli(QStringList{"--url", QString::fromStdString(model.url()), "--model", "m",
+                                            "--input-len", "16", "--output-len", "5", "--find-capacity",
+                                            "--server-metrics", "off", "--results", dir.path()} +
+                                c.options);
+            QVERIFY2(run.status == 0, qPrintable(run.err));
+            QVERIFY2(run.out.contains(QStringLiteral("Capacity at ttft_p99<=")), qPrintable(run.out));
+            QFile file(dir.filePath("capacity.json"));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QJsonObject j = QJsonDocument::fromJson(file.readAll()).object();
+            const double found = j.value("capacity").toDouble();
+            QVERIFY2(
+                std::abs(found - c.truth) <= 0.1 * c.truth,
+                qPrintable(
+                    QStringLiteral("found %1, the model's %2: %3").arg(found).arg(c.truth).arg(run.out)));
+            QVERIFY(j.value("finished").toBool());
+            const QJsonArray steps = j.value("steps").toArray();
+            QVERIFY(steps.last().toObject().value("repeat").toBool());
+            QCOMPARE(steps.last().toObject().value("value").toDouble(), found);
+            for (const QJsonValue& step : steps)
+                if (!step.toObject().value("held").toBool())
+                    QVERIFY(step.toObject()
+                                .value("slo_broken")
+                                .toString()
+                                .startsWith(QStringLiteral("ttft p99 ")));
+            QVERIFY(QFileInfo::exists(dir.filePath(
+                QStringLiteral("step-%1/summary.json").arg(steps.size(), 2, 10, QLatin1Char('0')))));
+            // the saved search reopens as a sweep: one run per step
+            const Cli reopened = cli({"--open", dir.path()});
+            QVERIFY2(reopened.status == 0, qPrintable(reopened.err));
+            QCOMPARE(reopened.out.count(QStringLiteral("step-")), qsizetype(steps.size()));
+        }
+        const Cli noSlo = cli({"--url", "http://127.0.0.1:9/v1", "--model", "m", "--find-capacity"});
+        QCOMPARE(noSlo.status, 2);
+        QVERIFY2(noSlo.err.contains(QStringLiteral("needs the --slo")), qPrintable(noSlo.err));
+        const Cli badSlo = cli({"--url", "http://127.0.0.1:9/v1", "--model", "m", "--slo", "ttft_p100<=5ms"});
+        QCOMPARE(badSlo.status, 2);
+        QVERIFY2(badSlo.err.contains(QStringLiteral("METRIC_pNN")), qPrintable(badSlo.err));
+    }
+
     void badOptionsAreRefusedWithTheReason() {
         const QString url = QString::fromStdString(server_.url());
         const QList<QPair<QStringList, QString>> cases = {
