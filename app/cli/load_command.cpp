@@ -5,6 +5,7 @@
 #include "import/input_file.h"
 
 #include "load_model/prompts.h"
+#include "load_model/trace_file.h"
 #include "remote_hosts.h"
 #include "runs/load_runner.h"
 
@@ -136,6 +137,13 @@ int runLoad(const QStringList& args) {
             "DIST", "1024");
     const auto outputLen =
         opt("output-len", "max_tokens: N, uniform:LOW-HIGH, normal:MEAN,SD (default 128).", "DIST", "128");
+    const auto trace = opt(
+        "trace",
+        "Replay a timestamped trace: each request at its time with its input and output lengths (CSV with "
+        "a header, e.g. Azure's TIMESTAMP,ContextTokens,GeneratedTokens, or JSON Lines such as Mooncake's).",
+        "FILE");
+    const auto traceSpeed =
+        opt("trace-speed", "With --trace: replay this many times faster (default 1: as it was).", "X", "1");
     const auto dataset = opt(
         "dataset", "Prompts from a JSONL file or a ShareGPT JSON array instead of synthetic ones.", "FILE");
     const auto seed = opt(
@@ -234,6 +242,8 @@ int runLoad(const QStringList& args) {
                        caCert,
                        insecure,
                        serverMetrics,
+                       trace,
+                       traceSpeed,
                        sshTimeout,
                        results,
                        noSave,
@@ -352,6 +362,28 @@ int runLoad(const QStringList& args) {
                     why.c_str());
         if (spec.prompts.empty())
             return usage(QStringLiteral("--dataset %1 has no usable prompt").arg(parser.value(dataset)));
+    }
+    if (parser.isSet(trace)) {
+        QByteArray text;
+        if (const QString problem = readBoundedFile(parser.value(trace), qint64(1) << 30, &text);
+            !problem.isEmpty())
+            return usage(QStringLiteral("--trace: cannot read %1: %2").arg(parser.value(trace), problem));
+        rsload::TraceRead read = rsload::readTraceFile(text.toStdString());
+        if (!read.error.empty())
+            return usage(QStringLiteral("--trace %1: %2")
+                             .arg(parser.value(trace), QString::fromStdString(read.error)));
+        if (read.skipped)
+            fprintf(stderr, "rackscope-cli load: --trace: %zu lines skipped (%s)\n", read.skipped,
+                    read.firstProblem.c_str());
+        spec.trace = std::move(read.arrivals);
+        spec.traceSpeed = number(traceSpeed, 1);
+        // the trace's own arrivals and count: an open loop unless a cap is asked for
+        if (!parser.isSet(concurrency))
+            spec.concurrency = 0;
+        if (!parser.isSet(requests))
+            spec.requests = 0;
+        fprintf(stderr, "rackscope-cli load: replaying %zu requests (%s trace) over %.1f s\n",
+                spec.trace.size(), read.layout.c_str(), spec.trace.back().atS / spec.traceSpeed);
     }
     if (auto problems = rsload::validate(spec); !problems.empty())
         return usage(QString::fromStdString(problems.front()));

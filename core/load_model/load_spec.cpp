@@ -155,7 +155,7 @@ std::vector<std::string> validate(const LoadSpec& s) {
             QT_TRANSLATE_NOOP("rsload", "a model name is needed (the server's --served-model-name)"));
     if (s.concurrency < 0 || s.concurrency > 100000)
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "the concurrency must be between 0 and 100000"));
-    if (s.concurrency == 0 && s.rate <= 0)
+    if (s.concurrency == 0 && s.rate <= 0 && s.trace.empty())
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "give a concurrency, a request rate, or both"));
     if (s.rate < 0 || s.rate > 1e6)
         problems.push_back(
@@ -164,7 +164,7 @@ std::vector<std::string> validate(const LoadSpec& s) {
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "the burstiness must be above 0 (1 is Poisson)"));
     if (s.requests < 0 || s.warmup < 0)
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "request counts cannot be negative"));
-    if (s.requests == 0 && s.durationS <= 0)
+    if (s.requests == 0 && s.durationS <= 0 && s.trace.empty())
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "give a request count, a duration, or both"));
     if (s.durationS < 0 || s.timeoutS < 0 || s.connectTimeoutS < 0)
         problems.push_back(QT_TRANSLATE_NOOP("rsload", "times cannot be negative"));
@@ -181,6 +181,16 @@ std::vector<std::string> validate(const LoadSpec& s) {
         s.metricsUrl.rfind("https://", 0) != 0)
         problems.push_back(
             QT_TRANSLATE_NOOP("rsload", "the server metrics URL must start with http:// or https://"));
+    if (!(s.traceSpeed > 0) || s.traceSpeed > 1e6)
+        problems.push_back(
+            QT_TRANSLATE_NOOP("rsload", "the trace speed must be above 0 (1 replays it as it was)"));
+    for (size_t i = 0; i < s.trace.size(); ++i)
+        if (!(s.trace[i].atS >= 0) || (i && s.trace[i].atS < s.trace[i - 1].atS) || s.trace[i].inputLen < 0 ||
+            s.trace[i].outputLen < 0) {
+            problems.push_back("the trace's request " + std::to_string(i + 1) +
+                               " is out of order or has a negative time or length");
+            break;
+        }
     if (!(s.scrapeIntervalS >= 0.05) || s.scrapeIntervalS > 3600)
         problems.push_back(
             QT_TRANSLATE_NOOP("rsload", "the scrape interval must be between 0.05 and 3600 s"));
@@ -209,6 +219,9 @@ Json toJson(const LoadSpec& s) {
             o["messages"] = p.messages;
         prompts.push_back(std::move(o));
     }
+    Json trace = Json::array();
+    for (const TraceArrival& a : s.trace)
+        trace.push_back(Json::array({a.atS, a.inputLen, a.outputLen, a.hashIds}));
     return Json{{"url", s.url},
                 {"endpoint", endpointName(s.endpoint)},
                 {"model", s.model},
@@ -234,6 +247,8 @@ Json toJson(const LoadSpec& s) {
                 {"output_len", distJson(s.outputLen)},
                 {"seed", s.seed},
                 {"prompts", prompts},
+                {"trace", trace},
+                {"trace_speed", s.traceSpeed},
                 {"client", s.client}};
 }
 
@@ -299,6 +314,11 @@ std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why) {
                 prompt.messages = p["messages"];
             s.prompts.push_back(std::move(prompt));
         }
+        for (const Json& a : j.value("trace", Json::array()))
+            s.trace.push_back(
+                TraceArrival{a.at(0).get<double>(), a.at(1).get<int64_t>(), a.at(2).get<int64_t>(),
+                             a.size() > 3 ? a.at(3).get<std::vector<int64_t>>() : std::vector<int64_t>{}});
+        s.traceSpeed = j.value("trace_speed", 1.0);
         s.client = j.value("client", "");
     } catch (const nlohmann::json::exception& e) {
         return fail(std::string("the load spec is malformed: ") + e.what());

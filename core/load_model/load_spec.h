@@ -40,6 +40,14 @@ std::optional<HttpClient> httpClientFromName(const std::string& name);
 
 constexpr size_t kMaxCaPemBytes = 1u << 20;
 
+// One request of a trace to replay (trace_file.h): when it arrives, and its lengths in tokens.
+struct TraceArrival {
+    double atS = 0;
+    int64_t inputLen = 0;
+    int64_t outputLen = 0;
+    std::vector<int64_t> hashIds; // the prompt's shared blocks, where the trace names them
+};
+
 struct LoadSpec {
     std::string url; // the API's base, e.g. http://node3:8000/v1
     Endpoint endpoint = Endpoint::ChatCompletions;
@@ -76,7 +84,11 @@ struct LoadSpec {
     LengthDist outputLen{LengthDist::Kind::Fixed, 128, 0};
     uint64_t seed = 0;           // the caller draws a fresh one per run unless told
     std::vector<Prompt> prompts; // from a file; empty: synthetic prompts
-    std::string client;          // this load's source, named in its records (the host)
+    // A trace replayed: each request at its time (divided by traceSpeed) with its lengths, in place of the
+    // rate, the request count and the length distributions; the concurrency still caps it (0: no cap).
+    std::vector<TraceArrival> trace;
+    double traceSpeed = 1;
+    std::string client; // this load's source, named in its records (the host)
 };
 
 // Every problem with the spec, as sentences; empty when it can run.

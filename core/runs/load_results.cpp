@@ -196,6 +196,8 @@ QString LoadResultsWriter::open(const QString& directory, const rsload::LoadSpec
     rsload::Json j = rsload::toJson(saved);
     j.erase("prompts"); // a dataset's text is the user's file, not the result's; its count is kept
     j["prompt_count"] = spec.prompts.size();
+    j.erase("trace"); // the trace is the user's file too; its length is kept
+    j["trace_count"] = spec.trace.size();
     for (const auto& [key, value] : extra.items())
         j[key] = value;
     if (!writeWhole(directory + QStringLiteral("/spec.json"), j))

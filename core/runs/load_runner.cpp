@@ -29,6 +29,11 @@ rsload::LoadSpec shareOf(const rsload::LoadSpec& total, int i, int n, const std:
     s.warmup = total.warmup > 0 ? std::max<int64_t>(1, share<int64_t>(total.warmup, i, n)) : 0;
     s.concurrency = total.concurrency > 0 ? std::max(1, share<int>(total.concurrency, i, n)) : 0;
     s.rate = total.rate / n;
+    if (!total.trace.empty()) { // every n-th request of the trace, at its own time
+        s.trace.clear();
+        for (size_t k = size_t(i); k < total.trace.size(); k += size_t(n))
+            s.trace.push_back(total.trace[k]);
+    }
     if (i > 0)
         s.metricsUrl.clear(); // one client scrapes the server
     return s;

@@ -2,6 +2,7 @@
 
 #include "http_transport.h"
 #include "load_model/prompts.h"
+#include "load_model/trace_file.h"
 #include "metrics_scraper.h"
 #include "openai_stream.h"
 #include "request_body.h"
@@ -129,15 +130,24 @@ struct LoadEngine::Impl {
         r.index = nextIndex++;
         r.client = spec.client;
         r.warmup = inWarmup;
+        const TraceArrival* arrival = !inWarmup && size_t(measuredSent) < spec.trace.size()
+                                          ? &spec.trace[size_t(measuredSent)]
+                                          : nullptr;
         const Prompt* prompt =
-            spec.prompts.empty() ? nullptr : &spec.prompts[size_t(r.index) % spec.prompts.size()];
-        const int64_t inputLen = prompt ? 0 : drawLength(spec.inputLen, rng);
-        r.maxTokens = prompt && prompt->outputLen > 0 ? prompt->outputLen : drawLength(spec.outputLen, rng);
+            spec.prompts.empty() || arrival ? nullptr : &spec.prompts[size_t(r.index) % spec.prompts.size()];
+        const int64_t inputLen = prompt ? 0 : arrival ? arrival->inputLen : drawLength(spec.inputLen, rng);
+        r.maxTokens = arrival && arrival->outputLen > 0 ? arrival->outputLen
+                      : prompt && prompt->outputLen > 0 ? prompt->outputLen
+                                                        : drawLength(spec.outputLen, rng);
         if (!prompt) {
             r.inputTokens = inputLen;
             r.inputTokensSource = "requested";
         }
-        t->body = bodies->make(prompt, prompt ? std::string() : syntheticPrompt(inputLen, rng), r.maxTokens);
+        t->body = bodies->make(prompt,
+                               prompt    ? std::string()
+                               : arrival ? tracePrompt(*arrival, rng)
+                                         : syntheticPrompt(inputLen, rng),
+                               r.maxTokens);
         Transfer* raw = t.get();
         if (spec.stream)
             raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
@@ -214,7 +224,15 @@ struct LoadEngine::Impl {
         return g(rng);
     }
 
+    // A trace's request i arrives at its time, sped up or slowed down.
+    double traceTime(int64_t i) const {
+        return size_t(i) < spec.trace.size() ? spec.trace[size_t(i)].atS / spec.traceSpeed
+                                             : std::numeric_limits<double>::infinity();
+    }
+
     bool measuredQuotaLeft(double atS) const {
+        if (!spec.trace.empty() && size_t(measuredSent) >= spec.trace.size())
+            return false;
         if (spec.requests > 0 && measuredSent >= spec.requests)
             return false;
         if (spec.durationS > 0 && atS >= spec.durationS)
@@ -240,7 +258,9 @@ struct LoadEngine::Impl {
         }
         while (!sendingDone) {
             const double nowS = secondsBetween(origin, Clock::now());
-            if (spec.rate > 0) {
+            if (spec.rate > 0 || !spec.trace.empty()) {
+                if (!spec.trace.empty())
+                    nextArrivalS = traceTime(measuredSent);
                 if (!measuredQuotaLeft(nextArrivalS))
                     break;
                 if (nextArrivalS > nowS)
@@ -253,7 +273,8 @@ struct LoadEngine::Impl {
                 const Clock::time_point ready = slotFreedAt && *slotFreedAt > due ? *slotFreedAt : due;
                 if (!send(nextArrivalS, ready))
                     break;
-                nextArrivalS += nextGap();
+                if (spec.trace.empty())
+                    nextArrivalS += nextGap();
             } else {
                 if (!measuredQuotaLeft(nowS) || inFlightCount() >= limit()) {
                     if (!measuredQuotaLeft(nowS))

@@ -462,6 +462,45 @@ private slots:
         QVERIFY2(badSlo.err.contains(QStringLiteral("METRIC_pNN")), qPrintable(badSlo.err));
     }
 
+    void aTraceFileIsReplayed() {
+        QTemporaryDir dir;
+        QFile trace(dir.filePath("mooncake.jsonl"));
+        QVERIFY(trace.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 30; ++i)
+            trace.write(
+                QStringLiteral(
+                    "{\"timestamp\": %1, \"input_length\": %2, \"output_length\": 3, \"hash_ids\": [1]}\n")
+                    .arg(i * 20)
+                    .arg(40 + i)
+                    .toUtf8());
+        trace.write("{\"timestamp\": oops}\n");
+        trace.close();
+        const Cli run = cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--trace",
+                             trace.fileName(), "--server-metrics", "off", "--results", dir.filePath("run")});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("replaying 30 requests (Mooncake trace) over 0.6 s")),
+                 qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("1 lines skipped (line 31: not a JSON object)")),
+                 qPrintable(run.err));
+        QVERIFY2(run.out.contains(QRegularExpression("Successful requests: +30\\n")), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QRegularExpression("Total input tokens: +1635\\n")),
+                 qPrintable(run.out)); // 40..69
+        QFile spec(dir.filePath("run/spec.json"));
+        QVERIFY(spec.open(QIODevice::ReadOnly));
+        const QJsonObject saved = QJsonDocument::fromJson(spec.readAll()).object();
+        QCOMPARE(saved.value("trace_count").toInt(), 30);
+        QVERIFY(!saved.contains("trace"));
+        QFile bad(dir.filePath("bad.csv"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("when,what\n1,2\n");
+        bad.close();
+        const Cli refused =
+            cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--trace", bad.fileName()});
+        QCOMPARE(refused.status, 2);
+        QVERIFY2(refused.err.contains(QStringLiteral("is not a header naming an arrival time")),
+                 qPrintable(refused.err));
+    }
+
     void badOptionsAreRefusedWithTheReason() {
         const QString url = QString::fromStdString(server_.url());
         const QList<QPair<QStringList, QString>> cases = {

@@ -6,6 +6,7 @@
 #include "load/http_transport.h"
 #include "load/load_engine.h"
 #include "load_model/load_summary.h"
+#include "load_model/trace_file.h"
 #include "load_test_server.h"
 #include "tls_front.h"
 
@@ -658,6 +659,31 @@ private slots:
             if (url.find(":9/") == std::string::npos)
                 QVERIFY2(summary.firstError.find("HTTP 404") != std::string::npos,
                          summary.firstError.c_str());
+        }
+    }
+
+    // A trace replayed: each request scheduled at its time (sped up twice), with its own lengths, whatever
+    // the run's length distributions say; no concurrency cap and no request count: the trace is both.
+    void aTraceIsReplayedAtItsTimes() {
+        LoadSpec spec = specFor(server_, "ttft=5;tpot=2", 0, 0);
+        spec.inputLen = {LengthDist::Kind::Fixed, 999, 0};
+        std::mt19937_64 rng(5);
+        double t = 0;
+        for (int i = 0; i < 40; ++i) {
+            spec.trace.push_back(TraceArrival{t, 10 + i, 2 + i % 5,
+                                              i % 2 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{}});
+            t += std::exponential_distribution<double>(100)(rng);
+        }
+        spec.traceSpeed = 2;
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 40);
+        for (const RequestRecord& r : run.records) {
+            const TraceArrival& a = spec.trace[size_t(r.index)];
+            QCOMPARE(r.scheduledS, a.atS / 2);
+            QCOMPARE(r.inputTokens.value_or(-1), a.inputLen); // the server counted the words sent
+            QCOMPARE(r.maxTokens, a.outputLen);
+            QCOMPARE(r.outputTokens.value_or(-1), a.outputLen);
+            QVERIFY(r.sentS >= r.scheduledS);
         }
     }
 
