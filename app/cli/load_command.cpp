@@ -7,6 +7,7 @@
 #include "load_model/prompts.h"
 #include "load_model/trace_file.h"
 #include "remote_hosts.h"
+#include "report/load_report.h"
 #include "runs/load_runner.h"
 
 #include <QCommandLineParser>
@@ -207,6 +208,11 @@ int runLoad(const QStringList& args) {
             "Read saved runs back instead of running: one is summarised, several are compared (repeat it).",
             "DIR");
     const auto csv = opt("csv", "With --open: write every request as CSV to FILE (- for stdout).", "FILE");
+    const auto report =
+        opt("report",
+            "Write the run (or with --open, the saved run) as one self-contained HTML page with its "
+            "charts.",
+            "FILE.html");
     RemoteOptions remote;
     parser.addOptions({url,
                        model,
@@ -247,6 +253,7 @@ int runLoad(const QStringList& args) {
                        sshTimeout,
                        results,
                        noSave,
+                       report,
                        json,
                        open,
                        csv,
@@ -261,8 +268,21 @@ int runLoad(const QStringList& args) {
         fputs(qPrintable(parser.helpText()), stdout);
         return 0;
     }
+    if (parser.isSet(open) && parser.isSet(report)) {
+        if (parser.values(open).size() != 1)
+            return usage(QStringLiteral("--report writes one run: give one --open"));
+        if (const QString error = writeLoadReport(parser.value(open), parser.value(report));
+            !error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli load: %s\n", qPrintable(error));
+            return 1;
+        }
+        fprintf(stderr, "rackscope-cli load: wrote %s\n", qPrintable(parser.value(report)));
+        return 0;
+    }
     if (parser.isSet(open))
         return openSaved(parser.values(open), parser.isSet(json), parser.value(csv));
+    if (parser.isSet(report) && parser.isSet(noSave))
+        return usage(QStringLiteral("--report is written from the saved run: drop --no-save"));
 
     rsload::LoadSpec spec;
     spec.url = parser.value(url).toStdString();
@@ -537,6 +557,15 @@ int runLoad(const QStringList& args) {
         runner.start(request); // a copy: the handlers above read it
         if (runner.isRunning())
             loop.exec();
+    }
+    if (parser.isSet(report) && !runner.steps().empty()) {
+        if (const QString error = writeLoadReport(request.resultsDirectory, parser.value(report));
+            !error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli load: --report: %s\n", qPrintable(error));
+            status = 1;
+        } else {
+            fprintf(stderr, "rackscope-cli load: wrote %s\n", qPrintable(parser.value(report)));
+        }
     }
     if (request.capacity && !quiet && runner.capacitySearch())
         printf("Capacity at %s: %s\n", rsload::formatSlos(request.slos).c_str(),

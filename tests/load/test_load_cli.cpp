@@ -21,6 +21,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <csignal>
 #include <cstdlib>
@@ -107,6 +108,26 @@ rsload::LoadSpec spec(const LoadTestServer& s, int64_t requests) {
     x.inputLen = {rsload::LengthDist::Kind::Fixed, 20, 0};
     x.outputLen = {rsload::LengthDist::Kind::Fixed, 4, 0};
     return x;
+}
+
+// A report written by --report: well-formed XHTML with the charts named, and nothing fetched from elsewhere.
+QString checkedReport(const QString& path, const QStringList& charts) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("no report at ") + path;
+    const QString html = QString::fromUtf8(f.readAll());
+    QXmlStreamReader xml(html);
+    while (!xml.atEnd())
+        xml.readNext();
+    if (xml.hasError())
+        return QStringLiteral("not well-formed: %1 at line %2").arg(xml.errorString()).arg(xml.lineNumber());
+    for (const char* outside : {"<script", "<link", "src=", "url(", "@import", "<img", "<iframe"})
+        if (html.contains(QLatin1String(outside)))
+            return QStringLiteral("it reaches outside itself: ") + QLatin1String(outside);
+    for (const QString& id : charts)
+        if (!html.contains(QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"%1\"").arg(id)))
+            return QStringLiteral("no chart ") + id;
+    return {};
 }
 
 } // namespace
@@ -382,6 +403,15 @@ private slots:
         QVERIFY2(reopened.status == 0, qPrintable(reopened.err));
         QVERIFY2(reopened.out.contains(QRegularExpression("Peak KV-cache use \\(%\\): +100\\.0")),
                  qPrintable(reopened.out));
+        const QString html = dir.filePath("report.html");
+        const Cli report = cli({"--open", dir.path(), "--report", html});
+        QVERIFY2(report.status == 0, qPrintable(report.err));
+        const QString problem = checkedReport(html, {"ttft-histogram", "tpot-histogram", "itl-histogram",
+                                                     "request-timeline", "server-metrics"});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        QVERIFY(page.readAll().contains("Peak KV-cache use 100.0 %"));
 
         QTemporaryDir plainDir;
         const Cli plain = cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--requests",
@@ -453,6 +483,17 @@ private slots:
             const Cli reopened = cli({"--open", dir.path()});
             QVERIFY2(reopened.status == 0, qPrintable(reopened.err));
             QCOMPARE(reopened.out.count(QStringLiteral("step-")), qsizetype(steps.size()));
+            // the report draws the search's curve, a point a step
+            const Cli report = cli({"--open", dir.path(), "--report", dir.filePath("report.html")});
+            QVERIFY2(report.status == 0, qPrintable(report.err));
+            const QString problem =
+                checkedReport(dir.filePath("report.html"), {"capacity-curve", "ttft-histogram"});
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QFile page(dir.filePath("report.html"));
+            QVERIFY(page.open(QIODevice::ReadOnly));
+            const QByteArray html = page.readAll();
+            const QByteArray curve = html.mid(html.indexOf("id=\"capacity-curve\""));
+            QCOMPARE(curve.left(curve.indexOf("</svg>")).count("<circle"), qsizetype(steps.size()));
         }
         const Cli noSlo = cli({"--url", "http://127.0.0.1:9/v1", "--model", "m", "--find-capacity"});
         QCOMPARE(noSlo.status, 2);
@@ -475,8 +516,9 @@ private slots:
                     .toUtf8());
         trace.write("{\"timestamp\": oops}\n");
         trace.close();
-        const Cli run = cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--trace",
-                             trace.fileName(), "--server-metrics", "off", "--results", dir.filePath("run")});
+        const Cli run = cli({"--url", QString::fromStdString(server_.url()), "--model", "m<&>'\"", "--trace",
+                             trace.fileName(), "--server-metrics", "off", "--results", dir.filePath("run"),
+                             "--report", dir.filePath("run.html")});
         QVERIFY2(run.status == 0, qPrintable(run.err));
         QVERIFY2(run.err.contains(QStringLiteral("replaying 30 requests (Mooncake trace) over 0.6 s")),
                  qPrintable(run.err));
@@ -490,6 +532,13 @@ private slots:
         const QJsonObject saved = QJsonDocument::fromJson(spec.readAll()).object();
         QCOMPARE(saved.value("trace_count").toInt(), 30);
         QVERIFY(!saved.contains("trace"));
+        // the report of the run just made, the model's name escaped
+        const QString problem =
+            checkedReport(dir.filePath("run.html"), {"ttft-histogram", "request-timeline"});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const Cli noSave =
+            cli({"--url", "http://127.0.0.1:9/v1", "--model", "m", "--no-save", "--report", "x.html"});
+        QCOMPARE(noSave.status, 2);
         QFile bad(dir.filePath("bad.csv"));
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("when,what\n1,2\n");
