@@ -1119,105 +1119,105 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="34"/>
+        <location filename="../app/gui/inference_panel.cpp" line="35"/>
         <source>Capacity at %1: %2</source>
         <translation>%1 下的容量：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="40"/>
+        <location filename="../app/gui/inference_panel.cpp" line="41"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="40"/>
+        <location filename="../app/gui/inference_panel.cpp" line="41"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="50"/>
-        <location filename="../app/gui/inference_panel.cpp" line="123"/>
-        <location filename="../app/gui/inference_panel.cpp" line="175"/>
+        <location filename="../app/gui/inference_panel.cpp" line="51"/>
+        <location filename="../app/gui/inference_panel.cpp" line="124"/>
+        <location filename="../app/gui/inference_panel.cpp" line="176"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="50"/>
+        <location filename="../app/gui/inference_panel.cpp" line="51"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="55"/>
+        <location filename="../app/gui/inference_panel.cpp" line="56"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="57"/>
+        <location filename="../app/gui/inference_panel.cpp" line="58"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <location filename="../app/gui/inference_panel.cpp" line="71"/>
         <source>; no server metrics: %1</source>
         <translation>；无服务器指标：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="73"/>
+        <location filename="../app/gui/inference_panel.cpp" line="74"/>
         <source>no scrape in the measured phase</source>
         <translation>测量阶段没有抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="77"/>
+        <location filename="../app/gui/inference_panel.cpp" line="78"/>
         <source>; server KV-cache peak %1 %, mean %2 %; queue peak %3</source>
         <translation>；服务器 KV 缓存峰值 %1 %，平均 %2 %；队列峰值 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="87"/>
+        <location filename="../app/gui/inference_panel.cpp" line="88"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="90"/>
+        <location filename="../app/gui/inference_panel.cpp" line="91"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="96"/>
-        <location filename="../app/gui/inference_panel.cpp" line="157"/>
+        <location filename="../app/gui/inference_panel.cpp" line="97"/>
+        <location filename="../app/gui/inference_panel.cpp" line="158"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="100"/>
+        <location filename="../app/gui/inference_panel.cpp" line="101"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="102"/>
+        <location filename="../app/gui/inference_panel.cpp" line="103"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="123"/>
+        <location filename="../app/gui/inference_panel.cpp" line="124"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="151"/>
+        <location filename="../app/gui/inference_panel.cpp" line="152"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="160"/>
+        <location filename="../app/gui/inference_panel.cpp" line="161"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="175"/>
+        <location filename="../app/gui/inference_panel.cpp" line="176"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="178"/>
+        <location filename="../app/gui/inference_panel.cpp" line="179"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
@@ -1611,17 +1611,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>查找容量需要给出要满足的 SLO，例如 ttft_p99&lt;=500ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="167"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="168"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="179"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="180"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="185"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="186"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>
@@ -2664,6 +2664,31 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/load_model/load_spec.cpp" line="186"/>
+        <source>the turns per conversation must be between 1 and 1000</source>
+        <translation>每个对话的轮数必须在 1 到 1000 之间</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="189"/>
+        <source>multi-turn conversations need the chat completions API</source>
+        <translation>多轮对话需要使用 chat completions 接口</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="192"/>
+        <source>a trace is replayed one request at a time, not as conversations</source>
+        <translation>轨迹按单个请求回放，不能作为对话回放</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="194"/>
+        <source>the think time must be between 0 and 3600 s</source>
+        <translation>思考时间必须在 0 到 3600 秒之间</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="197"/>
+        <source>the trace speed must be above 0 (1 replays it as it was)</source>
+        <translation>轨迹回放速度必须大于 0（1 表示按原速回放）</translation>
+    </message>
+    <message>
+        <location filename="../core/load_model/load_spec.cpp" line="207"/>
         <source>the scrape interval must be between 0.05 and 3600 s</source>
         <translation>抓取间隔必须在 0.05 到 3600 秒之间</translation>
     </message>

@@ -145,6 +145,14 @@ int runLoad(const QStringList& args) {
         "FILE");
     const auto traceSpeed =
         opt("trace-speed", "With --trace: replay this many times faster (default 1: as it was).", "X", "1");
+    const auto turns =
+        opt("turns",
+            "Multi-turn conversations of N turns (chat only): each turn sends the conversation so "
+            "far and a new user turn, from --dataset's ShareGPT conversations or synthetic. "
+            "--concurrency and --rate count conversations, --requests turns.",
+            "N", "1");
+    const auto thinkTime =
+        opt("think-time", "With --turns: seconds between a reply and the next turn.", "S", "0");
     const auto dataset = opt(
         "dataset", "Prompts from a JSONL file or a ShareGPT JSON array instead of synthetic ones.", "FILE");
     const auto seed = opt(
@@ -250,6 +258,8 @@ int runLoad(const QStringList& args) {
                        serverMetrics,
                        trace,
                        traceSpeed,
+                       turns,
+                       thinkTime,
                        sshTimeout,
                        results,
                        noSave,
@@ -383,6 +393,8 @@ int runLoad(const QStringList& args) {
         if (spec.prompts.empty())
             return usage(QStringLiteral("--dataset %1 has no usable prompt").arg(parser.value(dataset)));
     }
+    spec.turns = int(number(turns, 1));
+    spec.thinkTimeS = number(thinkTime, 0);
     if (parser.isSet(trace)) {
         QByteArray text;
         if (const QString problem = readBoundedFile(parser.value(trace), qint64(1) << 30, &text);

@@ -181,6 +181,17 @@ std::vector<std::string> validate(const LoadSpec& s) {
         s.metricsUrl.rfind("https://", 0) != 0)
         problems.push_back(
             QT_TRANSLATE_NOOP("rsload", "the server metrics URL must start with http:// or https://"));
+    if (s.turns < 1 || s.turns > 1000)
+        problems.push_back(
+            QT_TRANSLATE_NOOP("rsload", "the turns per conversation must be between 1 and 1000"));
+    if (s.turns > 1 && s.endpoint != Endpoint::ChatCompletions)
+        problems.push_back(
+            QT_TRANSLATE_NOOP("rsload", "multi-turn conversations need the chat completions API"));
+    if (s.turns > 1 && !s.trace.empty())
+        problems.push_back(
+            QT_TRANSLATE_NOOP("rsload", "a trace is replayed one request at a time, not as conversations"));
+    if (!(s.thinkTimeS >= 0) || s.thinkTimeS > 3600)
+        problems.push_back(QT_TRANSLATE_NOOP("rsload", "the think time must be between 0 and 3600 s"));
     if (!(s.traceSpeed > 0) || s.traceSpeed > 1e6)
         problems.push_back(
             QT_TRANSLATE_NOOP("rsload", "the trace speed must be above 0 (1 replays it as it was)"));
@@ -217,6 +228,8 @@ Json toJson(const LoadSpec& s) {
         Json o{{"text", p.text}, {"output_len", p.outputLen}};
         if (!p.messages.is_null())
             o["messages"] = p.messages;
+        if (!p.conversation.is_null())
+            o["conversation"] = p.conversation;
         prompts.push_back(std::move(o));
     }
     Json trace = Json::array();
@@ -249,6 +262,8 @@ Json toJson(const LoadSpec& s) {
                 {"prompts", prompts},
                 {"trace", trace},
                 {"trace_speed", s.traceSpeed},
+                {"turns", s.turns},
+                {"think_time_s", s.thinkTimeS},
                 {"client", s.client}};
 }
 
@@ -312,6 +327,8 @@ std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why) {
             prompt.outputLen = p.value("output_len", int64_t(0));
             if (p.contains("messages"))
                 prompt.messages = p["messages"];
+            if (p.contains("conversation") && p["conversation"].is_array())
+                prompt.conversation = p["conversation"];
             s.prompts.push_back(std::move(prompt));
         }
         for (const Json& a : j.value("trace", Json::array()))
@@ -319,6 +336,8 @@ std::optional<LoadSpec> loadSpecFromJson(const Json& j, std::string* why) {
                 TraceArrival{a.at(0).get<double>(), a.at(1).get<int64_t>(), a.at(2).get<int64_t>(),
                              a.size() > 3 ? a.at(3).get<std::vector<int64_t>>() : std::vector<int64_t>{}});
         s.traceSpeed = j.value("trace_speed", 1.0);
+        s.turns = j.value("turns", 1);
+        s.thinkTimeS = j.value("think_time_s", 0.0);
         s.client = j.value("client", "");
     } catch (const nlohmann::json::exception& e) {
         return fail(std::string("the load spec is malformed: ") + e.what());

@@ -29,6 +29,9 @@ std::string formatLengthDist(const LengthDist& d);
 struct Prompt {
     std::string text; // for /v1/completions, and a chat prompt's single user message
     Json messages;    // a chat conversation as given, when the file had one
+    // A ShareGPT conversation's turns as chat messages (user, assistant, user, ...): what a multi-turn run
+    // sends turn by turn
+    Json conversation;
     int64_t outputLen = 0;
 };
 
@@ -88,7 +91,12 @@ struct LoadSpec {
     // rate, the request count and the length distributions; the concurrency still caps it (0: no cap).
     std::vector<TraceArrival> trace;
     double traceSpeed = 1;
-    std::string client; // this load's source, named in its records (the host)
+    // Multi-turn conversations (chat only): each conversation sends up to `turns` requests one after another,
+    // each with the conversation so far (its user turns and replies) and a new user turn, so its prompt grows
+    // on a shared prefix. The concurrency (or the rate) is of conversations; `requests` counts turns.
+    int turns = 1;
+    double thinkTimeS = 0; // after a reply, before the next turn
+    std::string client;    // this load's source, named in its records (the host)
 };
 
 // Every problem with the spec, as sentences; empty when it can run.

@@ -62,6 +62,18 @@ std::optional<Prompt> promptFromObject(const Json& o, std::string* why) {
             *why = "a ShareGPT record has no human turn";
             return std::nullopt;
         }
+        p.conversation = Json::array(); // every turn, for a multi-turn run
+        for (const Json& turn : *c) {
+            if (!turn.is_object() || !turn.value("from", Json()).is_string() ||
+                !turn.value("value", Json()).is_string())
+                continue;
+            const std::string from = turn["from"].get<std::string>();
+            const char* role = from == "human" || from == "user"      ? "user"
+                               : from == "gpt" || from == "assistant" ? "assistant"
+                                                                      : nullptr;
+            if (role)
+                p.conversation.push_back(Json{{"role", role}, {"content", turn["value"]}});
+        }
         return p;
     }
     for (const char* key : {"prompt", "text", "input"}) {

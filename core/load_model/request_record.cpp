@@ -87,6 +87,10 @@ Json toJson(const RequestRecord& r) {
            {"finish_reason", orNull(r.finishReason)}};
     if (!r.chunkTokens.empty())
         j["chunk_tokens"] = r.chunkTokens;
+    if (r.session) {
+        j["session"] = *r.session;
+        j["turn"] = r.turn;
+    }
     if (r.itlDropped > 0) {
         j["itl_dropped"] = r.itlDropped;
         j["itl_dropped_max_ms"] = rounded(r.itlDroppedMaxMs);
@@ -131,6 +135,8 @@ std::optional<RequestRecord> recordFromJson(const Json& j, std::string* why) {
         r.maxTokens = j.value("max_tokens", int64_t(0));
         r.connectMs = optionalOf<double>(j, "connect_ms");
         r.finishReason = optionalOf<std::string>(j, "finish_reason");
+        r.session = optionalOf<int64_t>(j, "session");
+        r.turn = j.value("turn", 0);
     } catch (const nlohmann::json::exception& e) {
         *why = std::string("a request record is malformed: ") + e.what();
         return std::nullopt;

@@ -46,6 +46,9 @@ struct RequestRecord {
     int64_t maxTokens = 0;
     std::optional<double> connectMs; // a new connection's TCP (and TLS) set-up; absent when one was reused
     std::optional<std::string> finishReason;
+    std::optional<int64_t>
+        session; // a multi-turn conversation's number, and this request's turn in it (from 1)
+    int turn = 0;
 
     bool ok() const { return failure == Failure::Ok; }
     // (E2E - TTFT) / (output tokens - 1), vLLM's TPOT; absent below two tokens

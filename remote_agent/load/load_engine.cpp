@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <limits>
 #include <random>
 #include <unordered_set>
@@ -51,6 +52,15 @@ int raiseFdLimit() {
 } // namespace
 
 struct LoadEngine::Impl {
+    // A multi-turn conversation in progress: what was said so far, and its turns.
+    struct Session {
+        int64_t id = 0;
+        int turns = 0, sent = 0;        // planned, and sent so far
+        Json history = Json::array();   // the messages before the next user turn
+        const Prompt* source = nullptr; // a dataset conversation; null: synthetic turns
+        Json userTurn;                  // the user message of the turn in flight
+    };
+
     struct Transfer final : TransferEvents {
         Impl* engine = nullptr;
         RequestRecord record;
@@ -66,6 +76,7 @@ struct LoadEngine::Impl {
         Clock::time_point now;                  // the arrival time of the bytes being parsed
         std::optional<Clock::time_point> ready; // when it could have been sent
         bool aborted = false;                   // the stream's own content stops the transfer
+        std::shared_ptr<Session> session;       // a conversation's turn
 
         void fail(Failure f, std::string detail) {
             if (failure)
@@ -103,6 +114,10 @@ struct LoadEngine::Impl {
     double nextArrivalS = 0; // rate mode: the next request's scheduled time
     bool sendingDone = false;
     std::optional<Clock::time_point> slotFreedAt;
+    // Multi-turn: conversations whose next turn waits for its time (a reply ended, and the think time), in
+    // order
+    std::deque<std::pair<Clock::time_point, std::shared_ptr<Session>>> readyTurns;
+    int64_t activeSessions = 0, committedTurns = 0, nextSession = 0;
     LoadProgress progress;
     Clock::time_point nextProgress;
     LoadOutcome outcome;
@@ -123,13 +138,72 @@ struct LoadEngine::Impl {
     }
 
     // --- one request ----------------------------------------------------------------------------
-    bool send(double scheduledS, std::optional<Clock::time_point> ready) {
+    // A conversation's next user turn: the dataset's, or synthetic words; nothing when it has no more.
+    Json nextUserTurn(const Session& s) {
+        if (!s.source)
+            return Json{{"role", "user"}, {"content", syntheticPrompt(drawLength(spec.inputLen, rng), rng)}};
+        int users = 0;
+        for (const Json& m : s.source->conversation)
+            if (m.value("role", "") == "user" && users++ == s.sent)
+                return m;
+        return {};
+    }
+    // The reply to turn `sent` as the history keeps it: the dataset's, or synthetic words of the output
+    // length.
+    Json replyTo(const Session& s, int64_t maxTokens) {
+        if (s.source) {
+            int users = 0;
+            const Json& c = s.source->conversation;
+            for (size_t i = 0; i < c.size(); ++i)
+                if (c[i].value("role", "") == "user" && ++users == s.sent)
+                    return i + 1 < c.size() && c[i + 1].value("role", "") == "assistant"
+                               ? c[i + 1]
+                               : Json{{"role", "assistant"}, {"content", ""}};
+        }
+        return Json{{"role", "assistant"}, {"content", syntheticPrompt(maxTokens, rng)}};
+    }
+
+    // Starts a conversation (spec.turns > 1) and sends its first turn; false when there is no turn left to
+    // give it.
+    bool startSession(double scheduledS, std::optional<Clock::time_point> ready) {
+        auto s = std::make_shared<Session>();
+        s->id = nextSession++;
+        s->source = spec.prompts.empty() ? nullptr : &spec.prompts[size_t(s->id) % spec.prompts.size()];
+        int users = 0;
+        if (s->source)
+            for (const Json& m : s->source->conversation)
+                users += m.value("role", "") == "user" ? 1 : 0;
+        s->turns = s->source ? std::max(1, std::min(spec.turns, users)) : spec.turns;
+        if (spec.requests > 0)
+            s->turns = int(std::min<int64_t>(s->turns, spec.requests - measuredSent - committedTurns));
+        if (s->turns <= 0)
+            return false;
+        ++activeSessions;
+        committedTurns += s->turns - 1;
+        return send(scheduledS, ready, s);
+    }
+
+    bool send(double scheduledS, std::optional<Clock::time_point> ready,
+              std::shared_ptr<Session> session = {}) {
         auto t = std::make_unique<Transfer>();
         t->engine = this;
         RequestRecord& r = t->record;
         r.index = nextIndex++;
         r.client = spec.client;
         r.warmup = inWarmup;
+        if (session) {
+            session->userTurn = nextUserTurn(*session);
+            ++session->sent;
+            r.session = session->id;
+            r.turn = session->sent;
+            r.maxTokens = drawLength(spec.outputLen, rng);
+            Prompt conversation;
+            conversation.messages = session->history;
+            conversation.messages.push_back(session->userTurn);
+            t->body = bodies->make(&conversation, std::string(), r.maxTokens);
+            t->session = std::move(session);
+            return dispatch(std::move(t), scheduledS, ready);
+        }
         const TraceArrival* arrival = !inWarmup && size_t(measuredSent) < spec.trace.size()
                                           ? &spec.trace[size_t(measuredSent)]
                                           : nullptr;
@@ -148,6 +222,11 @@ struct LoadEngine::Impl {
                                : arrival ? tracePrompt(*arrival, rng)
                                          : syntheticPrompt(inputLen, rng),
                                r.maxTokens);
+        return dispatch(std::move(t), scheduledS, ready);
+    }
+
+    bool dispatch(std::unique_ptr<Transfer> t, double scheduledS, std::optional<Clock::time_point> ready) {
+        RequestRecord& r = t->record;
         Transfer* raw = t.get();
         if (spec.stream)
             raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
@@ -211,6 +290,18 @@ struct LoadEngine::Impl {
             ++progress.failed;
         inFlight.erase(t);
         slotFreedAt = end;
+        if (Session* s = t->session.get()) {
+            if (r.ok() && s->sent < s->turns && !cancelRequested) {
+                s->history.push_back(s->userTurn);
+                s->history.push_back(replyTo(*s, r.maxTokens));
+                readyTurns.emplace_back(end + std::chrono::duration_cast<Clock::duration>(
+                                                  std::chrono::duration<double>(spec.thinkTimeS)),
+                                        t->session);
+            } else { // its last turn, or one failed: the conversation ends, its other turns are not sent
+                committedTurns -= s->turns - s->sent;
+                --activeSessions;
+            }
+        }
         ++outcome.records;
         if (cb.onRecord)
             cb.onRecord(r);
@@ -233,7 +324,7 @@ struct LoadEngine::Impl {
     bool measuredQuotaLeft(double atS) const {
         if (!spec.trace.empty() && size_t(measuredSent) >= spec.trace.size())
             return false;
-        if (spec.requests > 0 && measuredSent >= spec.requests)
+        if (spec.requests > 0 && measuredSent + committedTurns >= spec.requests)
             return false;
         if (spec.durationS > 0 && atS >= spec.durationS)
             return false;
@@ -241,6 +332,8 @@ struct LoadEngine::Impl {
     }
 
     // Sends every request that is due now; returns when the next one is due (if scheduled).
+    // Sends every request that is due now: conversations' next turns, then new requests (or conversations);
+    // returns when the next one is due (if scheduled).
     std::optional<Clock::time_point> sendDue() {
         if (inWarmup) {
             while (warmupSent < spec.warmup && inFlightCount() < limit()) {
@@ -256,6 +349,28 @@ struct LoadEngine::Impl {
             }
             return std::nullopt;
         }
+        const Clock::time_point now = Clock::now();
+        while (!readyTurns.empty() && readyTurns.front().first <= now) {
+            auto [due, session] = std::move(readyTurns.front());
+            readyTurns.pop_front();
+            --committedTurns;
+            ++measuredSent;
+            if (!send(secondsBetween(origin, due), due, std::move(session)))
+                return std::nullopt;
+        }
+        std::optional<Clock::time_point> next = sendDueFresh();
+        if (!readyTurns.empty())
+            next = next ? std::min(*next, readyTurns.front().first) : readyTurns.front().first;
+        return next;
+    }
+
+    // A new request, or with turns a new conversation's first turn.
+    bool sendFresh(double scheduledS, std::optional<Clock::time_point> ready) {
+        return spec.turns > 1 ? startSession(scheduledS, ready) : send(scheduledS, ready);
+    }
+    int64_t busy() const { return spec.turns > 1 ? activeSessions : inFlightCount(); }
+
+    std::optional<Clock::time_point> sendDueFresh() {
         while (!sendingDone) {
             const double nowS = secondsBetween(origin, Clock::now());
             if (spec.rate > 0 || !spec.trace.empty()) {
@@ -266,24 +381,24 @@ struct LoadEngine::Impl {
                 if (nextArrivalS > nowS)
                     return origin + std::chrono::duration_cast<Clock::duration>(
                                         std::chrono::duration<double>(nextArrivalS));
-                if (inFlightCount() >= limit())
+                if (busy() >= limit())
                     return std::nullopt; // waits for a slot; the queue time shows it
                 const Clock::time_point due = origin + std::chrono::duration_cast<Clock::duration>(
                                                            std::chrono::duration<double>(nextArrivalS));
                 const Clock::time_point ready = slotFreedAt && *slotFreedAt > due ? *slotFreedAt : due;
-                if (!send(nextArrivalS, ready))
+                if (!sendFresh(nextArrivalS, ready))
                     break;
                 if (spec.trace.empty())
                     nextArrivalS += nextGap();
             } else {
-                if (!measuredQuotaLeft(nowS) || inFlightCount() >= limit()) {
+                if (!measuredQuotaLeft(nowS) || busy() >= limit()) {
                     if (!measuredQuotaLeft(nowS))
                         sendingDone = true;
                     return std::nullopt;
                 }
                 // closed loop: a request is scheduled when its slot frees
                 const Clock::time_point ready = slotFreedAt ? std::max(*slotFreedAt, origin) : origin;
-                if (!send(std::max(0.0, secondsBetween(origin, ready)), ready))
+                if (!sendFresh(std::max(0.0, secondsBetween(origin, ready)), ready))
                     break;
             }
             ++measuredSent;
@@ -467,7 +582,7 @@ LoadOutcome LoadEngine::Impl::run() {
             break;
         }
         const std::optional<Clock::time_point> nextSend = sendDue();
-        if (!inWarmup && sendingDone && inFlight.empty())
+        if (!inWarmup && sendingDone && inFlight.empty() && readyTurns.empty())
             break;
         const Clock::time_point now = Clock::now();
         if (now >= nextProgress)

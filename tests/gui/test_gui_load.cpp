@@ -250,9 +250,10 @@ private slots:
     }
 
     // Run → Inference load run with "find the capacity": the search's steps fill the Sweep chart and the
-    // status says what it found. The test server's model: each other stream adds 5 ms to the TTFT of 20 ms.
+    // status says what it found. The test server's model: each other stream adds 20 ms to the TTFT of 20 ms,
+    // so ttft_p99<=130ms holds up to 6 streams, with 10 ms to spare for a loaded machine (and 5 with 30).
     void theDialogFindsTheCapacity() {
-        test::LoadTestServer server({"--script", "ttft=20;tpot=2;ttft-per-stream=5"});
+        test::LoadTestServer server({"--script", "ttft=20;tpot=2;ttft-per-stream=20"});
         QVERIFY(server.ok());
         MainWindow window;
         window.show();
@@ -263,7 +264,7 @@ private slots:
         QString why;
         QVERIFY(!d.request(&why));
         QVERIFY2(why.contains(QStringLiteral("needs the SLO")), qPrintable(why));
-        d.sloEdit()->setText(QStringLiteral("ttft_p99<=47ms"));
+        d.sloEdit()->setText(QStringLiteral("ttft_p99<=130ms"));
         auto request = d.request(&why);
         QVERIFY2(request && request->capacity, qPrintable(why));
         QCOMPARE(int(request->capacity->by), int(CapacitySearch::By::Concurrency));
@@ -275,11 +276,11 @@ private slots:
         QVERIFY(finished.wait(120000));
         const CapacitySearch* search = window.loadRunner()->capacitySearch();
         QVERIFY(search && search->capacity());
-        QVERIFY2(*search->capacity() >= 5 && *search->capacity() <= 6,
-                 search->describe().c_str()); // 1 + 27 / 5
+        QVERIFY2(*search->capacity() >= 5 && *search->capacity() <= 6, search->describe().c_str());
         QCOMPARE(window.loadChart()->timeline().steps().size(), search->steps().size());
-        QVERIFY2(window.loadChart()->status().startsWith(QStringLiteral("Capacity at ttft_p99<=47ms: about")),
-                 qPrintable(window.loadChart()->status()));
+        QVERIFY2(
+            window.loadChart()->status().startsWith(QStringLiteral("Capacity at ttft_p99<=130ms: about")),
+            qPrintable(window.loadChart()->status()));
     }
 
     void aFailedRunSaysWhy() {

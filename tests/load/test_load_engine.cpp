@@ -6,6 +6,7 @@
 #include "load/http_transport.h"
 #include "load/load_engine.h"
 #include "load_model/load_summary.h"
+#include "load_model/prompts.h"
 #include "load_model/trace_file.h"
 #include "load_test_server.h"
 #include "tls_front.h"
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -685,6 +687,54 @@ private slots:
             QCOMPARE(r.outputTokens.value_or(-1), a.outputLen);
             QVERIFY(r.sentS >= r.scheduledS);
         }
+    }
+
+    // Conversations of three turns, two at a time: each turn carries the conversation so far and a new user
+    // turn (the server counts every message's words), is sent only after the turn before it ended and the
+    // think time passed, and the request count is of turns.
+    void conversationsGrowTurnByTurn() {
+        LoadSpec spec = specFor(server_, "ttft=5;tpot=1", 12, 2);
+        spec.turns = 3;
+        spec.thinkTimeS = 0.02;
+        spec.inputLen = {LengthDist::Kind::Fixed, 30, 0};
+        spec.outputLen = {LengthDist::Kind::Fixed, 8, 0};
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 12);
+        std::map<int64_t, std::vector<const RequestRecord*>> bySession;
+        for (const RequestRecord& r : run.records) {
+            QVERIFY(r.session);
+            bySession[*r.session].push_back(&r);
+        }
+        QCOMPARE(bySession.size(), size_t(4));
+        for (auto& [id, turns] : bySession) {
+            std::sort(turns.begin(), turns.end(), [](auto* a, auto* b) { return a->turn < b->turn; });
+            QCOMPARE(turns.size(), size_t(3));
+            for (int k = 0; k < 3; ++k) {
+                QCOMPARE(turns[size_t(k)]->turn, k + 1);
+                // 30 new words a turn, and each earlier turn's 30 words and 8-word reply again
+                QCOMPARE(turns[size_t(k)]->inputTokens.value_or(-1), int64_t(30 + k * (30 + 8)));
+                if (k > 0) {
+                    const RequestRecord& before = *turns[size_t(k - 1)];
+                    QVERIFY(turns[size_t(k)]->sentS >= before.sentS + *before.e2elMs / 1000 + 0.02 - 1e-3);
+                }
+            }
+        }
+        // from a ShareGPT conversation: its own user turns and replies, for as many turns as it has
+        std::string skippedWhy;
+        size_t skipped = 0;
+        spec.prompts = readPromptFile(
+            R"([{"conversations": [{"from": "human", "value": "one two three"}, {"from": "gpt", "value": "four five"},
+                {"from": "human", "value": "six"}, {"from": "gpt", "value": "seven"}]}])",
+            10, &skipped, &skippedWhy);
+        QCOMPARE(spec.prompts.size(), size_t(1));
+        spec.requests = 4;
+        spec.concurrency = 1;
+        const Run shared = runLoad(spec);
+        expectAll(shared, Failure::Ok, 4);
+        std::vector<int64_t> inputs;
+        for (const RequestRecord& r : shared.records)
+            inputs.push_back(r.inputTokens.value_or(-1));
+        QCOMPARE(inputs, (std::vector<int64_t>{3, 3 + 2 + 1, 3, 6})); // two conversations of its two turns
     }
 
     void aBadSpecIsRefusedBeforeAnythingIsSent() {
