@@ -138,20 +138,26 @@ struct LoadEngine::Impl {
     }
 
     // --- one request ----------------------------------------------------------------------------
-    // A conversation's next user turn: the dataset's, or synthetic words; nothing when it has no more.
+    // A conversation's next user turn: a ShareGPT conversation's own, else a dataset prompt's text for the
+    // first and synthetic words after it.
     Json nextUserTurn(const Session& s) {
-        if (!s.source)
-            return Json{{"role", "user"}, {"content", syntheticPrompt(drawLength(spec.inputLen, rng), rng)}};
-        int users = 0;
-        for (const Json& m : s.source->conversation)
-            if (m.value("role", "") == "user" && users++ == s.sent)
-                return m;
-        return {};
+        const auto user = [](std::string text) {
+            return Json{{"role", "user"}, {"content", std::move(text)}};
+        };
+        if (s.source && !s.source->conversation.empty()) {
+            int users = 0;
+            for (const Json& m : s.source->conversation)
+                if (m.value("role", "") == "user" && users++ == s.sent)
+                    return m;
+        }
+        if (s.source && s.sent == 0)
+            return user(s.source->text);
+        return user(syntheticPrompt(drawLength(spec.inputLen, rng), rng));
     }
     // The reply to turn `sent` as the history keeps it: the dataset's, or synthetic words of the output
     // length.
     Json replyTo(const Session& s, int64_t maxTokens) {
-        if (s.source) {
+        if (s.source && !s.source->conversation.empty()) {
             int users = 0;
             const Json& c = s.source->conversation;
             for (size_t i = 0; i < c.size(); ++i)
@@ -169,11 +175,11 @@ struct LoadEngine::Impl {
         auto s = std::make_shared<Session>();
         s->id = nextSession++;
         s->source = spec.prompts.empty() ? nullptr : &spec.prompts[size_t(s->id) % spec.prompts.size()];
-        int users = 0;
+        int users = 0; // a ShareGPT conversation has as many turns as its user turns, at most
         if (s->source)
             for (const Json& m : s->source->conversation)
                 users += m.value("role", "") == "user" ? 1 : 0;
-        s->turns = s->source ? std::max(1, std::min(spec.turns, users)) : spec.turns;
+        s->turns = users > 0 ? std::min(spec.turns, users) : spec.turns;
         if (spec.requests > 0)
             s->turns = int(std::min<int64_t>(s->turns, spec.requests - measuredSent - committedTurns));
         if (s->turns <= 0)

@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
                                                  std::tuple{"libcurl client", &curl, names[1]}}) {
             std::printf("  %-15s %7.0f req/s", label, median(*rates));
             if (!theirs.empty())
-                std::printf("   wrk %7.0f req/s   ratio %.2f (goal >= 0.8)", reference,
+                std::printf("   wrk %7.0f req/s   ratio %.2f (goal >= 1.0)", reference,
                             median(*rates) / reference);
             std::printf("   [%s]\n", name.c_str());
         }

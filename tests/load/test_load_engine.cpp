@@ -735,6 +735,13 @@ private slots:
         for (const RequestRecord& r : shared.records)
             inputs.push_back(r.inputTokens.value_or(-1));
         QCOMPARE(inputs, (std::vector<int64_t>{3, 3 + 2 + 1, 3, 6})); // two conversations of its two turns
+        // a plain prompt: its text opens the conversation, synthetic turns follow
+        spec.prompts = readPromptFile("{\"prompt\": \"alpha beta\"}\n", 10, &skipped, &skippedWhy);
+        spec.requests = 2;
+        const Run plain = runLoad(spec);
+        expectAll(plain, Failure::Ok, 2);
+        QCOMPARE(plain.records[0].inputTokens.value_or(-1), int64_t(2));
+        QCOMPARE(plain.records[1].inputTokens.value_or(-1), int64_t(2 + 8 + 30));
     }
 
     void aBadSpecIsRefusedBeforeAnythingIsSent() {
