@@ -1114,112 +1114,128 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::InferencePanel</name>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="21"/>
+        <location filename="../app/gui/inference_panel.cpp" line="23"/>
         <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="35"/>
+        <location filename="../app/gui/inference_panel.cpp" line="38"/>
         <source>Capacity at %1: %2</source>
         <translation>%1 下的容量：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="41"/>
+        <location filename="../app/gui/inference_panel.cpp" line="44"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="41"/>
+        <location filename="../app/gui/inference_panel.cpp" line="44"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="51"/>
-        <location filename="../app/gui/inference_panel.cpp" line="124"/>
-        <location filename="../app/gui/inference_panel.cpp" line="176"/>
+        <location filename="../app/gui/inference_panel.cpp" line="54"/>
+        <location filename="../app/gui/inference_panel.cpp" line="127"/>
+        <location filename="../app/gui/inference_panel.cpp" line="180"/>
+        <location filename="../app/gui/inference_panel.cpp" line="191"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="51"/>
+        <location filename="../app/gui/inference_panel.cpp" line="54"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="56"/>
+        <location filename="../app/gui/inference_panel.cpp" line="59"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="58"/>
+        <location filename="../app/gui/inference_panel.cpp" line="61"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="71"/>
+        <location filename="../app/gui/inference_panel.cpp" line="74"/>
         <source>; no server metrics: %1</source>
         <translation>；无服务器指标：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="74"/>
+        <location filename="../app/gui/inference_panel.cpp" line="77"/>
         <source>no scrape in the measured phase</source>
         <translation>测量阶段没有抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="78"/>
+        <location filename="../app/gui/inference_panel.cpp" line="81"/>
         <source>; server KV-cache peak %1 %, mean %2 %; queue peak %3</source>
         <translation>；服务器 KV 缓存峰值 %1 %，平均 %2 %；队列峰值 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="88"/>
+        <location filename="../app/gui/inference_panel.cpp" line="91"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="91"/>
+        <location filename="../app/gui/inference_panel.cpp" line="94"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="97"/>
-        <location filename="../app/gui/inference_panel.cpp" line="158"/>
+        <location filename="../app/gui/inference_panel.cpp" line="100"/>
+        <location filename="../app/gui/inference_panel.cpp" line="162"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="101"/>
+        <location filename="../app/gui/inference_panel.cpp" line="104"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="103"/>
+        <location filename="../app/gui/inference_panel.cpp" line="106"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="124"/>
+        <location filename="../app/gui/inference_panel.cpp" line="127"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="152"/>
+        <location filename="../app/gui/inference_panel.cpp" line="156"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="161"/>
+        <location filename="../app/gui/inference_panel.cpp" line="165"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="176"/>
+        <location filename="../app/gui/inference_panel.cpp" line="180"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="179"/>
+        <location filename="../app/gui/inference_panel.cpp" line="183"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="188"/>
+        <source>no inference load run was saved or opened yet</source>
+        <translation>还没有保存或打开过推理负载运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="191"/>
+        <source>Could not write the report: %1</source>
+        <translation>无法写入报告：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="194"/>
+        <source>wrote the report of %1 to %2</source>
+        <translation>已将 %1 的报告写入 %2</translation>
     </message>
 </context>
 <context>
@@ -1674,22 +1690,22 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="174"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="169"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="175"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="170"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="176"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="171"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
@@ -1900,11 +1916,26 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="167"/>
+        <source>Export inference load report…</source>
+        <translation>导出推理负载报告…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
+        <source>Export the load run&apos;s report</source>
+        <translation>导出负载运行的报告</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="169"/>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="173"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="180"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="186"/>
         <source>Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;All files (*)</source>
         <translation>拓扑、网络、会话和运行记录 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;所有文件 (*)</translation>
     </message>
@@ -2056,7 +2087,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="179"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="185"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>

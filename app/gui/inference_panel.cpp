@@ -1,5 +1,7 @@
 #include "inference_panel.h"
 
+#include "report/load_report.h"
+
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
@@ -30,6 +32,7 @@ InferencePanel::InferencePanel(QWidget* parent)
     connect(runner_, &LoadRunner::clientFailed, this, &InferencePanel::log);
     connect(runner_, &LoadRunner::stepFinished, this, &InferencePanel::onStepFinished);
     connect(runner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
+        lastRun_ = runner_->request().resultsDirectory;
         if (const CapacitySearch* search = runner_->capacitySearch()) {
             const QString found =
                 tr("Capacity at %1: %2")
@@ -136,6 +139,7 @@ void InferencePanel::showSavedRuns(const std::vector<SavedLoadRun>& runs) {
 
 void InferencePanel::showSaved(const QString& directory, std::vector<LoadResults> runs) {
     shown_ << directory;
+    lastRun_ = directory;
     chart_->timeline().clear();
     for (const LoadResults& r : runs) {
         for (const QString& p : r.problems)
@@ -177,6 +181,17 @@ bool InferencePanel::exportCsv(const QString& path) {
         return false;
     }
     emit log({}, tr("wrote %1 requests to %2").arg(all.size()).arg(path));
+    return true;
+}
+
+bool InferencePanel::exportReport(const QString& path) {
+    const QString error = lastRun_.isEmpty() ? tr("no inference load run was saved or opened yet")
+                                             : writeLoadReport(lastRun_, path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("rackscope"), tr("Could not write the report: %1").arg(error));
+        return false;
+    }
+    emit log({}, tr("wrote the report of %1 to %2").arg(lastRun_, path));
     return true;
 }
 

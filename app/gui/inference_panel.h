@@ -25,6 +25,8 @@ public:
     void showSavedRuns(const std::vector<SavedLoadRun>& runs);
     void clearComparison();
     bool exportCsv(const QString& path); // every request of the runs opened or compared
+    // The last run finished or opened as one HTML page (load --report's); false, said, when there is none.
+    bool exportReport(const QString& path);
 
 signals:
     void log(const QString& host, const QString& what);
@@ -39,6 +41,7 @@ private:
     LoadRunner* runner_;
     std::vector<LoadResults> compared_;
     QStringList shown_; // saved runs' folders shown, as opened
+    QString lastRun_;   // the folder of the run last finished or opened: what a report is written of
 };
 
 } // namespace rackscope::gui

@@ -82,6 +82,7 @@ public:
     bool openLoadResults(const QString& directory);
     void clearLoadComparison();
     bool exportLoadCsv(const QString& path);
+    bool exportLoadReport(const QString& path); // the last run finished or opened, as load --report writes it
 
 signals:
     void serversDone(); // a connection or refresh has ended and every answer is shown

@@ -164,6 +164,12 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             exportLoadCsv(path);
     });
+    run->addAction(tr("Export inference load report…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the load run's report"), QString(),
+                                                          tr("HTML (*.html)"));
+        if (!path.isEmpty())
+            exportLoadReport(path);
+    });
     run->addAction(tr("Clear the inference load comparison"), this, &MainWindow::clearLoadComparison);
     run->addAction(tr("&Stop the run"), this, [this] { runs_->stop(); });
     run->addAction(tr("&Open saved run…"), this, [this] {

@@ -73,5 +73,8 @@ void MainWindow::clearLoadComparison() {
 bool MainWindow::exportLoadCsv(const QString& path) {
     return inference_->exportCsv(path);
 }
+bool MainWindow::exportLoadReport(const QString& path) {
+    return inference_->exportReport(path);
+}
 
 } // namespace rackscope::gui

@@ -240,6 +240,11 @@ private slots:
                  qPrintable(chart->status()));
         QVERIFY2(chart->status().contains(QStringLiteral("queue peak 2")), qPrintable(chart->status()));
 
+        QTemporaryDir out;
+        QVERIFY(window.exportLoadReport(out.filePath(QStringLiteral("run.html")))); // Run → Export the report
+        QFile report(out.filePath(QStringLiteral("run.html")));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        QVERIFY(report.readAll().contains("id=\"server-metrics\""));
         const size_t scraped = chart->timeline().server().size();
         QVERIFY(window.openLoadResults(window.loadRunner()->steps().back().directory));
         QCOMPARE(chart->timeline().server().size(), scraped);
