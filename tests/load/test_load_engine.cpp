@@ -744,6 +744,34 @@ private slots:
         QCOMPARE(plain.records[1].inputTokens.value_or(-1), int64_t(2 + 8 + 30));
     }
 
+    // What a hostile or broken /metrics sends: not HTTP, a web page, a body cut short, an oversized one. Each
+    // scrape says what was wrong, and the load runs as ever.
+    void aHostileMetricsEndpointHarmsNothing() {
+        const std::string huge =
+            "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(kMaxScrapeBytes + 10) + "\r\n\r\n" +
+            std::string(kMaxScrapeBytes + 10, '#');
+        const std::pair<std::string, const char*> cases[] = {
+            {"SSH-2.0-OpenSSH_9.2\r\n", ""},
+            {"HTTP/1.1 200 OK\r\nContent-Length: 27\r\n\r\n<html><body>hi</body></html>",
+             "no Prometheus metrics"},
+            {"HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\nvllm:num_requests_running 3\n", ""},
+            {huge, "larger than 32 MiB"},
+        };
+        for (const auto& [reply, expected] : cases) {
+            RawReplyServer hostile(reply);
+            LoadSpec spec = specFor(server_, "ttft=20;tpot=5", 4, 2);
+            spec.metricsUrl = hostile.url().substr(0, hostile.url().size() - 3) + "/metrics";
+            spec.scrapeIntervalS = 0.1;
+            const Run run = runLoad(spec);
+            expectAll(run, Failure::Ok, 4);
+            QVERIFY(!run.server.empty());
+            for (const ServerSample& s : run.server) {
+                QVERIFY2(!s.error.empty(), reply.substr(0, 40).c_str());
+                QVERIFY2(s.error.find(expected) != std::string::npos, s.error.c_str());
+            }
+        }
+    }
+
     void aBadSpecIsRefusedBeforeAnythingIsSent() {
         LoadSpec spec = specFor(server_, "", 1, 1);
         spec.model.clear();
