@@ -278,16 +278,18 @@ int runLoad(const QStringList& args) {
         fputs(qPrintable(parser.helpText()), stdout);
         return 0;
     }
-    if (parser.isSet(open) && parser.isSet(report)) {
-        if (parser.values(open).size() != 1)
-            return usage(QStringLiteral("--report writes one run: give one --open"));
-        if (const QString error = writeLoadReport(parser.value(open), parser.value(report));
-            !error.isEmpty()) {
-            fprintf(stderr, "rackscope-cli load: %s\n", qPrintable(error));
+    const auto writeReport = [&](const QString& runDirectory) { // 0, or 1 with the reason said
+        if (const QString error = writeLoadReport(runDirectory, parser.value(report)); !error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli load: --report: %s\n", qPrintable(error));
             return 1;
         }
         fprintf(stderr, "rackscope-cli load: wrote %s\n", qPrintable(parser.value(report)));
         return 0;
+    };
+    if (parser.isSet(open) && parser.isSet(report)) {
+        if (parser.values(open).size() != 1)
+            return usage(QStringLiteral("--report writes one run: give one --open"));
+        return writeReport(parser.value(open));
     }
     if (parser.isSet(open))
         return openSaved(parser.values(open), parser.isSet(json), parser.value(csv));
@@ -570,15 +572,8 @@ int runLoad(const QStringList& args) {
         if (runner.isRunning())
             loop.exec();
     }
-    if (parser.isSet(report) && !runner.steps().empty()) {
-        if (const QString error = writeLoadReport(request.resultsDirectory, parser.value(report));
-            !error.isEmpty()) {
-            fprintf(stderr, "rackscope-cli load: --report: %s\n", qPrintable(error));
-            status = 1;
-        } else {
-            fprintf(stderr, "rackscope-cli load: wrote %s\n", qPrintable(parser.value(report)));
-        }
-    }
+    if (parser.isSet(report) && !runner.steps().empty() && writeReport(request.resultsDirectory) != 0)
+        status = 1;
     if (request.capacity && !quiet && runner.capacitySearch())
         printf("Capacity at %s: %s\n", rsload::formatSlos(request.slos).c_str(),
                runner.capacitySearch()->describe().c_str());

@@ -51,10 +51,9 @@ void LoadRunner::start(LoadRequest request) {
     step_ = 0;
     results_.clear();
     search_.reset();
-    if (request_.capacity) {
-        request_.percentiles = rsload::withSloPercentiles(request_.percentiles, request_.slos);
+    request_.percentiles = rsload::withSloPercentiles(request_.percentiles, request_.slos); // the SLOs' own
+    if (request_.capacity)
         search_.emplace(request_.capacity->by, request_.capacity->start, request_.capacity->tolerance);
-    }
     startStep();
 }
 
