@@ -1451,193 +1451,218 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="38"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="39"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="39"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="40"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="42"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="43"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="44"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="51"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
         <source>No: one run as set above</source>
         <translation>否：按上面的设置运行一次</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
         <source>Yes, the highest request rate</source>
         <translation>是，最高请求速率</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>Yes, the most requests in flight</source>
         <translation>是，最多并发请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>empty: the endpoint&apos;s /metrics, where it answers; off: none</source>
         <translation>留空：端点的 /metrics（若可访问）；off：不抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
         <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
         <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
+        <source>1 (no conversation)</source>
+        <translation>1（不是对话）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
+        <source>Turns per conversation</source>
+        <translation>每个对话的轮数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
+        <source>a CSV or JSON Lines trace to replay in place of the arrivals and lengths</source>
+        <translation>要回放的 CSV 或 JSON Lines 轨迹，代替到达过程和长度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
+        <source>Trace file</source>
+        <translation>轨迹文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="77"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="71"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="78"/>
         <source>Find the capacity at the SLO</source>
         <translation>查找满足 SLO 的容量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="80"/>
         <source>Server metrics</source>
         <translation>服务器指标</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="74"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="83"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
-        <location filename="../app/gui/load_run_dialog.cpp" line="85"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="86"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="92"/>
         <source>CA certificate</source>
         <translation>CA 证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="86"/>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
         <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="88"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="95"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="139"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="147"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="141"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="149"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="144"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="152"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="150"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="158"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="157"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="165"/>
         <source>Finding the capacity needs the SLO it holds, e.g. ttft_p99&lt;=500ms</source>
         <translation>查找容量需要给出要满足的 SLO，例如 ttft_p99&lt;=500ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="168"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="176"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="180"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="191"/>
+        <source>Trace: %1</source>
+        <translation>轨迹：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="204"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="186"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="210"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
     </message>

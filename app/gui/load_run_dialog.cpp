@@ -25,12 +25,13 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
       inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
       outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)),
       hosts_(new QLineEdit(this)), metrics_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
-      caFile_(new QLineEdit(this)),
+      caFile_(new QLineEdit(this)), trace_(new QLineEdit(this)),
       insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
       endpoint_(new QComboBox(this)), capacity_(new QComboBox(this)), concurrency_(new QSpinBox(this)),
-      requests_(new QSpinBox(this)), warmup_(new QSpinBox(this)), rate_(new QDoubleSpinBox(this)),
-      burstiness_(new QDoubleSpinBox(this)), problem_(new QLabel(this)) {
+      requests_(new QSpinBox(this)), warmup_(new QSpinBox(this)), turns_(new QSpinBox(this)),
+      rate_(new QDoubleSpinBox(this)), burstiness_(new QDoubleSpinBox(this)), problem_(new QLabel(this)) {
     setWindowTitle(tr("Inference load run"));
+    setMinimumWidth(620); // the fields' hints read whole
     QSettings settings;
     url_->setPlaceholderText(QStringLiteral("http://node3:8000/v1"));
     url_->setText(settings.value(QStringLiteral("load/url")).toString());
@@ -67,6 +68,12 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     form->addRow(tr("Warm-up requests"), warmup_);
     form->addRow(tr("Input length (tokens)"), inputLen_);
     form->addRow(tr("Output length (tokens)"), outputLen_);
+    turns_->setRange(1, 1000);
+    turns_->setSpecialValueText(tr("1 (no conversation)"));
+    form->addRow(tr("Turns per conversation"), turns_);
+    trace_->setPlaceholderText(
+        tr("a CSV or JSON Lines trace to replay in place of the arrivals and lengths"));
+    form->addRow(tr("Trace file"), trace_);
     form->addRow(tr("Goodput SLO"), slo_);
     form->addRow(tr("Find the capacity at the SLO"), capacity_);
     form->addRow(tr("Load from servers"), hosts_);
@@ -99,9 +106,10 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
-    for (QLineEdit* e : {url_, model_, inputLen_, outputLen_, slo_, hosts_, metrics_, apiKeyEnv_, caFile_})
+    for (QLineEdit* e :
+         {url_, model_, inputLen_, outputLen_, slo_, hosts_, metrics_, apiKeyEnv_, caFile_, trace_})
         connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
-    for (QSpinBox* b : {concurrency_, requests_, warmup_})
+    for (QSpinBox* b : {concurrency_, requests_, warmup_, turns_})
         connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(rate_, &QDoubleSpinBox::valueChanged, this, &LoadRunDialog::check);
     connect(insecure_, &QCheckBox::toggled, this, &LoadRunDialog::check);
@@ -168,6 +176,22 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
                        tr("%1 is not set in this session's environment").arg(apiKeyEnv_->text().trimmed()),
                    std::nullopt;
         s.headers.emplace_back("Authorization", "Bearer " + key.toStdString());
+    }
+    s.turns = turns_->value();
+    if (const QString path = trace_->text().trimmed(); !path.isEmpty()) {
+        if (traceRead_.first != path) { // read once per path, not on every keystroke elsewhere
+            QByteArray text;
+            const QString unreadable = readBoundedFile(path, qint64(1) << 30, &text, 1000);
+            traceRead_ = {path, unreadable.isEmpty() ? rsload::readTraceFile(text.toStdString())
+                                                     : rsload::TraceRead{}};
+            if (!unreadable.isEmpty())
+                traceRead_.second.error = unreadable.toStdString();
+        }
+        if (!traceRead_.second.error.empty())
+            return *problem = tr("Trace: %1").arg(QString::fromStdString(traceRead_.second.error)),
+                   std::nullopt;
+        s.trace = traceRead_.second.arrivals;
+        s.requests = 0; // the trace's count
     }
     s.insecure = insecure_->isChecked();
     const QString metrics = metrics_->text().trimmed();

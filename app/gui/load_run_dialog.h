@@ -3,6 +3,7 @@
 // its lengths, SLOs, and where the load comes from (this machine's agent, or
 // the agents of the servers named). It answers a LoadRequest, or says what
 // is wrong with the form.
+#include "load_model/trace_file.h"
 #include "runs/load_runner.h"
 
 #include <QDialog>
@@ -31,14 +32,18 @@ public:
     QLineEdit* caFileEdit() const { return caFile_; }
     QCheckBox* insecureBox() const { return insecure_; }
     QComboBox* capacityBox() const { return capacity_; } // none, by rate, by concurrency
+    QSpinBox* turnsBox() const { return turns_; }
+    QLineEdit* traceEdit() const { return trace_; }
 
 private:
     void check();
-    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *metrics_, *apiKeyEnv_, *caFile_;
+    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *metrics_, *apiKeyEnv_, *caFile_,
+        *trace_;
     QCheckBox* insecure_;
     QComboBox* endpoint_;
     QComboBox* capacity_;
-    QSpinBox *concurrency_, *requests_, *warmup_;
+    QSpinBox *concurrency_, *requests_, *warmup_, *turns_;
+    mutable std::pair<QString, rsload::TraceRead> traceRead_; // the trace file last read, by its path
     QDoubleSpinBox *rate_, *burstiness_;
     QLabel* problem_;
 };

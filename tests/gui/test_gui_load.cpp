@@ -252,6 +252,24 @@ private slots:
         // the dialog's "off": nothing scraped
         d.metricsEdit()->setText(QStringLiteral("off"));
         QVERIFY(d.request(&why)->spec.metricsUrl.empty());
+        // conversations and a trace from the dialog; a file that is no trace says why
+        d.turnsBox()->setValue(3);
+        QCOMPARE(d.request(&why)->spec.turns, 3);
+        d.turnsBox()->setValue(1);
+        QTemporaryDir traces;
+        QFile trace(traces.filePath(QStringLiteral("azure.csv")));
+        QVERIFY(trace.open(QIODevice::WriteOnly));
+        trace.write("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n"
+                    "2023-11-16 18:15:47.0000000,10,4\n");
+        trace.close();
+        d.traceEdit()->setText(trace.fileName());
+        const auto replay = d.request(&why);
+        QVERIFY2(replay, qPrintable(why));
+        QCOMPARE(replay->spec.trace.size(), size_t(2));
+        QCOMPARE(replay->spec.trace[1].inputLen, int64_t(10));
+        d.traceEdit()->setText(traces.filePath(QStringLiteral("missing.csv")));
+        QVERIFY(!d.request(&why));
+        QVERIFY2(why.startsWith(QStringLiteral("Trace: ")), qPrintable(why));
     }
 
     // Run → Inference load run with "find the capacity": the search's steps fill the Sweep chart and the
