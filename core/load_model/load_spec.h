@@ -29,10 +29,10 @@ std::string formatLengthDist(const LengthDist& d);
 struct Prompt {
     std::string text; // for /v1/completions, and a chat prompt's single user message
     Json messages;    // a chat conversation as given, when the file had one
+    int64_t outputLen = 0;
     // A ShareGPT conversation's turns as chat messages (user, assistant, user, ...): what a multi-turn run
     // sends turn by turn
     Json conversation;
-    int64_t outputLen = 0;
 };
 
 // Which HTTP client carries the requests (http_transport.h): Auto takes the native one for plain

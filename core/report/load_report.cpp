@@ -26,6 +26,14 @@ QString figure(const rsload::Json& summary, const std::string& key, int decimals
                                                   : QStringLiteral("\u2014");
 }
 
+SvgSeries series(SvgSeries::Kind kind, const QString& name, const char* color) {
+    SvgSeries s;
+    s.kind = kind;
+    s.name = name;
+    s.color = QLatin1String(color);
+    return s;
+}
+
 QString describeSpec(const rsload::Json& spec) {
     QStringList parts;
     const auto text = [&](const char* key) { return QString::fromStdString(spec.value(key, std::string())); };
@@ -71,8 +79,7 @@ QString summaryTable(const std::vector<LoadResults>& runs) {
                    "</table>\n<p class=\"note\">Latencies in ms; \u2014 where no request measured it.</p>\n");
 }
 
-SvgChart histogram(const QString& id, const QString& title, std::vector<double> values,
-                   const QString& color) {
+SvgChart histogram(const QString& id, const QString& title, std::vector<double> values, const char* color) {
     SvgChart c;
     c.id = id;
     c.title = title;
@@ -80,9 +87,7 @@ SvgChart histogram(const QString& id, const QString& title, std::vector<double> 
     c.yLabel = QStringLiteral("requests");
     c.width = 430;
     c.height = 240;
-    SvgSeries bars;
-    bars.kind = SvgSeries::Kind::Bars;
-    bars.color = color;
+    SvgSeries bars = series(SvgSeries::Kind::Bars, QString(), color);
     if (!values.empty()) {
         const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
         const int bins = 30;
@@ -110,13 +115,10 @@ QString distributions(const LoadResults& r) {
     }
     if (ttft.empty())
         return QStringLiteral("<p>No request streamed a token: there is no latency to draw.</p>\n");
-    return svgChart(histogram(QStringLiteral("ttft-histogram"), QStringLiteral("TTFT"), ttft,
-                              QStringLiteral("#1f77b4"))) +
-           svgChart(histogram(QStringLiteral("tpot-histogram"), QStringLiteral("TPOT"), tpot,
-                              QStringLiteral("#d62728"))) +
+    return svgChart(histogram(QStringLiteral("ttft-histogram"), QStringLiteral("TTFT"), ttft, "#1f77b4")) +
+           svgChart(histogram(QStringLiteral("tpot-histogram"), QStringLiteral("TPOT"), tpot, "#d62728")) +
            svgChart(histogram(QStringLiteral("itl-histogram"),
-                              QStringLiteral("ITL (every gap between chunks)"), itl,
-                              QStringLiteral("#2ca02c")));
+                              QStringLiteral("ITL (every gap between chunks)"), itl, "#2ca02c"));
 }
 
 QString timeline(const LoadResults& r) {
@@ -126,15 +128,9 @@ QString timeline(const LoadResults& r) {
     c.xLabel = QStringLiteral("time (s)");
     c.yLabel = QStringLiteral("request, in order of sending");
     c.height = 360;
-    SvgSeries ok, failed, first;
-    ok.kind = failed.kind = SvgSeries::Kind::Spans;
-    first.kind = SvgSeries::Kind::Points;
-    ok.name = QStringLiteral("ok");
-    ok.color = QStringLiteral("#1f77b4");
-    failed.name = QStringLiteral("failed");
-    failed.color = QStringLiteral("#d62728");
-    first.color = QStringLiteral("#ff7f0e");
-    first.name = QStringLiteral("first token");
+    SvgSeries ok = series(SvgSeries::Kind::Spans, QStringLiteral("ok"), "#1f77b4");
+    SvgSeries failed = series(SvgSeries::Kind::Spans, QStringLiteral("failed"), "#d62728");
+    SvgSeries first = series(SvgSeries::Kind::Points, QStringLiteral("first token"), "#ff7f0e");
     std::vector<const rsload::RequestRecord*> measured;
     for (const rsload::RequestRecord& rec : r.records)
         if (!rec.warmup)
@@ -183,13 +179,9 @@ QString serverSection(const LoadResults& r) {
     c.yLabel = QStringLiteral("KV-cache use (%)");
     c.y2Label = QStringLiteral("requests");
     c.yMax = 100;
-    SvgSeries kv, running, waiting;
-    kv.name = QStringLiteral("KV-cache use (%)");
-    kv.color = QStringLiteral("#ff7f0e");
-    running.name = QStringLiteral("running");
-    running.color = QStringLiteral("#8c564b");
-    waiting.name = QStringLiteral("waiting");
-    waiting.color = QStringLiteral("#d62728");
+    SvgSeries kv = series(SvgSeries::Kind::Line, QStringLiteral("KV-cache use (%)"), "#ff7f0e");
+    SvgSeries running = series(SvgSeries::Kind::Line, QStringLiteral("running"), "#8c564b");
+    SvgSeries waiting = series(SvgSeries::Kind::Line, QStringLiteral("waiting"), "#d62728");
     waiting.dashed = true;
     running.rightAxis = waiting.rightAxis = true;
     for (const rsload::ServerSample* s : read) {
@@ -227,12 +219,8 @@ QString capacitySection(const rsload::Json& capacity) {
     c.title = QStringLiteral("Throughput against tail latency, one point a step");
     c.xLabel = QStringLiteral("throughput (requests/s)");
     c.yLabel = QStringLiteral("TTFT p99 (ms)");
-    SvgSeries held, broke;
-    held.kind = broke.kind = SvgSeries::Kind::Points;
-    held.name = QStringLiteral("the SLO held");
-    held.color = QStringLiteral("#2ca02c");
-    broke.name = QStringLiteral("the SLO broke");
-    broke.color = QStringLiteral("#d62728");
+    SvgSeries held = series(SvgSeries::Kind::Points, QStringLiteral("the SLO held"), "#2ca02c");
+    SvgSeries broke = series(SvgSeries::Kind::Points, QStringLiteral("the SLO broke"), "#d62728");
     QString rows;
     for (const rsload::Json& step : capacity.value("steps", rsload::Json::array())) {
         const auto number = [&](const char* key) {

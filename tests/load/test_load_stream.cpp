@@ -462,7 +462,7 @@ private slots:
         spec.burstiness = 0.5;
         spec.headers = {{"Authorization", "Bearer x"}};
         spec.outputLen = {LengthDist::Kind::Uniform, 10, 20};
-        spec.prompts = {Prompt{"p", {}, 3}};
+        spec.prompts = {Prompt{"p", {}, 3, {}}};
         const auto s2 = loadSpecFromJson(toJson(spec), &why);
         QVERIFY2(s2, why.c_str());
         QVERIFY(toJson(*s2) == toJson(spec));
