@@ -1135,9 +1135,9 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/inference_panel.cpp" line="54"/>
-        <location filename="../app/gui/inference_panel.cpp" line="127"/>
-        <location filename="../app/gui/inference_panel.cpp" line="180"/>
-        <location filename="../app/gui/inference_panel.cpp" line="191"/>
+        <location filename="../app/gui/inference_panel.cpp" line="142"/>
+        <location filename="../app/gui/inference_panel.cpp" line="195"/>
+        <location filename="../app/gui/inference_panel.cpp" line="206"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
@@ -1157,83 +1157,118 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>本机</translation>
     </message>
     <message>
+        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <source>requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <source>requests in flight</source>
+        <translation>个并发请求</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="72"/>
+        <source>the SLO broke at every value tried</source>
+        <translation>所有尝试的值都不满足 SLO</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="72"/>
+        <source>no step ran</source>
+        <translation>没有运行任何一步</translation>
+    </message>
+    <message>
         <location filename="../app/gui/inference_panel.cpp" line="74"/>
+        <source>at least %1 %2 (the SLO held at every value tried)</source>
+        <translation>至少 %1 %2（所有尝试的值都满足 SLO）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="76"/>
+        <source>about %1 %2 (held at %1, broke at %3; held again when repeated)</source>
+        <translation>约 %1 %2（%1 时满足，%3 时不满足；重复运行仍满足）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="77"/>
+        <source>about %1 %2 (held at %1, broke at %3; not repeated)</source>
+        <translation>约 %1 %2（%1 时满足，%3 时不满足；未重复运行）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="89"/>
         <source>; no server metrics: %1</source>
         <translation>；无服务器指标：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="77"/>
+        <location filename="../app/gui/inference_panel.cpp" line="92"/>
         <source>no scrape in the measured phase</source>
         <translation>测量阶段没有抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="81"/>
+        <location filename="../app/gui/inference_panel.cpp" line="96"/>
         <source>; server KV-cache peak %1 %, mean %2 %; queue peak %3</source>
         <translation>；服务器 KV 缓存峰值 %1 %，平均 %2 %；队列峰值 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="91"/>
+        <location filename="../app/gui/inference_panel.cpp" line="106"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="94"/>
+        <location filename="../app/gui/inference_panel.cpp" line="109"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="100"/>
-        <location filename="../app/gui/inference_panel.cpp" line="162"/>
+        <location filename="../app/gui/inference_panel.cpp" line="115"/>
+        <location filename="../app/gui/inference_panel.cpp" line="177"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="104"/>
+        <location filename="../app/gui/inference_panel.cpp" line="119"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="106"/>
+        <location filename="../app/gui/inference_panel.cpp" line="121"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="127"/>
+        <location filename="../app/gui/inference_panel.cpp" line="142"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="156"/>
+        <location filename="../app/gui/inference_panel.cpp" line="171"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="165"/>
+        <location filename="../app/gui/inference_panel.cpp" line="180"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="180"/>
+        <location filename="../app/gui/inference_panel.cpp" line="195"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="183"/>
+        <location filename="../app/gui/inference_panel.cpp" line="198"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="188"/>
+        <location filename="../app/gui/inference_panel.cpp" line="203"/>
         <source>no inference load run was saved or opened yet</source>
         <translation>还没有保存或打开过推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="191"/>
+        <location filename="../app/gui/inference_panel.cpp" line="206"/>
         <source>Could not write the report: %1</source>
         <translation>无法写入报告：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="194"/>
+        <location filename="../app/gui/inference_panel.cpp" line="209"/>
         <source>wrote the report of %1 to %2</source>
         <translation>已将 %1 的报告写入 %2</translation>
     </message>

@@ -37,7 +37,7 @@ InferencePanel::InferencePanel(QWidget* parent)
             const QString found =
                 tr("Capacity at %1: %2")
                     .arg(QString::fromStdString(rsload::formatSlos(runner_->request().slos)),
-                         QString::fromStdString(search->describe()));
+                         capacityText(*search));
             chart_->setStatus(found);
             emit log({}, found);
         }
@@ -61,6 +61,23 @@ bool InferencePanel::start(LoadRequest request) {
                       request.hosts.isEmpty() ? tr("this machine") : request.hosts.join(QLatin1Char(','))));
     runner_->start(std::move(request));
     return true;
+}
+
+// What a capacity search found, in the window's language (CapacitySearch::describe() words it for the CLI).
+QString InferencePanel::capacityText(const CapacitySearch& s) const {
+    const bool rate = s.by() == CapacitySearch::By::Rate;
+    const auto value = [&](double v) {
+        return rate ? QString::number(v, 'g', 3) : QString::number(v, 'f', 0);
+    };
+    const QString unit = rate ? tr("requests/s") : tr("requests in flight");
+    if (!s.capacity())
+        return s.brokenAbove() ? tr("the SLO broke at every value tried") : tr("no step ran");
+    if (!s.brokenAbove())
+        return tr("at least %1 %2 (the SLO held at every value tried)").arg(value(*s.capacity()), unit);
+    const bool repeated = !s.steps().empty() && s.steps().back().repeat && s.steps().back().held;
+    return (repeated ? tr("about %1 %2 (held at %1, broke at %3; held again when repeated)")
+                     : tr("about %1 %2 (held at %1, broke at %3; not repeated)"))
+        .arg(value(*s.capacity()), unit, value(*s.brokenAbove()));
 }
 
 // What the server's /metrics said, for the status line: its KV-cache and queue peaks, or why there were none.
