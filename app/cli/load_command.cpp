@@ -517,13 +517,6 @@ int runLoad(const QStringList& args) {
         &runner, &LoadRunner::clientFailed, &loop, [&](const QString& client, const QString& error) {
             fprintf(stderr, "\nrackscope-cli load: %s: %s\n", qPrintable(client), qPrintable(error));
         });
-    std::optional<rsload::ServerMetricsSummary> serverSummary;
-    const auto server = [&](const LoadStepResult& r) -> const rsload::ServerMetricsSummary* {
-        if (request.spec.metricsUrl.empty())
-            return nullptr;
-        serverSummary = rsload::summarizeServerMetrics(r.serverSamples, request.spec.metricsUrl);
-        return &*serverSummary;
-    };
     QObject::connect(&runner, &LoadRunner::stepFinished, &loop, [&](const LoadStepResult& r) {
         if (::isatty(STDERR_FILENO))
             fputc('\n', stderr);
@@ -543,7 +536,9 @@ int runLoad(const QStringList& args) {
                             : qPrintable(QStringLiteral("broke: ") +
                                          QString::fromStdString(r.summaryJson.value("slo_broken", ""))));
         } else if (!quiet) {
-            printf("%s", rsload::summaryText(r.summary, "Serving Benchmark Result", server(r)).c_str());
+            printf("%s", rsload::summaryText(r.summary, "Serving Benchmark Result",
+                                             r.serverMetrics ? &*r.serverMetrics : nullptr)
+                             .c_str());
             if (r.perClient.size() > 1)
                 for (const auto& [name, s] : r.perClient)
                     printf("  %-20s %6zu ok %4zu failed  %8.2f req/s  TTFT p50 %8.2f ms  TPOT p50 %7.2f ms\n",

@@ -81,23 +81,16 @@ QString InferencePanel::capacityText(const CapacitySearch& s) const {
 }
 
 // What the server's /metrics said, for the status line: its KV-cache and queue peaks, or why there were none.
-QString InferencePanel::serverStatus(const rsload::Json& m) const {
-    const auto number = [&](const char* key) {
-        const auto it = m.find(key);
-        return it != m.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
-    };
-    const auto read = number("scrapes").value_or(0) - number("failed_scrapes").value_or(0);
-    if (read <= 0)
+QString InferencePanel::serverStatus(const rsload::ServerMetricsSummary& m) const {
+    if (m.scrapes == m.failedScrapes)
         return tr("; no server metrics: %1")
-            .arg(m.value("first_error", rsload::Json()).is_string()
-                     ? QString::fromStdString(m["first_error"].get<std::string>())
-                     : tr("no scrape in the measured phase"));
+            .arg(m.firstError.empty() ? tr("no scrape in the measured phase")
+                                      : QString::fromStdString(m.firstError));
     const auto shown = [](std::optional<double> v, double scale) {
         return v ? QString::number(*v * scale, 'f', 0) : QStringLiteral("—");
     };
     return tr("; server KV-cache peak %1 %, mean %2 %; queue peak %3")
-        .arg(shown(number("peak_kv_cache_use"), 100), shown(number("mean_kv_cache_use"), 100),
-             shown(number("peak_waiting"), 1));
+        .arg(shown(m.kvCachePeak, 100), shown(m.kvCacheMean, 100), shown(m.waitingPeak, 1));
 }
 
 void InferencePanel::onStepFinished(const LoadStepResult& r) {
@@ -115,8 +108,8 @@ void InferencePanel::onStepFinished(const LoadStepResult& r) {
                          .arg(ms("ttft"), ms("tpot"));
     if (s.failed)
         status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(s)));
-    if (const auto m = r.summaryJson.find("server_metrics"); m != r.summaryJson.end())
-        status += serverStatus(*m);
+    if (r.serverMetrics)
+        status += serverStatus(*r.serverMetrics);
     if (!r.directory.isEmpty())
         status += tr("; saved in %1").arg(r.directory);
     chart_->setStatus(status);

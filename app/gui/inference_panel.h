@@ -33,7 +33,7 @@ signals:
 
 private:
     void onStepFinished(const LoadStepResult& r);
-    QString serverStatus(const rsload::Json& serverMetrics) const;
+    QString serverStatus(const rsload::ServerMetricsSummary& m) const;
     QString capacityText(const CapacitySearch& search) const;
     void compare(std::vector<LoadResults> runs);
     void showSaved(const QString& location, std::vector<LoadResults> runs);

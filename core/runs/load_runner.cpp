@@ -248,9 +248,10 @@ void LoadRunner::endStep() {
     for (const QString& e : clientErrors_)
         errors.push_back(e.toStdString());
     r.summaryJson["client_errors"] = errors;
-    if (!stepSpec_.metricsUrl.empty())
-        r.summaryJson["server_metrics"] =
-            rsload::toJson(rsload::summarizeServerMetrics(serverSamples_, stepSpec_.metricsUrl));
+    if (!stepSpec_.metricsUrl.empty()) {
+        r.serverMetrics = rsload::summarizeServerMetrics(serverSamples_, stepSpec_.metricsUrl);
+        r.summaryJson["server_metrics"] = rsload::toJson(*r.serverMetrics);
+    }
     r.serverSamples = serverSamples_;
     r.clientErrors = clientErrors_;
     const size_t measured = r.summary.completed + r.summary.failed;

@@ -54,6 +54,7 @@ struct LoadStepResult {
     QString directory;                               // where it was saved
     QStringList clientErrors;                        // "host: why", for clients that failed or broke
     std::vector<rsload::ServerSample> serverSamples; // the server's /metrics during the step, where scraped
+    std::optional<rsload::ServerMetricsSummary> serverMetrics; // their summary, where scraped
     bool sloMet = true;
 };
 

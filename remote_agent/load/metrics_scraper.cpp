@@ -77,8 +77,10 @@ void MetricsScraper::loop() {
     setup.insecure = spec_.insecure;
     setup.concurrency = 1;
     std::string why;
-    const HttpClient client =
-        spec_.metricsUrl.rfind("https://", 0) == 0 ? HttpClient::Curl : spec_.httpClient;
+    // The run's client where it can carry this URL (it may differ from the load's: https, a proxy)
+    const HttpClient client = spec_.httpClient == HttpClient::Native && !nativeCanCarry(spec_.metricsUrl)
+                                  ? HttpClient::Auto
+                                  : spec_.httpClient;
     std::unique_ptr<HttpTransport> transport = makeTransport(setup, client, &why);
     if (!transport) {
         std::lock_guard lock(mutex_);
