@@ -6,6 +6,7 @@
 
 #include "load_model/prompts.h"
 #include "load_model/trace_file.h"
+#include "model/hostlist.h"
 #include "remote_hosts.h"
 #include "report/load_report.h"
 #include "runs/load_runner.h"
@@ -88,8 +89,11 @@ int openSaved(const QStringList& dirs, bool json, const QString& csvPath) {
         const std::string metricsUrl = runs[0].spec.value("metrics_url", "");
         const rsload::ServerMetricsSummary server =
             rsload::summarizeServerMetrics(runs[0].serverSamples, metricsUrl);
+        const std::vector<std::string> workers = savedWorkers(runs[0].spec);
+        const rsload::GpuUseSummary gpus = rsload::summarizeGpuUse(runs[0].gpuSamples, workers);
         printf("%s", rsload::summaryText(rsload::summarize(runs[0].records, slos, {50, 90, 95, 99}),
-                                         "Serving Benchmark Result", metricsUrl.empty() ? nullptr : &server)
+                                         "Serving Benchmark Result", metricsUrl.empty() ? nullptr : &server,
+                                         workers.empty() ? nullptr : &gpus)
                          .c_str());
         return 0;
     }
@@ -205,6 +209,12 @@ int runLoad(const QStringList& args) {
         "Scrape the server's Prometheus metrics at URL every 0.5 s during the run (default: the base URL's "
         "/metrics, where it answers); off: do not.",
         "URL");
+    const auto workers =
+        opt("workers",
+            "Sample the GPUs of these inference servers through their agents during the run "
+            "(NVML utilisation, memory, power and SM clock, every 0.5 s): a hostlist, reached "
+            "with the SSH options below; local: this machine.",
+            "HOSTS");
     const auto sshTimeout =
         opt("ssh-timeout", "Seconds for each of SSH connect, auth and deploy (default 30).", "S", "30");
     const auto results = opt(
@@ -256,6 +266,7 @@ int runLoad(const QStringList& args) {
                        caCert,
                        insecure,
                        serverMetrics,
+                       workers,
                        trace,
                        traceSpeed,
                        turns,
@@ -467,14 +478,24 @@ int runLoad(const QStringList& args) {
         request.capacity = c;
         request.sloAttainment = number(attainment, 0.9);
     }
-    if (remote.wanted(parser)) {
+    if (parser.isSet(workers)) {
+        const HostlistResult w = expandHostlist(parser.value(workers));
+        if (!w.error.isEmpty() || w.hosts.isEmpty())
+            return usage(QStringLiteral("--workers: ") +
+                         (w.error.isEmpty() ? QStringLiteral("names no server") : w.error));
+        request.workers = w.hosts;
+    }
+    const bool remoteWorkers =
+        std::any_of(request.workers.begin(), request.workers.end(),
+                    [](const QString& w) { return w != QLatin1String(GpuSampler::kLocal); });
+    if (remote.wanted(parser) || remoteWorkers) {
         const int timeoutS = parser.value(sshTimeout).toInt();
         if (timeoutS <= 0)
             return usage(QStringLiteral("--ssh-timeout takes a number of seconds"));
         FleetTarget target = fleetFromOptions(parser, remote, timeoutS, 256);
         if (!target.error.isEmpty())
             return usage(target.error);
-        if (target.hosts.isEmpty())
+        if (remote.wanted(parser) && target.hosts.isEmpty())
             return usage(QStringLiteral("--hosts named no server"));
         request.hosts = target.hosts;
         request.fleet = std::move(target.options);
@@ -537,7 +558,8 @@ int runLoad(const QStringList& args) {
                                          QString::fromStdString(r.summaryJson.value("slo_broken", ""))));
         } else if (!quiet) {
             printf("%s", rsload::summaryText(r.summary, "Serving Benchmark Result",
-                                             r.serverMetrics ? &*r.serverMetrics : nullptr)
+                                             r.serverMetrics ? &*r.serverMetrics : nullptr,
+                                             r.gpuUse ? &*r.gpuUse : nullptr)
                              .c_str());
             if (r.perClient.size() > 1)
                 for (const auto& [name, s] : r.perClient)

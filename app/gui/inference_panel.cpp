@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rackscope::gui {
 
@@ -29,6 +30,8 @@ InferencePanel::InferencePanel(QWidget* parent)
         });
     connect(runner_, &LoadRunner::serverSampled, this,
             [this](const rsload::ServerSample& s) { chart_->timeline().serverSample(s); });
+    connect(runner_, &LoadRunner::gpuSampled, this,
+            [this](const rsload::GpuSample& s) { chart_->timeline().gpuSample(s); });
     connect(runner_, &LoadRunner::clientFailed, this, &InferencePanel::log);
     connect(runner_, &LoadRunner::stepFinished, this, &InferencePanel::onStepFinished);
     connect(runner_, &LoadRunner::finished, this, [this](bool ok, const QString& error) {
@@ -93,6 +96,26 @@ QString InferencePanel::serverStatus(const rsload::ServerMetricsSummary& m) cons
         .arg(shown(m.kvCachePeak, 100), shown(m.kvCacheMean, 100), shown(m.waitingPeak, 1));
 }
 
+// What the workers' GPUs did, for the status line: the mean and peak utilisation over their GPUs, and the
+// workers that could not be read, with why.
+QString InferencePanel::gpuStatus(const rsload::GpuUseSummary& g) const {
+    double sum = 0, peak = 0;
+    int n = 0;
+    for (const rsload::GpuUse& u : g.gpus)
+        if (u.utilMean) {
+            sum += *u.utilMean;
+            peak = std::max(peak, u.utilPeak.value_or(0));
+            ++n;
+        }
+    QString t = n ? tr("; %n GPU(s) of the workers at %1 % mean, %2 % peak utilisation", "", n)
+                        .arg(sum / n, 0, 'f', 0)
+                        .arg(peak, 0, 'f', 0)
+                  : QString();
+    for (const auto& [host, why] : g.unread)
+        t += tr("; %1's GPUs not read: %2").arg(QString::fromStdString(host), QString::fromStdString(why));
+    return t;
+}
+
 void InferencePanel::onStepFinished(const LoadStepResult& r) {
     chart_->timeline().addStep(r.value, r.summary);
     const rsload::LoadSummary& s = r.summary;
@@ -110,6 +133,8 @@ void InferencePanel::onStepFinished(const LoadStepResult& r) {
         status += tr("; failed: %1").arg(QString::fromStdString(rsload::failureSummary(s)));
     if (r.serverMetrics)
         status += serverStatus(*r.serverMetrics);
+    if (r.gpuUse)
+        status += gpuStatus(*r.gpuUse);
     if (!r.directory.isEmpty())
         status += tr("; saved in %1").arg(r.directory);
     chart_->setStatus(status);
@@ -158,6 +183,8 @@ void InferencePanel::showSaved(const QString& directory, std::vector<LoadResults
             chart_->timeline().replay(r.records);
             for (const rsload::ServerSample& sample : r.serverSamples)
                 chart_->timeline().serverSample(sample);
+            for (const rsload::GpuSample& sample : r.gpuSamples)
+                chart_->timeline().gpuSample(sample);
         }
         if (r.sweepValue)
             chart_->timeline().addStep(*r.sweepValue, rsload::summarize(r.records, {}, {50, 90, 95, 99}));

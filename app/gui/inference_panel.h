@@ -34,6 +34,7 @@ signals:
 private:
     void onStepFinished(const LoadStepResult& r);
     QString serverStatus(const rsload::ServerMetricsSummary& m) const;
+    QString gpuStatus(const rsload::GpuUseSummary& g) const;
     QString capacityText(const CapacitySearch& search) const;
     void compare(std::vector<LoadResults> runs);
     void showSaved(const QString& location, std::vector<LoadResults> runs);

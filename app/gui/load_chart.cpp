@@ -12,9 +12,9 @@ namespace rackscope::gui {
 
 LoadChart::LoadChart(QWidget* parent)
     : QWidget(parent), latency_(new QCustomPlot(this)), throughput_(new QCustomPlot(this)),
-      server_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)), sweep_(new QCustomPlot(this)),
-      compare_(new QTableWidget(this)), tabs_(new QTabWidget(this)), status_(new QLabel(this)),
-      timer_(new QTimer(this)) {
+      server_(new QCustomPlot(this)), gpus_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
+      sweep_(new QCustomPlot(this)), compare_(new QTableWidget(this)), tabs_(new QTabWidget(this)),
+      status_(new QLabel(this)), timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(status_);
@@ -24,7 +24,10 @@ LoadChart::LoadChart(QWidget* parent)
     overTimeLayout->addWidget(latency_, 1);
     overTimeLayout->addWidget(throughput_, 1);
     overTimeLayout->addWidget(server_, 1);
+    overTimeLayout->addWidget(gpus_, 1);
     server_->setVisible(false);
+    gpus_->setVisible(false);
+    gpus_->legend->setVisible(true);
     for (QWidget* tab : {overTime, static_cast<QWidget*>(histogram_), static_cast<QWidget*>(sweep_),
                          static_cast<QWidget*>(compare_)})
         tabs_->addTab(tab, QString());
@@ -51,7 +54,7 @@ LoadChart::LoadChart(QWidget* parent)
     server_->yAxis2->setVisible(true);
     server_->legend->setVisible(true);
     // The charts over time share their time axis: the same side margins put each second at one x.
-    for (QCustomPlot* p : {latency_, throughput_, server_}) {
+    for (QCustomPlot* p : {latency_, throughput_, server_, gpus_}) {
         p->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
         p->axisRect()->setMargins(QMargins(72, 0, 72, 0));
     }
@@ -63,7 +66,7 @@ LoadChart::LoadChart(QWidget* parent)
     }
     sweep_->legend->setVisible(true);
     retranslate();
-    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
+    for (QCustomPlot* p : {latency_, throughput_, server_, gpus_, histogram_, sweep_})
         p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(timer_, &QTimer::timeout, this, &LoadChart::redrawIfChanged);
     timer_->start(250);
@@ -92,6 +95,8 @@ void LoadChart::retranslate() {
     server_->xAxis->setLabel(tr("time (s)"));
     server_->yAxis->setLabel(tr("KV-cache use (%)"));
     server_->yAxis2->setLabel(tr("server's requests"));
+    gpus_->xAxis->setLabel(tr("time (s)"));
+    gpus_->yAxis->setLabel(tr("GPU utilisation (%)"));
     histogram_->plottable(0)->setName(tr("TTFT"));
     histogram_->xAxis->setLabel(tr("TTFT (ms)"));
     histogram_->yAxis->setLabel(tr("requests"));
@@ -99,7 +104,7 @@ void LoadChart::retranslate() {
     sweep_->graph(1)->setName(tr("TPOT tail"));
     sweep_->xAxis->setLabel(tr("throughput (requests/s)"));
     sweep_->yAxis->setLabel(tr("latency (ms)"));
-    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
+    for (QCustomPlot* p : {latency_, throughput_, server_, gpus_, histogram_, sweep_})
         p->replot();
 }
 
@@ -173,6 +178,7 @@ void LoadChart::redrawIfChanged() {
     server_->graph(1)->setData(st, running, true);
     server_->graph(2)->setData(st, waiting, true);
     server_->setVisible(!st.isEmpty());
+    drawGpus();
     QVector<double> hx, hy;
     const auto hist = timeline_.histogram("ttft", 40);
     for (const auto& [x, n] : hist) {
@@ -190,18 +196,51 @@ void LoadChart::redrawIfChanged() {
     }
     sweep_->graph(0)->setData(sx, sTtft);
     sweep_->graph(1)->setData(sx, sTpot);
-    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
+    for (QCustomPlot* p : {latency_, throughput_, server_, gpus_, histogram_, sweep_})
         p->rescaleAxes();
-    // One time axis for the three charts over time: the server's load reads against the TTFT above it.
+    // One time axis for the charts over time: the server's load and the GPUs read against the TTFT above.
     QCPRange time = latency_->xAxis->range();
-    for (QCustomPlot* p : {throughput_, server_})
-        if (p != server_ || !st.isEmpty())
+    for (QCustomPlot* p : {throughput_, server_, gpus_})
+        if (p->isVisibleTo(this) || p == throughput_)
             time.expand(p->xAxis->range());
-    for (QCustomPlot* p : {latency_, throughput_, server_})
+    for (QCustomPlot* p : {latency_, throughput_, server_, gpus_})
         p->xAxis->setRange(time);
     server_->yAxis->setRange(0, 100);
-    for (QCustomPlot* p : {latency_, throughput_, server_, histogram_, sweep_})
+    gpus_->yAxis->setRange(0, 100);
+    for (QCustomPlot* p : {latency_, throughput_, server_, gpus_, histogram_, sweep_})
         p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// A line per worker: the mean utilisation of its GPUs at each reading (a GPU that did not say is left out).
+void LoadChart::drawGpus() {
+    static const QColor palette[] = {{0x17, 0xbe, 0xcf}, {0xbc, 0xbd, 0x22}, {0x94, 0x67, 0xbd},
+                                     {0x8c, 0x56, 0x4b}, {0xe3, 0x77, 0xc2}, {0x7f, 0x7f, 0x7f},
+                                     {0x2c, 0xa0, 0x2c}, {0x1f, 0x77, 0xb4}};
+    const auto& workers = timeline_.gpus();
+    while (gpus_->graphCount() > int(workers.size())) // a run of fewer workers after one of more
+        gpus_->removeGraph(gpus_->graphCount() - 1);
+    while (gpus_->graphCount() < int(workers.size())) {
+        const int i = gpus_->graphCount();
+        gpus_->addGraph()->setPen(QPen(palette[i % 8], 2, i < 8 ? Qt::SolidLine : Qt::DashLine));
+    }
+    for (int i = 0; i < int(workers.size()); ++i) {
+        const auto& [worker, samples] = workers[size_t(i)];
+        QVector<double> t, util;
+        for (const rsload::GpuSample& s : samples) {
+            double sum = 0;
+            int n = 0;
+            for (const rsload::GpuReading& g : s.gpus)
+                if (g.utilPct) {
+                    sum += *g.utilPct;
+                    ++n;
+                }
+            t << s.tS;
+            util << (n ? sum / n : std::nan(""));
+        }
+        gpus_->graph(i)->setName(QString::fromStdString(worker));
+        gpus_->graph(i)->setData(t, util, true);
+    }
+    gpus_->setVisible(!workers.empty());
 }
 
 } // namespace rackscope::gui

@@ -2,7 +2,8 @@
 // The live charts of an inference load run, drawn from a LoadTimeline: TTFT
 // and TPOT percentiles per second, throughput, in-flight requests and
 // failures over time, and under them, on the same time axis, the server's
-// KV-cache use and queue where its /metrics were scraped; a TTFT histogram; and for a sweep, throughput
+// KV-cache use and queue where its /metrics were scraped, and the workers' GPU
+// utilisation where sampled; a TTFT histogram; and for a sweep, throughput
 // against tail latency per step; and saved runs' main figures side by side. Redrawn at most four times a
 // second, and only when the data changed, so thousands of requests a second never flood the window.
 #include "runs/load_results.h"
@@ -29,16 +30,19 @@ public:
     int redraws() const { return redraws_; }
     QCustomPlot* latencyPlot() const { return latency_; }
     QCustomPlot* serverPlot() const { return server_; } // hidden while no scrape was read
+    QCustomPlot* gpuPlot() const { return gpus_; }      // hidden while no worker's GPUs were read
     // The runs compared, one row each, shown on the Compare tab.
     void setComparison(const LoadComparison& c);
     QTableWidget* comparisonTable() const { return compare_; }
 
 private:
     void redrawIfChanged();
+    void drawGpus();
     LoadTimeline timeline_;
     QCustomPlot* latency_;
     QCustomPlot* throughput_;
     QCustomPlot* server_;
+    QCustomPlot* gpus_;
     QCustomPlot* histogram_;
     QCustomPlot* sweep_;
     QTableWidget* compare_;

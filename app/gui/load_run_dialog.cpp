@@ -20,11 +20,12 @@
 
 namespace rackscope::gui {
 
-LoadRunDialog::LoadRunDialog(QWidget* parent)
+LoadRunDialog::LoadRunDialog(const QString& connectedServers, QWidget* parent)
     : QDialog(parent), url_(new QLineEdit(this)), model_(new QLineEdit(this)),
       inputLen_(new QLineEdit(QStringLiteral("1024"), this)),
       outputLen_(new QLineEdit(QStringLiteral("128"), this)), slo_(new QLineEdit(this)),
-      hosts_(new QLineEdit(this)), metrics_(new QLineEdit(this)), apiKeyEnv_(new QLineEdit(this)),
+      hosts_(new QLineEdit(this)), metrics_(new QLineEdit(this)),
+      workers_(new QLineEdit(connectedServers, this)), apiKeyEnv_(new QLineEdit(this)),
       caFile_(new QLineEdit(this)), trace_(new QLineEdit(this)),
       insecure_(new QCheckBox(tr("Do not check the server's certificate"), this)),
       endpoint_(new QComboBox(this)), capacity_(new QComboBox(this)), concurrency_(new QSpinBox(this)),
@@ -54,6 +55,8 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     capacity_->addItem(tr("Yes, the most requests in flight"), int(CapacitySearch::By::Concurrency));
     hosts_->setPlaceholderText(tr("empty: from this machine"));
     metrics_->setPlaceholderText(tr("empty: the endpoint's /metrics, where it answers; off: none"));
+    workers_->setPlaceholderText(
+        tr("the inference servers, as a hostlist; local: this machine; empty: none"));
     apiKeyEnv_->setPlaceholderText(tr("environment variable holding the API key (never saved)"));
     caFile_->setPlaceholderText(tr("https: PEM file of the certificates to trust (empty: the system's)"));
     caFile_->setText(settings.value(QStringLiteral("load/caFile")).toString());
@@ -78,6 +81,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     form->addRow(tr("Find the capacity at the SLO"), capacity_);
     form->addRow(tr("Load from servers"), hosts_);
     form->addRow(tr("Server metrics"), metrics_);
+    form->addRow(tr("Sample the GPUs of"), workers_);
     form->addRow(tr("API key variable"), apiKeyEnv_);
     auto* caRow = new QHBoxLayout;
     auto* browse = new QPushButton(tr("Browse…"), this);
@@ -107,7 +111,7 @@ LoadRunDialog::LoadRunDialog(QWidget* parent)
     layout->addWidget(problem_);
     layout->addWidget(buttons);
     for (QLineEdit* e :
-         {url_, model_, inputLen_, outputLen_, slo_, hosts_, metrics_, apiKeyEnv_, caFile_, trace_})
+         {url_, model_, inputLen_, outputLen_, slo_, hosts_, metrics_, workers_, apiKeyEnv_, caFile_, trace_})
         connect(e, &QLineEdit::textChanged, this, &LoadRunDialog::check);
     for (QSpinBox* b : {concurrency_, requests_, warmup_, turns_})
         connect(b, &QSpinBox::valueChanged, this, &LoadRunDialog::check);
@@ -209,6 +213,12 @@ std::optional<LoadRequest> LoadRunDialog::request(QString* problem) const {
         if (!list.error.isEmpty())
             return *problem = tr("Servers: %1").arg(list.error), std::nullopt;
         r.hosts = list.hosts;
+    }
+    if (!workers_->text().trimmed().isEmpty()) {
+        const HostlistResult list = expandHostlist(workers_->text().trimmed());
+        if (!list.error.isEmpty())
+            return *problem = tr("GPUs of: %1").arg(list.error), std::nullopt;
+        r.workers = list.hosts;
     }
     // the engine's own checks, in the window's language where the catalogue has them
     if (const auto problems = rsload::validate(s); !problems.empty())

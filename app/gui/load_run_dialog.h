@@ -1,7 +1,8 @@
 #pragma once
 // Run → Inference load run…: the endpoint, the model, the load's shape and
 // its lengths, SLOs, and where the load comes from (this machine's agent, or
-// the agents of the servers named). It answers a LoadRequest, or says what
+// the agents of the servers named), and whose GPUs to sample (by default the
+// servers connected). It answers a LoadRequest, or says what
 // is wrong with the form.
 #include "load_model/trace_file.h"
 #include "runs/load_runner.h"
@@ -20,13 +21,16 @@ namespace rackscope::gui {
 class LoadRunDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit LoadRunDialog(QWidget* parent = nullptr);
+    // `connectedServers`: a hostlist of the servers connected, whose GPUs are sampled unless the user says
+    // not.
+    explicit LoadRunDialog(const QString& connectedServers = {}, QWidget* parent = nullptr);
     // The request the form describes (hosts as a hostlist, the fleet left to the caller), or the problem.
     std::optional<LoadRequest> request(QString* problem) const;
     QLineEdit* urlEdit() const { return url_; }
     QLineEdit* modelEdit() const { return model_; }
     QLineEdit* hostsEdit() const { return hosts_; }
     QLineEdit* metricsEdit() const { return metrics_; }
+    QLineEdit* workersEdit() const { return workers_; }
     QLineEdit* sloEdit() const { return slo_; }
     QSpinBox* requestsBox() const { return requests_; }
     QLineEdit* caFileEdit() const { return caFile_; }
@@ -37,8 +41,8 @@ public:
 
 private:
     void check();
-    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *metrics_, *apiKeyEnv_, *caFile_,
-        *trace_;
+    QLineEdit *url_, *model_, *inputLen_, *outputLen_, *slo_, *hosts_, *metrics_, *workers_, *apiKeyEnv_,
+        *caFile_, *trace_;
     QCheckBox* insecure_;
     QComboBox* endpoint_;
     QComboBox* capacity_;

@@ -202,7 +202,7 @@ void MainWindow::chooseRun() {
 }
 
 void MainWindow::chooseLoadRun() {
-    LoadRunDialog dialog(this);
+    LoadRunDialog dialog(compressHostlist(serverNames_), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     QString problem;

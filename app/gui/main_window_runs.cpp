@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QMessageBox>
+#include <algorithm>
 
 namespace rackscope::gui {
 
@@ -42,7 +43,10 @@ void MainWindow::startRun(const RunChoice& choice) {
 }
 
 void MainWindow::startLoadRun(LoadRequest request) {
-    if (!request.hosts.isEmpty()) {
+    const bool remoteWorkers =
+        std::any_of(request.workers.begin(), request.workers.end(),
+                    [](const QString& w) { return w != QLatin1String(GpuSampler::kLocal); });
+    if (!request.hosts.isEmpty() || remoteWorkers) {
         QString error;
         request.fleet = fleetOptions(&error);
         if (!error.isEmpty()) {

@@ -392,9 +392,27 @@ std::string serverSection(const ServerMetricsSummary& m) {
     return t;
 }
 
+// A line per GPU: "node3 GPU0 (NVIDIA H100 80GB HBM3)"; then why any worker was not read.
+std::string gpuSection(const GpuUseSummary& g) {
+    std::string t = banner("Workers' GPUs (NVML)", '-');
+    for (const GpuUse& u : g.gpus) {
+        t += u.host + " GPU" + std::to_string(u.index) + (u.name.empty() ? "" : " (" + u.name + ")") + "\n";
+        t +=
+            line("  Utilisation mean / peak (%):", known(u.utilMean, 1, 1) + " / " + known(u.utilPeak, 1, 0));
+        t += line("  Memory used peak (MiB):",
+                  known(u.memUsedPeakMiB, 1, 0) + (u.memTotalMiB ? " of " + num(*u.memTotalMiB, 0) : ""));
+        t += line("  Power mean / peak (W):", known(u.powerMeanW, 1, 1) + " / " + known(u.powerPeakW, 1, 1));
+        t += line("  SM clock mean (MHz):", known(u.smClockMeanMHz, 1, 0));
+    }
+    for (const auto& [host, why] : g.unread)
+        t += line(host + ":", "not read: " + why);
+    return t;
+}
+
 } // namespace
 
-std::string summaryText(const LoadSummary& s, const std::string& title, const ServerMetricsSummary* server) {
+std::string summaryText(const LoadSummary& s, const std::string& title, const ServerMetricsSummary* server,
+                        const GpuUseSummary* gpus) {
     std::string t = banner(" " + title + " ", '=');
     t += line("Successful requests:", std::to_string(s.completed));
     t += line("Failed requests:", std::to_string(s.failed));
@@ -440,6 +458,8 @@ std::string summaryText(const LoadSummary& s, const std::string& title, const Se
     t += line("Mean queue time (ms):", num(s.meanQueueMs));
     if (server)
         t += serverSection(*server);
+    if (gpus)
+        t += gpuSection(*gpus);
     t += std::string(50, '=') + "\n";
     return t;
 }

@@ -4,6 +4,7 @@
 // numpy's), throughput over the run's duration, goodput under SLOs, failures
 // by kind, and how often the client itself sent late. The JSON's field names
 // follow `vllm bench serve --save-result`; rackscope's additions sit beside.
+#include "gpu_samples.h"
 #include "request_record.h"
 #include "server_metrics.h"
 
@@ -67,8 +68,9 @@ Json summaryJson(const LoadSummary& s, const LoadSpec& spec, const std::vector<S
 // The failures in a line, most frequent kind first, each with its count and one example:
 // "connect x20 (could not connect to 127.0.0.1:9: Connection refused)"; empty when none failed.
 std::string failureSummary(const LoadSummary& s);
-// vLLM bench's table; with `server`, a section of what the server's /metrics said during the run.
+// vLLM bench's table; with `server`, a section of what the server's /metrics said during the run; with
+// `gpus`, one of what the workers' GPUs did.
 std::string summaryText(const LoadSummary& s, const std::string& title,
-                        const ServerMetricsSummary* server = nullptr);
+                        const ServerMetricsSummary* server = nullptr, const GpuUseSummary* gpus = nullptr);
 
 } // namespace rsload

@@ -22,6 +22,9 @@ inline constexpr char kLoad[] = "load";
 inline constexpr char kCancel[] = "cancel";
 } // namespace method
 
+// Named in the hello beside the methods: what an agent can do that an older one of the same version cannot.
+inline constexpr char kCapabilitySampleGpus[] = "sample_gpus"; // `sample` with "gpus": true
+
 namespace error {
 inline constexpr char kParse[] = "parse-error";
 inline constexpr char kLineTooLong[] = "line-too-long";

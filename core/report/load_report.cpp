@@ -174,7 +174,7 @@ QString serverSection(const LoadResults& r) {
             .arg(e(url), e(firstError.isEmpty() ? QStringLiteral("none in the measured phase") : firstError));
     SvgChart c;
     c.id = QStringLiteral("server-metrics");
-    c.title = QStringLiteral("The server's view (%1)").arg(e(read.front()->load.server));
+    c.title = QStringLiteral("The server's view (%1)").arg(QString::fromStdString(read.front()->load.server));
     c.xLabel = QStringLiteral("time (s)");
     c.yLabel = QStringLiteral("KV-cache use (%)");
     c.y2Label = QStringLiteral("requests");
@@ -205,6 +205,64 @@ QString serverSection(const LoadResults& r) {
                       figure(*m, "peak_running", 0), figure(*m, "peak_waiting", 0),
                       figure(*m, "preemptions", 0), percent("prefix_cache_hit_rate"));
     }
+    return t;
+}
+
+// Each worker's mean GPU utilisation over time, then a row per GPU, then the workers whose GPUs were not
+// read.
+QString gpuSection(const LoadResults& r) {
+    const std::vector<std::string> workers = savedWorkers(r.spec);
+    if (workers.empty())
+        return QStringLiteral(
+            "<p>Not sampled in this run (<code>load --workers HOSTS</code> samples them).</p>\n");
+    static const char* const palette[] = {"#17becf", "#bcbd22", "#9467bd", "#8c564b",
+                                          "#e377c2", "#7f7f7f", "#2ca02c", "#1f77b4"};
+    SvgChart c;
+    c.id = QStringLiteral("gpu-use");
+    c.title = QStringLiteral("GPU utilisation, the mean of each worker's GPUs");
+    c.xLabel = QStringLiteral("time (s)");
+    c.yLabel = QStringLiteral("utilisation (%)");
+    c.yMax = 100;
+    for (size_t i = 0; i < workers.size(); ++i) {
+        SvgSeries line = series(SvgSeries::Kind::Line, QString::fromStdString(workers[i]), palette[i % 8]);
+        line.dashed = i >= 8;
+        for (const rsload::GpuSample& s : r.gpuSamples) {
+            if (s.host != workers[i] || s.tS < 0 || !s.error.empty())
+                continue;
+            double sum = 0;
+            int n = 0;
+            for (const rsload::GpuReading& g : s.gpus)
+                if (g.utilPct) {
+                    sum += *g.utilPct;
+                    ++n;
+                }
+            line.points.emplace_back(s.tS, n ? std::optional<double>(sum / n) : std::nullopt);
+        }
+        if (!line.points.empty())
+            c.series.push_back(std::move(line));
+    }
+    const rsload::GpuUseSummary use = rsload::summarizeGpuUse(r.gpuSamples, workers);
+    QString t = c.series.empty() ? QString() : svgChart(c);
+    if (!use.gpus.empty()) {
+        t += QStringLiteral("<table><tr><th>worker</th><th>GPU</th><th>utilisation mean / peak (%)</th>"
+                            "<th>memory used peak (MiB)</th><th>power mean / peak (W)</th><th>SM clock mean "
+                            "(MHz)</th></tr>\n");
+        const auto known = [](const std::optional<double>& v, int decimals) {
+            return v ? QString::number(*v, 'f', decimals) : QStringLiteral("\u2014");
+        };
+        for (const rsload::GpuUse& u : use.gpus)
+            t += QStringLiteral(
+                     "<tr><td>%1</td><td>%2 %3</td><td>%4 / %5</td><td>%6 of %7</td><td>%8 / %9</td>"
+                     "<td>%10</td></tr>\n")
+                     .arg(e(u.host))
+                     .arg(u.index)
+                     .arg(e(u.name), known(u.utilMean, 1), known(u.utilPeak, 0), known(u.memUsedPeakMiB, 0),
+                          known(u.memTotalMiB, 0), known(u.powerMeanW, 1), known(u.powerPeakW, 1),
+                          known(u.smClockMeanMHz, 0));
+        t += QStringLiteral("</table>\n");
+    }
+    for (const auto& [host, why] : use.unread)
+        t += QStringLiteral("<p>%1's GPUs were not read: %2</p>\n").arg(e(host), e(why));
     return t;
 }
 
@@ -298,9 +356,7 @@ QString loadReportHtml(const std::vector<LoadResults>& runs, const rsload::Json&
          distributions(last);
     h += QStringLiteral("<h2 id=\"timeline\">Requests over time%1</h2>\n").arg(which) + timeline(last);
     h += QStringLiteral("<h2 id=\"server\">The server's metrics%1</h2>\n").arg(which) + serverSection(last);
-    h += QStringLiteral(
-        "<h2 id=\"gpus\">The workers' GPUs</h2>\n<p>Not sampled in this run: rackscope does not yet "
-        "sample the workers' GPUs during a load run.</p>\n");
+    h += QStringLiteral("<h2 id=\"gpus\">The workers' GPUs%1</h2>\n").arg(which) + gpuSection(last);
     h += QStringLiteral("<h2 id=\"failures\">Failures</h2>\n") + failures(runs);
     for (const LoadResults& r : runs)
         for (const QString& p : r.problems)

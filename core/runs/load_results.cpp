@@ -40,7 +40,8 @@ constexpr qint64 kMaxResultsFileBytes = 256 << 20;
 
 // One run's files (spec.json, requests.jsonl, summary.json where written) under `prefix` in `files`.
 bool readRunFiles(const QString& directory, const QString& prefix, LoadResultsFiles& files, QString* error) {
-    for (const char* name : {"spec.json", "summary.json", "requests.jsonl", "server_metrics.jsonl"}) {
+    for (const char* name :
+         {"spec.json", "summary.json", "requests.jsonl", "server_metrics.jsonl", "gpu_metrics.jsonl"}) {
         const QString rel = prefix + QLatin1String(name);
         const QString path = directory + QLatin1Char('/') + rel;
         if (!QFileInfo::exists(path))
@@ -131,6 +132,14 @@ std::optional<LoadResults> parseRun(const LoadResultsFiles& files, const QString
                               r.serverSamples.push_back(std::move(*sample));
                           return sample.has_value();
                       });
+    if (const auto gpus = file("gpu_metrics.jsonl"))
+        readJsonLines(*gpus, QStringLiteral("gpu_metrics.jsonl "), r.problems,
+                      [&](const rsload::Json& j, std::string* why) {
+                          std::optional<rsload::GpuSample> sample = rsload::gpuSampleFromJson(j, why);
+                          if (sample)
+                              r.gpuSamples.push_back(std::move(*sample));
+                          return sample.has_value();
+                      });
     return r;
 }
 
@@ -216,22 +225,31 @@ void LoadResultsWriter::record(const rsload::RequestRecord& r) {
     records_.flush();
 }
 
-void LoadResultsWriter::serverSample(const rsload::ServerSample& s) {
+void LoadResultsWriter::appendLine(QFile& file, const char* name, const rsload::Json& line) {
     if (!records_.isOpen())
         return;
-    if (!serverMetrics_.isOpen()) {
-        serverMetrics_.setFileName(directory_ + QStringLiteral("/server_metrics.jsonl"));
-        if (!serverMetrics_.open(QIODevice::WriteOnly | QIODevice::Append))
+    if (!file.isOpen()) {
+        file.setFileName(directory_ + QLatin1Char('/') + QLatin1String(name));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
             return;
     }
-    const std::string line = rsload::toJson(s).dump() + "\n";
-    serverMetrics_.write(line.data(), qint64(line.size()));
-    serverMetrics_.flush();
+    const std::string text = line.dump() + "\n";
+    file.write(text.data(), qint64(text.size()));
+    file.flush();
+}
+
+void LoadResultsWriter::serverSample(const rsload::ServerSample& s) {
+    appendLine(serverMetrics_, "server_metrics.jsonl", rsload::toJson(s));
+}
+
+void LoadResultsWriter::gpuSample(const rsload::GpuSample& s) {
+    appendLine(gpuMetrics_, "gpu_metrics.jsonl", rsload::toJson(s));
 }
 
 void LoadResultsWriter::summary(const rsload::Json& summary) {
     records_.close();
     serverMetrics_.close();
+    gpuMetrics_.close();
     writeWhole(directory_ + QStringLiteral("/summary.json"), summary);
 }
 
@@ -262,6 +280,15 @@ std::optional<LoadResultsFiles> readLoadResultsFiles(const QString& directory, Q
     return files;
 }
 
+std::vector<std::string> savedWorkers(const rsload::Json& spec) {
+    std::vector<std::string> out;
+    if (spec.is_object() && spec.contains("workers") && spec["workers"].is_array())
+        for (const rsload::Json& w : spec["workers"])
+            if (w.is_string())
+                out.push_back(w.get<std::string>());
+    return out;
+}
+
 rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos,
                          const std::vector<double>& percentiles) {
     std::string why;
@@ -272,6 +299,8 @@ rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& s
                                            r.summary.is_object() ? r.summary.value("date", "") : "");
     if (!s.metricsUrl.empty())
         out["server_metrics"] = rsload::toJson(rsload::summarizeServerMetrics(r.serverSamples, s.metricsUrl));
+    if (const std::vector<std::string> workers = savedWorkers(r.spec); !workers.empty())
+        out["gpus"] = rsload::toJson(rsload::summarizeGpuUse(r.gpuSamples, workers));
     return out;
 }
 

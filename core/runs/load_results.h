@@ -2,9 +2,11 @@
 // A load run's results folder, written as the run goes: spec.json (what was
 // asked, API keys left out), requests.jsonl (each request's record, flushed as
 // it arrives, so a crash or a dropped agent loses nothing received),
-// server_metrics.jsonl (each scrape of the server's /metrics, where asked), and
+// server_metrics.jsonl (each scrape of the server's /metrics, where asked),
+// gpu_metrics.jsonl (each reading of the workers' GPUs, where asked), and
 // summary.json at each step's end (vLLM's --save-result field names). A sweep
 // keeps one such folder per step (step-01, step-02, ...) under its own.
+#include "load_model/gpu_samples.h"
 #include "load_model/load_summary.h"
 #include "load_model/server_metrics.h"
 
@@ -29,6 +31,7 @@ public:
                  const rsload::Json& extra = rsload::Json::object());
     void record(const rsload::RequestRecord& r);
     void serverSample(const rsload::ServerSample& s);
+    void gpuSample(const rsload::GpuSample& s);
     void summary(const rsload::Json& summary);
     QString directory() const { return directory_; }
     bool isOpen() const { return records_.isOpen(); }
@@ -36,7 +39,8 @@ public:
 private:
     QString directory_;
     QFile records_;
-    QFile serverMetrics_; // made at the first sample
+    void appendLine(QFile& file, const char* name, const rsload::Json& line);
+    QFile serverMetrics_, gpuMetrics_; // each made at its first line
 };
 
 struct LoadResults {
@@ -45,6 +49,7 @@ struct LoadResults {
     rsload::Json summary; // null when the run ended before writing one
     std::vector<rsload::RequestRecord> records;
     std::vector<rsload::ServerSample> serverSamples; // the server's /metrics, where scraped
+    std::vector<rsload::GpuSample> gpuSamples;       // the workers' GPUs, where sampled
     QStringList problems;                            // lines that could not be read, with their number
     std::optional<double> sweepValue;                // a sweep's step: the concurrency or rate it ran at
     std::string sweep;                               // "concurrency" or "rate" for a sweep's step
@@ -57,6 +62,9 @@ std::optional<LoadResults> readLoadResults(const QString& directory, QString* er
 // keeps of it, byte for byte.
 using LoadResultsFiles = std::map<QString, QByteArray>;
 std::optional<LoadResultsFiles> readLoadResultsFiles(const QString& directory, QString* error);
+
+// The workers whose GPUs a saved run sampled (spec.json's "workers"), in order; empty when none.
+std::vector<std::string> savedWorkers(const rsload::Json& spec);
 
 // The summary again from the records: what a run cut short never wrote, and what a reader can check.
 rsload::Json resummarize(const LoadResults& r, const std::vector<rsload::Slo>& slos,

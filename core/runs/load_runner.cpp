@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <cmath>
+#include <utility>
 
 namespace rackscope {
 namespace {
@@ -104,6 +105,10 @@ void LoadRunner::startStep() {
         search_ ? search_->by() == CapacitySearch::By::Rate : request_.sweep == LoadRequest::Sweep::Rate;
     records_.clear();
     serverSamples_.clear();
+    gpuSamples_.clear();
+    pendingGpuSamples_.clear();
+    originS_.reset();
+    stepClock_.start();
     clientErrors_.clear();
     emit stepStarted(step_, value);
     if (!request_.resultsDirectory.isEmpty()) {
@@ -117,11 +122,29 @@ void LoadRunner::startStep() {
             extra["capacity_search"] = true;
         for (const QString& h : request_.hosts)
             extra["hosts"].push_back(h.toStdString());
+        if (!request_.workers.isEmpty()) {
+            extra["workers"] = rsload::Json::array();
+            for (const QString& w : request_.workers)
+                extra["workers"].push_back(w.toStdString());
+        }
         if (const QString e = writer_.open(dir, stepSpec_, extra); !e.isEmpty()) {
             running_ = false;
             emit finished(false, e);
             return;
         }
+    }
+    if (!request_.workers.isEmpty()) {
+        gpuSampler_ = std::make_unique<GpuSampler>();
+        connect(gpuSampler_.get(), &GpuSampler::sampled, this,
+                [this](const QString& w, const QJsonObject& data) { onGpuSample(w, data, stepSeconds()); });
+        connect(gpuSampler_.get(), &GpuSampler::failed, this, [this](const QString& w, const QString& error) {
+            onGpuSample(w, QJsonObject{{"gpus", QJsonObject{{"available", false}, {"reason", error}}}},
+                        stepSeconds());
+        });
+        const double interval = stepSpec_.scrapeIntervalS > 0 ? stepSpec_.scrapeIntervalS : 0.5;
+        gpuSampler_->start(request_.workers, request_.fleet, request_.agentPath,
+                           std::clamp(int(interval * 1000), rsagent::protocol::kMinIntervalMs,
+                                      rsagent::protocol::kMaxIntervalMs));
     }
     if (request_.hosts.isEmpty()) {
         clientsLeft_ = 1;
@@ -201,10 +224,36 @@ void LoadRunner::onEvent(const QString& client, const QString& name, const QJson
         serverSamples_.push_back(*s);
         emit serverSampled(serverSamples_.back());
     } else if (name == QLatin1String("progress")) {
+        if (!originS_ && !data.value("warmup").toBool()) {
+            originS_ = stepSeconds() - data.value("elapsed_s").toDouble();
+            for (const PendingGpuSample& p : std::exchange(pendingGpuSamples_, {}))
+                onGpuSample(p.worker, p.data, p.arrivedS);
+        }
         emit progress(client, data.value("elapsed_s").toDouble(), data.value("sent").toInteger(),
                       data.value("completed").toInteger(), data.value("failed").toInteger(),
                       data.value("in_flight").toInteger());
     }
+}
+
+void LoadRunner::onGpuSample(const QString& worker, const QJsonObject& data, double arrivedS) {
+    if (!originS_) {
+        pendingGpuSamples_.push_back({worker, data, arrivedS});
+        return;
+    }
+    keepGpuSample(rsload::gpuSampleFromAgent(fromQtJson(data), worker.toStdString(), arrivedS - *originS_));
+}
+
+void LoadRunner::keepGpuSample(rsload::GpuSample sample) {
+    if (!sample.error.empty()) // a worker that cannot be read says so once, not every half second
+        for (auto it = gpuSamples_.rbegin(); it != gpuSamples_.rend(); ++it)
+            if (it->host == sample.host) {
+                if (it->error == sample.error)
+                    return;
+                break;
+            }
+    writer_.gpuSample(sample);
+    gpuSamples_.push_back(std::move(sample));
+    emit gpuSampled(gpuSamples_.back());
 }
 
 void LoadRunner::onClientDone(const QString& client, const QString& error) {
@@ -222,6 +271,14 @@ void LoadRunner::onClientDone(const QString& client, const QString& error) {
 }
 
 void LoadRunner::endStep() {
+    if (gpuSampler_) {
+        gpuSampler_->stop();
+        gpuSampler_.reset();
+        if (!originS_) // no progress came: the step's start stands in for the load's
+            originS_ = 0.0;
+        for (const PendingGpuSample& p : std::exchange(pendingGpuSamples_, {}))
+            onGpuSample(p.worker, p.data, p.arrivedS);
+    }
     LoadStepResult r;
     r.step = step_;
     r.value = stepValue_;
@@ -253,6 +310,14 @@ void LoadRunner::endStep() {
         r.summaryJson["server_metrics"] = rsload::toJson(*r.serverMetrics);
     }
     r.serverSamples = serverSamples_;
+    if (!request_.workers.isEmpty()) {
+        std::vector<std::string> workers;
+        for (const QString& w : request_.workers)
+            workers.push_back(w.toStdString());
+        r.gpuUse = rsload::summarizeGpuUse(gpuSamples_, workers);
+        r.summaryJson["gpus"] = rsload::toJson(*r.gpuUse);
+    }
+    r.gpuSamples = gpuSamples_;
     r.clientErrors = clientErrors_;
     const size_t measured = r.summary.completed + r.summary.failed;
     if (!request_.slos.empty()) {

@@ -7,6 +7,7 @@
 // first step whose SLO attainment falls short; a capacity search chooses each
 // step's rate or concurrency from the steps before (capacity_search.h).
 #include "capacity_search.h"
+#include "gpu_sampler.h"
 #include "load_results.h"
 #include "transport/fleet.h"
 
@@ -26,6 +27,8 @@ struct LoadRequest {
     QString resultsDirectory; // empty: nothing saved
     std::vector<rsload::Slo> slos;
     std::vector<double> percentiles{50, 90, 95, 99};
+    QStringList
+        workers; // the inference servers whose GPUs are sampled during each step ("local": this machine)
     enum class Sweep { None, Concurrency, Rate } sweep = Sweep::None;
     std::vector<double> sweepValues;
     double sloAttainment = 0.9; // a sweep step meets its SLO when this share of requests does
@@ -55,6 +58,8 @@ struct LoadStepResult {
     QStringList clientErrors;                        // "host: why", for clients that failed or broke
     std::vector<rsload::ServerSample> serverSamples; // the server's /metrics during the step, where scraped
     std::optional<rsload::ServerMetricsSummary> serverMetrics; // their summary, where scraped
+    std::vector<rsload::GpuSample> gpuSamples;                 // the workers' GPUs during the step
+    std::optional<rsload::GpuUseSummary> gpuUse;               // their summary, with workers
     bool sloMet = true;
 };
 
@@ -78,6 +83,7 @@ signals:
     void stepStarted(int step, double value);
     void requestFinished(const rsload::RequestRecord& record);
     void serverSampled(const rsload::ServerSample& sample);
+    void gpuSampled(const rsload::GpuSample& sample);
     void progress(const QString& client, double elapsedS, qint64 sent, qint64 completed, qint64 failed,
                   qint64 inFlight);
     void clientFailed(const QString& client, const QString& error);
@@ -89,6 +95,8 @@ private:
     void onEvent(const QString& client, const QString& name, const QJsonObject& data);
     void onClientDone(const QString& client, const QString& error);
     void endStep();
+    void onGpuSample(const QString& worker, const QJsonObject& data, double arrivedS);
+    void keepGpuSample(rsload::GpuSample sample);
     void writeCapacity() const;
 
     LoadRequest request_;
@@ -99,6 +107,19 @@ private:
     rsload::LoadSpec stepSpec_;
     std::vector<rsload::RequestRecord> records_;
     std::vector<rsload::ServerSample> serverSamples_;
+    std::vector<rsload::GpuSample> gpuSamples_;
+    // The workers' readings arrive on the console's clock (stepClock_); the records' time axis starts at
+    // the load's measured phase, which the first progress report places on that clock (originS_).
+    QElapsedTimer stepClock_;
+    double stepSeconds() const { return double(stepClock_.nsecsElapsed()) / 1e9; }
+    std::optional<double> originS_;
+    struct PendingGpuSample {
+        QString worker;
+        QJsonObject data;
+        double arrivedS;
+    };
+    std::vector<PendingGpuSample> pendingGpuSamples_; // arrived before originS_ was known
+    std::unique_ptr<GpuSampler> gpuSampler_;
     QStringList clientErrors_;
     int clientsLeft_ = 0;
     LoadResultsWriter writer_;

@@ -13,6 +13,7 @@ void LoadTimeline::clear() {
     clientsInFlight_.clear();
     inFlight_.clear();
     server_.clear();
+    gpus_.clear();
     steps_.clear();
     ++revision_;
 }
@@ -56,6 +57,16 @@ void LoadTimeline::serverSample(const rsload::ServerSample& s) {
     if (s.tS < 0 || !s.error.empty())
         return;
     server_.push_back(s);
+    ++revision_;
+}
+
+void LoadTimeline::gpuSample(const rsload::GpuSample& s) {
+    if (s.tS < 0 || !s.error.empty())
+        return;
+    auto it = std::find_if(gpus_.begin(), gpus_.end(), [&](const auto& w) { return w.first == s.host; });
+    if (it == gpus_.end())
+        it = gpus_.insert(gpus_.end(), {s.host, {}});
+    it->second.push_back(s);
     ++revision_;
 }
 

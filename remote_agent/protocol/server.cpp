@@ -19,7 +19,7 @@ Json Server::hello() const {
                 {"agent", RACKSCOPE_VERSION},
                 {"host", hostName()},
                 {"capabilities", Json::array({protocol::method::kCollect, protocol::method::kSample,
-                                              protocol::method::kLoad})}};
+                                              protocol::method::kLoad, protocol::kCapabilitySampleGpus})}};
 }
 
 void Server::send(const Json& message) {
@@ -204,9 +204,28 @@ void Server::startSample(int64_t id, const Json& params) {
         return;
     if (!intParam("count", 10, 1, protocol::kMaxSampleCount, &job.remaining))
         return;
+    auto boolParam = [&](const char* name, bool fallback, bool* out) {
+        if (!params.contains(name))
+            return *out = fallback, true;
+        if (!params[name].is_boolean()) {
+            sendError(id, protocol::error::kBadParams, std::string("\"") + name + "\" must be true or false");
+            return false;
+        }
+        return *out = params[name].get<bool>(), true;
+    };
+    bool gpus = false;
+    if (!boolParam("counters", true, &job.counters) || !boolParam("gpus", false, &gpus))
+        return;
+    if (!job.counters && !gpus)
+        return sendError(id, protocol::error::kBadParams,
+                         "\"counters\" and \"gpus\" are both false: nothing to sample");
+    if (gpus)
+        job.gpus = std::make_unique<GpuTelemetry>();
     job.last = Clock::now();
-    job.next = job.last + std::chrono::milliseconds(job.intervalMs);
-    job.previous = readCounters(options_.fs);
+    // Counters need an interval to have a delta; GPUs alone are read at once, so a short run has a reading.
+    job.next = job.counters ? job.last + std::chrono::milliseconds(job.intervalMs) : job.last;
+    if (job.counters)
+        job.previous = readCounters(options_.fs);
     jobs_[id] = std::move(job);
 }
 
@@ -228,14 +247,16 @@ void Server::tick(Clock::time_point now) {
             ++it;
             continue;
         }
-        CounterReading current = readCounters(options_.fs);
         const double elapsed = std::chrono::duration<double, std::milli>(now - job.last).count();
-        send(Json{{"id", it->first},
-                  {"event", protocol::method::kSample},
-                  {"data", Json{{"seq", job.sent},
-                                {"interval_ms", elapsed},
-                                {"counters", counterDeltas(job.previous, current, elapsed)}}}});
-        job.previous = std::move(current);
+        Json data{{"seq", job.sent}, {"interval_ms", elapsed}};
+        if (job.counters) {
+            CounterReading current = readCounters(options_.fs);
+            data["counters"] = counterDeltas(job.previous, current, elapsed);
+            job.previous = std::move(current);
+        }
+        if (job.gpus)
+            data["gpus"] = job.gpus->read();
+        send(Json{{"id", it->first}, {"event", protocol::method::kSample}, {"data", std::move(data)}});
         job.last = now;
         job.next += std::chrono::milliseconds(job.intervalMs);
         if (job.next < now)

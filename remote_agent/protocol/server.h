@@ -3,12 +3,14 @@
 // descriptors, one request at a time plus any number of streaming samples,
 // in one thread driven by poll(); a load run's engine has a thread of its own.
 #include "collect/counters.h"
+#include "collect/gpu_telemetry.h"
 #include "collect/snapshot.h"
 #include "line_reader.h"
 #include "load_job.h"
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <unistd.h>
 
 namespace rsagent {
@@ -30,7 +32,9 @@ private:
         int64_t sent = 0;
         Clock::time_point next;
         Clock::time_point last;
+        bool counters = true;
         CounterReading previous;
+        std::unique_ptr<GpuTelemetry> gpus; // when asked for
     };
 
     void handleLine(const std::string& line);

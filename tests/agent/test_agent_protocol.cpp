@@ -1,6 +1,7 @@
 // The agent protocol, both halves: the core's AgentClient and the agent's
 // Server in one process over a socketpair, the real agent through a pipe,
 // and hostile input to each.
+#include "gpu/nvml_standin.h"
 #include "test_support.h"
 
 #include "protocol/protocol.h"
@@ -17,6 +18,7 @@
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+
 #include <csignal>
 #include <sys/socket.h>
 #include <thread>
@@ -29,7 +31,8 @@ namespace {
 // The real agent on a pipe, read message by message.
 class AgentProcess {
 public:
-    AgentProcess() {
+    explicit AgentProcess(const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+        process_.setProcessEnvironment(env);
         process_.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--stdio")});
         process_.waitForStarted(10000);
     }
@@ -312,6 +315,63 @@ private slots:
         QVERIFY(end.value("result").toObject().value("cancelled").toBool());
         QVERIFY(end.value("result").toObject().value("samples").toInt() >= 2);
         QVERIFY(agent.next(400).isEmpty()); // nothing more after the cancel
+    }
+
+    // A sample asking for GPUs reads NVML each time, here the stand-in replaying nvidia-smi's CSV: every
+    // value is one the GPU gave, in its order, nulls where it gave none, and no counters when none were asked
+    // for.
+    void sampleReadsGpusThroughNvml() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("gpus.csv"));
+        QVERIFY(test::writeStandinCsv(csv));
+        AgentProcess agent(test::withStandin(csv));
+        QVERIFY(agent.next().value("capabilities").toArray().contains(QStringLiteral("sample_gpus")));
+        agent.send(
+            R"({"id":3,"method":"sample","params":{"interval_ms":100,"count":25,"counters":false,"gpus":true}})");
+        int lastRow = -1;
+        for (int i = 0; i < 25; ++i) {
+            const QJsonObject data = agent.nextFor(3).value("data").toObject();
+            QVERIFY(!data.contains("counters"));
+            const QJsonObject gpus = data.value("gpus").toObject();
+            QVERIFY2(gpus.value("available").toBool(), qPrintable(gpus.value("reason").toString()));
+            const QJsonArray list = gpus.value("gpus").toArray();
+            QCOMPARE(list.size(), 2);
+            const QJsonObject g0 = list[0].toObject(), g1 = list[1].toObject();
+            QCOMPARE(g0.value("name").toString(), QStringLiteral("NVIDIA H100 80GB HBM3"));
+            QVERIFY(g0.value("uuid").toString().startsWith(QStringLiteral("GPU-")));
+            const int row = test::standinRowOf(0, g0.value("util_pct").toDouble());
+            QVERIFY2(row >= lastRow, qPrintable(QString::number(g0.value("util_pct").toDouble())));
+            lastRow = row;
+            const test::StandinRow& truth = test::standinRows()[size_t(row)];
+            QCOMPARE(g0.value("mem_used_mib").toDouble(), truth.memUsedMiB);
+            QCOMPARE(g0.value("mem_total_mib").toDouble(), test::kStandinMemTotalMiB);
+            QCOMPARE(g0.value("power_w").toDouble(), *truth.powerW);
+            QCOMPARE(g0.value("sm_clock_mhz").toDouble(), truth.smClockMHz);
+            QVERIFY(g1.value("power_w").isNull()); // [N/A]: unknown, not 0
+            QCOMPARE(g1.value("util_pct").toDouble(), 0.0);
+        }
+        QCOMPARE(test::standinRows()[size_t(lastRow)].t, 1.2); // 2.5 s of samples reach the last row
+        QCOMPARE(agent.answerFor(3).value("result").toObject().value("samples").toInt(), 25);
+
+        // Asking for nothing, or in the wrong type, is refused.
+        agent.send(R"({"id":4,"method":"sample","params":{"counters":false}})");
+        QCOMPARE(errorCode(agent.answerFor(4)), QStringLiteral("bad-params"));
+        agent.send(R"({"id":5,"method":"sample","params":{"gpus":"yes"}})");
+        QCOMPARE(errorCode(agent.answerFor(5)), QStringLiteral("bad-params"));
+    }
+
+    // Where NVML is there but its driver is not loaded, each sample says why rather than giving zeros.
+    void sampleSaysWhyGpusCannotBeRead() {
+        QProcessEnvironment env = test::withStandin(QString());
+        env.remove(QStringLiteral("RACKSCOPE_NVML_STANDIN")); // the stand-in answers as a driver not loaded
+        AgentProcess agent(env);
+        QVERIFY(!agent.next().isEmpty());
+        agent.send(R"({"id":6,"method":"sample","params":{"interval_ms":50,"count":2,"gpus":true}})");
+        const QJsonObject data = agent.nextFor(6).value("data").toObject();
+        QVERIFY(data.contains("counters")); // asked for by default
+        const QJsonObject gpus = data.value("gpus").toObject();
+        QVERIFY(!gpus.value("available").toBool());
+        QCOMPARE(gpus.value("reason").toString(), QStringLiteral("nvmlInit_v2 failed with NVML error 9"));
     }
 
     void mutatedRequestsNeverStopTheAgent() {

@@ -3,6 +3,7 @@
 // time, a cancel answered with what was done), and `rackscope-cli load`
 // saving as it goes, never saving an API key, reading its results back
 // (a cut file too), comparing runs, exporting CSV, and refusing bad options.
+#include "gpu/nvml_standin.h"
 #include "load_model/load_spec.h"
 #include "load_test_server.h"
 #include "runs/load_results.h"
@@ -426,6 +427,83 @@ private slots:
         QVERIFY2(off.status == 0, qPrintable(off.err));
         QVERIFY(!off.out.contains("Server metrics"));
         QVERIFY(!QFileInfo::exists(offDir.filePath("server_metrics.jsonl")));
+    }
+
+    // --workers local: this machine's GPUs (the NVML stand-in replaying nvidia-smi's CSV) read every half
+    // second during the run, saved, summed up per GPU, printed, reopened and reported; every value one the
+    // GPU gave, in its order; a worker without a driver says why, and the run itself is unaffected.
+    void theWorkersGpusAreSampledSavedAndReopened() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("gpus.csv");
+        QVERIFY(test::writeStandinCsv(csv));
+        const QString results = dir.filePath("run");
+        const QStringList run{"--url",         QString::fromStdString(server_.url()),
+                              "--model",       "m",
+                              "--concurrency", "2",
+                              "--requests",    "300",
+                              "--output-len",  "4",
+                              "--workers",     "local",
+                              "--results",     results};
+        const Cli c = cli(run, test::withStandin(csv)); // 150 rounds of about 16 ms: over 2 s
+        QVERIFY2(c.status == 0, qPrintable(c.err));
+        QVERIFY2(c.out.contains("Workers' GPUs (NVML)"), qPrintable(c.out));
+        QVERIFY2(c.out.contains("local GPU0 (NVIDIA H100 80GB HBM3)"), qPrintable(c.out));
+        QVERIFY2(c.out.contains(QRegularExpression("Memory used peak \\(MiB\\): +\\d+ of 81559")),
+                 qPrintable(c.out));
+
+        QString error;
+        const auto saved = readLoadResults(results, &error);
+        QVERIFY2(saved, qPrintable(error));
+        QVERIFY(saved->problems.isEmpty());
+        QVERIFY(saved->gpuSamples.size() >= 2);
+        int lastRow = -1;
+        double peak = 0;
+        for (const rsload::GpuSample& s : saved->gpuSamples) {
+            QCOMPARE(s.host, std::string("local"));
+            QVERIFY(s.error.empty());
+            QCOMPARE(s.gpus.size(), size_t(2));
+            const int row = test::standinRowOf(0, *s.gpus[0].utilPct);
+            QVERIFY2(row >= lastRow, qPrintable(QString::number(*s.gpus[0].utilPct)));
+            lastRow = row;
+            QCOMPARE(*s.gpus[0].powerW, *test::standinRows()[size_t(row)].powerW);
+            QVERIFY(!s.gpus[1].powerW); // [N/A] stays unknown
+            if (s.tS >= 0)
+                peak = std::max(peak, *s.gpus[0].utilPct);
+        }
+        const QJsonObject summary = QJsonDocument::fromJson([&] {
+                                        QFile f(results + "/summary.json");
+                                        f.open(QIODevice::ReadOnly);
+                                        return f.readAll();
+                                    }())
+                                        .object();
+        const QJsonArray gpus = summary.value("gpus").toObject().value("gpus").toArray();
+        QCOMPARE(gpus.size(), 2);
+        QCOMPARE(gpus[0].toObject().value("peak_util_pct").toDouble(), peak);
+        QCOMPARE(gpus[0].toObject().value("mem_total_mib").toDouble(), test::kStandinMemTotalMiB);
+        QVERIFY(gpus[1].toObject().value("mean_power_w").isNull());
+        QVERIFY(summary.value("gpus").toObject().value("unread").toObject().isEmpty());
+
+        const Cli reopened = cli({"--open", results});
+        QVERIFY2(reopened.out.contains("local GPU1 (NVIDIA H100 80GB HBM3)"), qPrintable(reopened.out));
+        const QString html = dir.filePath("report.html");
+        QVERIFY(cli({"--open", results, "--report", html}).status == 0);
+        const QString problem = checkedReport(html, {"gpu-use"});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+        // A worker whose NVML has no driver behind it: the reason, once, and the load's figures as ever.
+        QProcessEnvironment noDriver = test::withStandin(csv);
+        noDriver.remove("RACKSCOPE_NVML_STANDIN");
+        const QString bare = dir.filePath("bare");
+        const Cli b =
+            cli({"--url", QString::fromStdString(server_.url()), "--model", "m", "--requests", "40",
+                 "--concurrency", "2", "--output-len", "4", "--workers", "local", "--results", bare},
+                noDriver);
+        QVERIFY2(b.status == 0, qPrintable(b.err));
+        QVERIFY2(b.out.contains(QRegularExpression("local: +not read: nvmlInit_v2 failed with NVML error 9")),
+                 qPrintable(b.out));
+        QFile lines(bare + "/gpu_metrics.jsonl");
+        QVERIFY(lines.open(QIODevice::ReadOnly));
+        QCOMPARE(lines.readAll().count("\n"), qsizetype(1));
     }
 
     // The test server's capacity model: each other stream in flight adds ttft-per-stream to a request's TTFT.

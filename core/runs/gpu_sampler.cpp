@@ -1,0 +1,94 @@
+#include "gpu_sampler.h"
+
+#include "protocol/protocol.h"
+#include "transport/agent_client.h"
+#include "transport/local_agent.h"
+
+namespace rackscope {
+
+GpuSampler::GpuSampler(QObject* parent) : QObject(parent) {}
+GpuSampler::~GpuSampler() {
+    stop();
+}
+
+void GpuSampler::start(const QStringList& workers, const FleetOptions& fleet, const QString& agentPath,
+                       int intervalMs) {
+    stop();
+    running_ = true;
+    const QJsonObject params{{"interval_ms", intervalMs},
+                             {"count", rsagent::protocol::kMaxSampleCount},
+                             {"counters", false},
+                             {"gpus", true}};
+    QStringList remote = workers;
+    if (remote.removeAll(QString::fromLatin1(kLocal)) > 0)
+        startLocal(agentPath, params);
+    if (remote.isEmpty())
+        return;
+    fleet_ = std::make_unique<Fleet>(fleet);
+    connect(fleet_.get(), &Fleet::hostEvent, this,
+            [this](const QString& host, const QString& name, const QJsonObject& data) {
+                if (running_ && name == QLatin1String(rsagent::protocol::method::kSample))
+                    emit sampled(host, data);
+            });
+    connect(fleet_.get(), &Fleet::hostFinished, this, [this](const HostResult& r) {
+        if (running_) // a stream ends only when stopped: anything else is a failure
+            emit failed(r.host,
+                        r.error ? r.error->message : QStringLiteral("its agent ended the GPU sampling"));
+    });
+    fleet_->stream(remote, QString::fromLatin1(rsagent::protocol::method::kSample), params);
+}
+
+void GpuSampler::startLocal(const QString& agentPath, const QJsonObject& params) {
+    const QString local = QString::fromLatin1(kLocal);
+    const QString agent = agentPath.isEmpty() ? findLocalAgent() : agentPath;
+    process_ = std::make_unique<QProcess>();
+    process_->setProgram(agent);
+    process_->setArguments({QStringLiteral("--stdio")});
+    agent_ = std::make_unique<AgentClient>(process_.get());
+    connect(agent_.get(), &AgentClient::ready, this, [this, params] {
+        agent_->request(QString::fromLatin1(rsagent::protocol::method::kSample), params);
+    });
+    connect(agent_.get(), &AgentClient::event, this,
+            [this, local](qint64, const QString&, const QJsonObject& data) {
+                if (running_)
+                    emit sampled(local, data);
+            });
+    connect(agent_.get(), &AgentClient::failed, this,
+            [this, local](qint64, const QString&, const QString& message) {
+                if (running_)
+                    emit failed(local, message);
+            });
+    connect(agent_.get(), &AgentClient::protocolError, this, [this, local](const QString& message) {
+        if (running_)
+            emit failed(local, message);
+    });
+    connect(process_.get(), &QProcess::errorOccurred, this, [this, local, agent](QProcess::ProcessError e) {
+        if (running_ && e == QProcess::FailedToStart)
+            emit failed(
+                local,
+                QStringLiteral("cannot run the local agent %1: %2").arg(agent, process_->errorString()));
+    });
+    connect(process_.get(), &QProcess::finished, this, [this, local] {
+        if (running_)
+            emit failed(local, describeAgentEnd(*process_));
+    });
+    process_->start();
+}
+
+void GpuSampler::stop() {
+    running_ = false;
+    if (fleet_) {
+        fleet_->cancel(); // each agent is told to stop its stream
+        fleet_.release()->deleteLater();
+    }
+    agent_.reset();
+    if (process_) {
+        process_->disconnect(this);
+        process_->closeWriteChannel(); // the agent exits at the end of its input
+        if (!process_->waitForFinished(5000))
+            process_->kill();
+        process_.reset();
+    }
+}
+
+} // namespace rackscope

@@ -1,0 +1,50 @@
+#pragma once
+// NVML, opened at run time so the agent builds without the CUDA toolkit and runs
+// on a host without a driver: the few types rackscope uses, as nvml.h defines them
+// (a stable ABI), and the library initialised for as long as an Nvml lives.
+#include "dynlib.h"
+
+#include <string>
+#include <vector>
+
+namespace rsagent {
+
+namespace nvml {
+using Return = int; // nvmlReturn_t: 0 is success
+using Device = struct nvmlDevice_st*;
+struct PciInfo {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+};
+struct Memory { // nvmlMemory_t, bytes
+    unsigned long long total, free, used;
+};
+struct Utilization { // nvmlUtilization_t, percent of the last sample period
+    unsigned int gpu, memory;
+};
+constexpr unsigned kClockSm = 1; // NVML_CLOCK_SM
+constexpr unsigned kMaxNvlinks = 18;
+constexpr unsigned kMaxDevices = 64;
+} // namespace nvml
+
+class Nvml {
+public:
+    Nvml();  // opens libnvidia-ml.so.1 and calls nvmlInit_v2
+    ~Nvml(); // nvmlShutdown, when it was initialised
+    Nvml(const Nvml&) = delete;
+    Nvml& operator=(const Nvml&) = delete;
+
+    bool ready() const { return reason_.empty(); }
+    const std::string& reason() const { return reason_; } // why NVML cannot be used, as a sentence
+    std::string source() const { return "NVML " + lib_.path(); }
+    template <class F> F get(const char* symbol) const { return lib_.get<F>(symbol); }
+    std::vector<nvml::Device> devices() const; // by index, at most kMaxDevices
+
+private:
+    DynLib lib_;
+    std::string reason_;
+    nvml::Return (*shutdown_)() = nullptr;
+};
+
+} // namespace rsagent
