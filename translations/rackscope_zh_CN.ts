@@ -1114,80 +1114,80 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::InferencePanel</name>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="23"/>
+        <location filename="../app/gui/inference_panel.cpp" line="24"/>
         <source>%1 s: %2 sent, %3 done, %4 failed, %5 in flight</source>
         <translation>%1 秒：已发送 %2，完成 %3，失败 %4，进行中 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="38"/>
+        <location filename="../app/gui/inference_panel.cpp" line="41"/>
         <source>Capacity at %1: %2</source>
         <translation>%1 下的容量：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="44"/>
+        <location filename="../app/gui/inference_panel.cpp" line="47"/>
         <source>inference load run finished</source>
         <translation>推理压测完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="44"/>
+        <location filename="../app/gui/inference_panel.cpp" line="47"/>
         <source>inference load run ended: %1</source>
         <translation>推理压测结束：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="54"/>
-        <location filename="../app/gui/inference_panel.cpp" line="142"/>
-        <location filename="../app/gui/inference_panel.cpp" line="195"/>
-        <location filename="../app/gui/inference_panel.cpp" line="206"/>
+        <location filename="../app/gui/inference_panel.cpp" line="57"/>
+        <location filename="../app/gui/inference_panel.cpp" line="162"/>
+        <location filename="../app/gui/inference_panel.cpp" line="217"/>
+        <location filename="../app/gui/inference_panel.cpp" line="228"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="54"/>
+        <location filename="../app/gui/inference_panel.cpp" line="57"/>
         <source>An inference load run is already running.</source>
         <translation>已有推理压测在运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="59"/>
+        <location filename="../app/gui/inference_panel.cpp" line="62"/>
         <source>inference load run against %1 (%2) from %3</source>
         <translation>对 %1（%2）的推理压测，从 %3 发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="61"/>
+        <location filename="../app/gui/inference_panel.cpp" line="64"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <location filename="../app/gui/inference_panel.cpp" line="75"/>
         <source>requests/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="70"/>
+        <location filename="../app/gui/inference_panel.cpp" line="75"/>
         <source>requests in flight</source>
         <translation>个并发请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="72"/>
+        <location filename="../app/gui/inference_panel.cpp" line="77"/>
         <source>the SLO broke at every value tried</source>
         <translation>所有尝试的值都不满足 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="72"/>
+        <location filename="../app/gui/inference_panel.cpp" line="77"/>
         <source>no step ran</source>
         <translation>没有运行任何一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="74"/>
+        <location filename="../app/gui/inference_panel.cpp" line="79"/>
         <source>at least %1 %2 (the SLO held at every value tried)</source>
         <translation>至少 %1 %2（所有尝试的值都满足 SLO）</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="76"/>
+        <location filename="../app/gui/inference_panel.cpp" line="81"/>
         <source>about %1 %2 (held at %1, broke at %3; held again when repeated)</source>
         <translation>约 %1 %2（%1 时满足，%3 时不满足；重复运行仍满足）</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="77"/>
+        <location filename="../app/gui/inference_panel.cpp" line="82"/>
         <source>about %1 %2 (held at %1, broke at %3; not repeated)</source>
         <translation>约 %1 %2（%1 时满足，%3 时不满足；未重复运行）</translation>
     </message>
@@ -1197,78 +1197,90 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>；无服务器指标：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="92"/>
+        <location filename="../app/gui/inference_panel.cpp" line="90"/>
         <source>no scrape in the measured phase</source>
         <translation>测量阶段没有抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="96"/>
+        <location filename="../app/gui/inference_panel.cpp" line="95"/>
         <source>; server KV-cache peak %1 %, mean %2 %; queue peak %3</source>
         <translation>；服务器 KV 缓存峰值 %1 %，平均 %2 %；队列峰值 %3</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/inference_panel.cpp" line="110"/>
+        <source>; %n GPU(s) of the workers at %1 % mean, %2 % peak utilisation</source>
+        <translation>
+            <numerusform>；工作节点的 %n 块 GPU 平均利用率 %1 %，峰值 %2 %</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="106"/>
+        <location filename="../app/gui/inference_panel.cpp" line="115"/>
+        <source>; %1&apos;s GPUs not read: %2</source>
+        <translation>；%1 的 GPU 未能读取：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/inference_panel.cpp" line="124"/>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="109"/>
+        <location filename="../app/gui/inference_panel.cpp" line="127"/>
         <source>%1 ok, %2 failed, %3 req/s, TTFT p50 %4, TPOT p50 %5</source>
         <translation>%1 个成功，%2 个失败，%3 请求/秒，TTFT p50 %4，TPOT p50 %5</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="115"/>
-        <location filename="../app/gui/inference_panel.cpp" line="177"/>
+        <location filename="../app/gui/inference_panel.cpp" line="133"/>
+        <location filename="../app/gui/inference_panel.cpp" line="199"/>
         <source>; failed: %1</source>
         <translation>；失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="119"/>
+        <location filename="../app/gui/inference_panel.cpp" line="139"/>
         <source>; saved in %1</source>
         <translation>；已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="121"/>
+        <location filename="../app/gui/inference_panel.cpp" line="141"/>
         <source>inference load step %1 ended: %2 requests ok, %3 failed</source>
         <translation>推理压测第 %1 步结束：成功 %2 个请求，失败 %3 个</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="142"/>
+        <location filename="../app/gui/inference_panel.cpp" line="162"/>
         <source>Cannot open the inference load run: %1</source>
         <translation>无法打开推理负载运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="171"/>
+        <location filename="../app/gui/inference_panel.cpp" line="193"/>
         <source>Saved run %1: %2 ok, %3 failed, %4 req/s</source>
         <translation>已保存的运行 %1：%2 成功，%3 失败，%4 请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="180"/>
+        <location filename="../app/gui/inference_panel.cpp" line="202"/>
         <source>opened the inference load run %1</source>
         <translation>已打开推理负载运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="195"/>
+        <location filename="../app/gui/inference_panel.cpp" line="217"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="198"/>
+        <location filename="../app/gui/inference_panel.cpp" line="220"/>
         <source>wrote %1 requests to %2</source>
         <translation>已将 %1 个请求写入 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="203"/>
+        <location filename="../app/gui/inference_panel.cpp" line="225"/>
         <source>no inference load run was saved or opened yet</source>
         <translation>还没有保存或打开过推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="206"/>
+        <location filename="../app/gui/inference_panel.cpp" line="228"/>
         <source>Could not write the report: %1</source>
         <translation>无法写入报告：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/inference_panel.cpp" line="209"/>
+        <location filename="../app/gui/inference_panel.cpp" line="231"/>
         <source>wrote the report of %1 to %2</source>
         <translation>已将 %1 的报告写入 %2</translation>
     </message>
@@ -1335,140 +1347,146 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadChart</name>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="74"/>
+        <location filename="../app/gui/load_chart.cpp" line="77"/>
         <source>No inference load run yet.</source>
         <translation>还没有推理压测。</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="75"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>Over time</source>
         <translation>随时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="75"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>TTFT histogram</source>
         <translation>TTFT 分布</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="75"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="75"/>
+        <location filename="../app/gui/load_chart.cpp" line="78"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="78"/>
+        <location filename="../app/gui/load_chart.cpp" line="81"/>
         <source>TTFT p50</source>
         <translation>TTFT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="78"/>
+        <location filename="../app/gui/load_chart.cpp" line="81"/>
         <source>TTFT p99</source>
         <translation>TTFT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="78"/>
+        <location filename="../app/gui/load_chart.cpp" line="81"/>
         <source>TPOT p50</source>
         <translation>TPOT p50</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="78"/>
+        <location filename="../app/gui/load_chart.cpp" line="81"/>
         <source>TPOT p99</source>
         <translation>TPOT p99</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="81"/>
-        <location filename="../app/gui/load_chart.cpp" line="86"/>
-        <location filename="../app/gui/load_chart.cpp" line="92"/>
+        <location filename="../app/gui/load_chart.cpp" line="84"/>
+        <location filename="../app/gui/load_chart.cpp" line="89"/>
+        <location filename="../app/gui/load_chart.cpp" line="95"/>
+        <location filename="../app/gui/load_chart.cpp" line="98"/>
         <source>time (s)</source>
         <translation>时间（秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="82"/>
-        <location filename="../app/gui/load_chart.cpp" line="101"/>
+        <location filename="../app/gui/load_chart.cpp" line="85"/>
+        <location filename="../app/gui/load_chart.cpp" line="106"/>
         <source>latency (ms)</source>
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="83"/>
+        <location filename="../app/gui/load_chart.cpp" line="86"/>
         <source>requests/s</source>
         <translation>请求/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="84"/>
+        <location filename="../app/gui/load_chart.cpp" line="87"/>
         <source>failures/s</source>
         <translation>失败/秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="85"/>
+        <location filename="../app/gui/load_chart.cpp" line="88"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="87"/>
+        <location filename="../app/gui/load_chart.cpp" line="90"/>
         <source>per second</source>
         <translation>每秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="88"/>
+        <location filename="../app/gui/load_chart.cpp" line="91"/>
         <source>requests in flight</source>
         <translation>进行中的请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="89"/>
+        <location filename="../app/gui/load_chart.cpp" line="92"/>
         <source>server KV-cache use (%)</source>
         <translation>服务器 KV 缓存占用 (%)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="90"/>
+        <location filename="../app/gui/load_chart.cpp" line="93"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="91"/>
+        <location filename="../app/gui/load_chart.cpp" line="94"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="93"/>
+        <location filename="../app/gui/load_chart.cpp" line="96"/>
         <source>KV-cache use (%)</source>
         <translation>KV 缓存占用 (%)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="94"/>
+        <location filename="../app/gui/load_chart.cpp" line="97"/>
         <source>server&apos;s requests</source>
         <translation>服务器上的请求</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="95"/>
+        <location filename="../app/gui/load_chart.cpp" line="99"/>
+        <source>GPU utilisation (%)</source>
+        <translation>GPU 利用率 (%)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_chart.cpp" line="100"/>
         <source>TTFT</source>
         <translation>TTFT</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="96"/>
+        <location filename="../app/gui/load_chart.cpp" line="101"/>
         <source>TTFT (ms)</source>
         <translation>TTFT（毫秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="97"/>
+        <location filename="../app/gui/load_chart.cpp" line="102"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="98"/>
+        <location filename="../app/gui/load_chart.cpp" line="103"/>
         <source>TTFT tail</source>
         <translation>TTFT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="99"/>
+        <location filename="../app/gui/load_chart.cpp" line="104"/>
         <source>TPOT tail</source>
         <translation>TPOT 尾部</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_chart.cpp" line="100"/>
+        <location filename="../app/gui/load_chart.cpp" line="105"/>
         <source>throughput (requests/s)</source>
         <translation>吞吐（请求/秒）</translation>
     </message>
@@ -1476,230 +1494,245 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::LoadRunDialog</name>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="29"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="30"/>
         <source>Do not check the server&apos;s certificate</source>
         <translation>不校验服务器证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="33"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="34"/>
         <source>Inference load run</source>
         <translation>推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="39"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="40"/>
         <source>Chat completions</source>
         <translation>聊天补全（Chat completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="40"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="41"/>
         <source>Completions</source>
         <translation>文本补全（Completions）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="43"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="44"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="45"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="46"/>
         <source>as fast as the concurrency allows</source>
         <translation>按并发允许的最快速度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="52"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
         <source>No: one run as set above</source>
         <translation>否：按上面的设置运行一次</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="53"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
         <source>Yes, the highest request rate</source>
         <translation>是，最高请求速率</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="54"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
         <source>Yes, the most requests in flight</source>
         <translation>是，最多并发请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="55"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
         <source>empty: from this machine</source>
         <translation>留空：从本机发起</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="56"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
         <source>empty: the endpoint&apos;s /metrics, where it answers; off: none</source>
         <translation>留空：端点的 /metrics（若可访问）；off：不抓取</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="57"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="59"/>
+        <source>the inference servers, as a hostlist; local: this machine; empty: none</source>
+        <translation>推理服务器的主机列表；local：本机；留空：不采样</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="60"/>
         <source>environment variable holding the API key (never saved)</source>
         <translation>存放 API 密钥的环境变量（从不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="58"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
         <source>https: PEM file of the certificates to trust (empty: the system&apos;s)</source>
         <translation>https：要信任的证书（PEM 文件；留空则使用系统证书）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="61"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
         <source>Endpoint URL</source>
         <translation>端点 URL</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="62"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="63"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="64"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="65"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
         <source>Request rate (per s)</source>
         <translation>请求速率（每秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="66"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
         <source>Burstiness (1 = Poisson)</source>
         <translation>突发度（1 = 泊松）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="67"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
         <source>Requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="68"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="71"/>
         <source>Warm-up requests</source>
         <translation>预热请求数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="69"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
         <source>Input length (tokens)</source>
         <translation>输入长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="70"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
         <source>Output length (tokens)</source>
         <translation>输出长度（token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="72"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
         <source>1 (no conversation)</source>
         <translation>1（不是对话）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="73"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
         <source>Turns per conversation</source>
         <translation>每个对话的轮数</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="75"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="78"/>
         <source>a CSV or JSON Lines trace to replay in place of the arrivals and lengths</source>
         <translation>要回放的 CSV 或 JSON Lines 轨迹，代替到达过程和长度</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="76"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
         <source>Trace file</source>
         <translation>轨迹文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="77"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="80"/>
         <source>Goodput SLO</source>
         <translation>有效吞吐 SLO</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="78"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
         <source>Find the capacity at the SLO</source>
         <translation>查找满足 SLO 的容量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="79"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="82"/>
         <source>Load from servers</source>
         <translation>从这些服务器发压</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="80"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="83"/>
         <source>Server metrics</source>
         <translation>服务器指标</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="81"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="84"/>
+        <source>Sample the GPUs of</source>
+        <translation>采样以下服务器的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="85"/>
         <source>API key variable</source>
         <translation>API 密钥变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="83"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="87"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="86"/>
-        <location filename="../app/gui/load_run_dialog.cpp" line="92"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="90"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="96"/>
         <source>CA certificate</source>
         <translation>CA 证书</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="86"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="90"/>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
         <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="95"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="99"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="147"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="151"/>
         <source>give N, uniform:LOW-HIGH or normal:MEAN,STDDEV, in tokens from 1 to 10000000</source>
         <translation>请填 N、uniform:LOW-HIGH 或 normal:MEAN,STDDEV，单位为 token，取值 1 到 10000000</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="149"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="153"/>
         <source>Input length: %1</source>
         <translation>输入长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="152"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="156"/>
         <source>Output length: %1</source>
         <translation>输出长度：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="158"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="162"/>
         <source>SLO: give METRIC&lt;=Nms, separated by commas, with METRIC one of ttft, tpot, itl, e2el (e.g. ttft&lt;=200ms,tpot&lt;=50ms)</source>
         <translation>SLO：请填 METRIC&lt;=Nms，用逗号分隔，METRIC 为 ttft、tpot、itl、e2el 之一（例如 ttft&lt;=200ms,tpot&lt;=50ms）</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="165"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="169"/>
         <source>Finding the capacity needs the SLO it holds, e.g. ttft_p99&lt;=500ms</source>
         <translation>查找容量需要给出要满足的 SLO，例如 ttft_p99&lt;=500ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="176"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="180"/>
         <source>%1 is not set in this session&apos;s environment</source>
         <translation>本会话的环境中没有设置 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="191"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="195"/>
         <source>Trace: %1</source>
         <translation>轨迹：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="204"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="208"/>
         <source>CA certificate: cannot read %1</source>
         <translation>CA 证书：无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/load_run_dialog.cpp" line="210"/>
+        <location filename="../app/gui/load_run_dialog.cpp" line="214"/>
         <source>Servers: %1</source>
         <translation>服务器：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/load_run_dialog.cpp" line="220"/>
+        <source>GPUs of: %1</source>
+        <translation>GPU 采样服务器：%1</translation>
     </message>
 </context>
 <context>
@@ -2040,12 +2073,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_runs.cpp" line="49"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="53"/>
         <source>Cannot reach the servers: %1</source>
         <translation>无法连接服务器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_runs.cpp" line="27"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="28"/>
         <source>Cannot sample counters: %1</source>
         <translation>无法采样计数器：%1</translation>
     </message>
@@ -2177,8 +2210,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/main_window.cpp" line="379"/>
         <location filename="../app/gui/main_window.cpp" line="393"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
-        <location filename="../app/gui/main_window_runs.cpp" line="27"/>
-        <location filename="../app/gui/main_window_runs.cpp" line="49"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="28"/>
+        <location filename="../app/gui/main_window_runs.cpp" line="53"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>

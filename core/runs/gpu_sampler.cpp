@@ -9,11 +9,13 @@ namespace rackscope {
 GpuSampler::GpuSampler(QObject* parent) : QObject(parent) {}
 GpuSampler::~GpuSampler() {
     stop();
+    fleet_.reset(); // after the streams' last words: no thread of it outlives the sampler
 }
 
 void GpuSampler::start(const QStringList& workers, const FleetOptions& fleet, const QString& agentPath,
                        int intervalMs) {
     stop();
+    fleet_.reset();
     running_ = true;
     const QJsonObject params{{"interval_ms", intervalMs},
                              {"count", rsagent::protocol::kMaxSampleCount},
@@ -77,10 +79,8 @@ void GpuSampler::startLocal(const QString& agentPath, const QJsonObject& params)
 
 void GpuSampler::stop() {
     running_ = false;
-    if (fleet_) {
-        fleet_->cancel(); // each agent is told to stop its stream
-        fleet_.release()->deleteLater();
-    }
+    if (fleet_)
+        fleet_->cancel(); // each agent is told to stop its stream; the Fleet waits for them when deleted
     agent_.reset();
     if (process_) {
         process_->disconnect(this);

@@ -25,7 +25,7 @@ public:
     // `agentPath`: the local agent for "local" (findLocalAgent() when empty).
     void start(const QStringList& workers, const FleetOptions& fleet, const QString& agentPath,
                int intervalMs);
-    void stop(); // nothing is emitted after it
+    void stop(); // nothing is emitted after it; the remote streams end by the time the sampler is deleted
 
 signals:
     void sampled(const QString& worker, const QJsonObject& data); // a `sample` event's data

@@ -133,6 +133,7 @@ void LoadRunner::startStep() {
             return;
         }
     }
+    gpuSampler_.reset();
     if (!request_.workers.isEmpty()) {
         gpuSampler_ = std::make_unique<GpuSampler>();
         connect(gpuSampler_.get(), &GpuSampler::sampled, this,
@@ -272,9 +273,8 @@ void LoadRunner::onClientDone(const QString& client, const QString& error) {
 
 void LoadRunner::endStep() {
     if (gpuSampler_) {
-        gpuSampler_->stop();
-        gpuSampler_.reset();
-        if (!originS_) // no progress came: the step's start stands in for the load's
+        gpuSampler_->stop(); // deleted with the next step or the runner, when its streams have ended
+        if (!originS_)       // no progress came: the step's start stands in for the load's
             originS_ = 0.0;
         for (const PendingGpuSample& p : std::exchange(pendingGpuSamples_, {}))
             onGpuSample(p.worker, p.data, p.arrivedS);

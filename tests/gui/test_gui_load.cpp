@@ -4,6 +4,7 @@
 // saved where the load results live; a saved run opens again (cut short too)
 // into the charts and the comparison, exports as CSV, and a folder that is
 // not a run gets a dialog and changes nothing.
+#include "gpu/nvml_standin.h"
 #include "gui_test_support.h"
 #include "load/load_test_server.h"
 #include "load_chart.h"
@@ -270,6 +271,63 @@ private slots:
         d.traceEdit()->setText(traces.filePath(QStringLiteral("missing.csv")));
         QVERIFY(!d.request(&why));
         QVERIFY2(why.startsWith(QStringLiteral("Trace: ")), qPrintable(why));
+    }
+
+    // The dialog samples the GPUs of the servers connected unless told otherwise; a run's workers' GPU
+    // utilisation is drawn under the TTFT on the same time axis (this machine's, through the NVML stand-in),
+    // the status gives it, and a reopened run draws it again.
+    void theWorkersGpusAreChartedBesideTheTtft() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("gpus.csv"));
+        QVERIFY(test::writeStandinCsv(csv));
+        const QProcessEnvironment env = test::withStandin(csv);
+        for (const QString& name :
+             {QStringLiteral("LD_LIBRARY_PATH"), QStringLiteral("RACKSCOPE_NVML_STANDIN")})
+            qputenv(name.toLatin1(), env.value(name).toUtf8()); // the local agent's environment
+        LoadRunDialog connected(QStringLiteral("node[1-4]"));
+        connected.urlEdit()->setText(QStringLiteral("http://node1:8000/v1"));
+        connected.modelEdit()->setText(QStringLiteral("m"));
+        QString why;
+        const auto byDefault = connected.request(&why);
+        QVERIFY2(byDefault, qPrintable(why));
+        QCOMPARE(byDefault->workers.size(), 4); // by default, the servers connected
+        connected.workersEdit()->setText(QStringLiteral("node[1-"));
+        QVERIFY(!connected.request(&why));
+        QVERIFY2(why.startsWith(QStringLiteral("GPUs of: ")), qPrintable(why));
+
+        test::LoadTestServer server({"--script", "ttft=20;tpot=10"});
+        QVERIFY(server.ok());
+        MainWindow window;
+        window.show();
+        LoadRunDialog d;
+        QVERIFY(d.workersEdit()->text().isEmpty()); // nothing connected: none
+        d.urlEdit()->setText(QString::fromStdString(server.url()));
+        d.modelEdit()->setText(QStringLiteral("m"));
+        d.requestsBox()->setValue(40);
+        d.metricsEdit()->setText(QStringLiteral("off"));
+        d.workersEdit()->setText(QStringLiteral("local"));
+        auto request = d.request(&why);
+        QVERIFY2(request, qPrintable(why));
+        request->spec.concurrency = 2;
+        request->spec.outputLen = {rsload::LengthDist::Kind::Fixed, 8, 0}; // 20 rounds of 90 ms
+        QSignalSpy finished(window.loadRunner(), &LoadRunner::finished);
+        window.startLoadRun(*request);
+        QVERIFY(finished.wait(60000));
+        qunsetenv("LD_LIBRARY_PATH");
+        qunsetenv("RACKSCOPE_NVML_STANDIN");
+        QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().last().toString()));
+        LoadChart* chart = window.loadChart();
+        QCOMPARE(chart->timeline().gpus().size(), size_t(1));
+        QTRY_VERIFY(chart->gpuPlot()->graphCount() == 1 && chart->gpuPlot()->graph(0)->dataCount() >= 2);
+        QCOMPARE(chart->gpuPlot()->graph(0)->name(), QStringLiteral("local"));
+        QVERIFY(!chart->gpuPlot()->isHidden());
+        QCOMPARE(chart->gpuPlot()->xAxis->range().lower, chart->latencyPlot()->xAxis->range().lower);
+        QCOMPARE(chart->gpuPlot()->xAxis->range().upper, chart->latencyPlot()->xAxis->range().upper);
+        QVERIFY2(chart->status().contains(QStringLiteral("2 GPU(s) of the workers at")),
+                 qPrintable(chart->status()));
+        const size_t read = chart->timeline().gpus().front().second.size();
+        QVERIFY(window.openLoadResults(window.loadRunner()->steps().back().directory));
+        QCOMPARE(chart->timeline().gpus().front().second.size(), read);
     }
 
     // Run → Inference load run with "find the capacity": the search's steps fill the Sweep chart and the

@@ -3,6 +3,7 @@
 // test server on the bridge, and the console merges their records into one
 // summary with a per-client breakdown, nothing counted twice; Ctrl+C stops
 // the remote run and still brings back the records of its requests in flight.
+#include "gpu/nvml_standin.h"
 #include "load_test_server.h"
 #include "transport/ssh_test_hosts.h"
 
@@ -116,6 +117,71 @@ private slots:
         QFile records(files.next());
         QVERIFY(records.open(QIODevice::ReadOnly));
         QCOMPARE(records.readAll().count("\"status\":\"cancelled\""), qsizetype(2));
+    }
+
+    // --workers over SSH: each worker's deployed agent reads its GPUs (g1's through the NVML stand-in, set in
+    // its sessions' environment by sshd as a driver's library path would be), g2 has no NVML and an unknown
+    // worker cannot be reached: each of those says why, and the load's own figures stand.
+    void theWorkersGpusAreSampledThroughTheirAgents() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty())
+            QFAIL(qPrintable(why));
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("gpus.csv"));
+        QVERIFY(writeStandinCsv(csv));
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        hosts.sessionEnvironment = standinEnvironment(csv);
+        QVERIFY(hosts.add(QStringLiteral("g1")));
+        hosts.sessionEnvironment.clear();
+        QVERIFY(hosts.add(QStringLiteral("g2")));
+        LoadTestServer server({QStringLiteral("--script"), QStringLiteral("ttft=10;tpot=2")});
+        QVERIFY(server.ok());
+        const QString results = dir.filePath(QStringLiteral("run"));
+        QProcess p;
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {QStringLiteral("load"),
+                 QStringLiteral("--workers"),
+                 QStringLiteral("g1,g2,nosuchhost.invalid"),
+                 QStringLiteral("--ssh-config"),
+                 hosts.sshConfig(),
+                 QStringLiteral("--known-hosts"),
+                 hosts.knownHosts({QStringLiteral("g1"), QStringLiteral("g2")}),
+                 QStringLiteral("--ssh-timeout"),
+                 QStringLiteral("5"),
+                 QStringLiteral("--url"),
+                 QString::fromStdString(server.url()),
+                 QStringLiteral("--model"),
+                 QStringLiteral("m"),
+                 QStringLiteral("--concurrency"),
+                 QStringLiteral("2"),
+                 QStringLiteral("--duration"),
+                 QStringLiteral("3"),
+                 QStringLiteral("--output-len"),
+                 QStringLiteral("4"),
+                 QStringLiteral("--results"),
+                 results,
+                 QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(180000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                 qPrintable(err + QString::fromUtf8(out))); // workers unread do not fail the load
+        const QJsonObject s = QJsonDocument::fromJson(out).object();
+        QVERIFY(s.value("completed").toInt() > 0);
+        const QJsonObject gpus = s.value("gpus").toObject();
+        const QJsonArray list = gpus.value("gpus").toArray();
+        QCOMPARE(list.size(), 2);
+        for (const QJsonValue& g : list) {
+            QCOMPARE(g.toObject().value("host").toString(), QStringLiteral("g1"));
+            QVERIFY(g.toObject().value("samples").toInt() >= 2);
+        }
+        QVERIFY(standinRowOf(0, list[0].toObject().value("peak_util_pct").toDouble()) >= 0);
+        const QJsonObject unread = gpus.value("unread").toObject();
+        QCOMPARE(unread.size(), 2);
+        QVERIFY2(unread.value("g2").toString().contains(QStringLiteral("libnvidia-ml.so.1")),
+                 qPrintable(unread.value("g2").toString()));
+        QVERIFY2(unread.value("nosuchhost.invalid").toString().contains(QStringLiteral("nosuchhost.invalid")),
+                 qPrintable(unread.value("nosuchhost.invalid").toString()));
     }
 
     void anUnreachableClientIsNamedAndTheOthersCount() {

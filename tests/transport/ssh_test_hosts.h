@@ -40,6 +40,9 @@ public:
     // own, and nice does not reach across autogroups, so 32 sessions would otherwise get 32 shares
     // of the CPU to the test's one.
     int niceness = 0;
+    // "NAME=VALUE" pairs that sshd sets in the sessions of the hosts added after it is set (its SetEnv), as a
+    // server's own environment would: the NVML stand-in for a host with "GPUs".
+    QStringList sessionEnvironment;
 
     // Why the tests cannot run here, or empty.
     static QString missing() {
@@ -155,6 +158,8 @@ public:
                          h.home, login == Login::Password ? QStringLiteral("yes") : QStringLiteral("no"),
                          login == Login::KeyboardInteractive ? QStringLiteral("yes") : QStringLiteral("no"))
                     .toUtf8());
+        if (!sessionEnvironment.isEmpty())
+            c.write("SetEnv " + sessionEnvironment.join(QLatin1Char(' ')).toUtf8() + "\n");
         c.close();
         QString mount = QStringLiteral("mount --bind %1 /root").arg(h.home);
         if (passwordUser) {
