@@ -5,6 +5,7 @@
 #include "inspect_command.h"
 #include "load_command.h"
 #include "nccl_command.h"
+#include "nccl_log_command.h"
 #include "nccl_tests_command.h"
 #include "rackscope_version.h"
 #include "results_command.h"
@@ -31,6 +32,10 @@ const char kUsage[] =
     "  parse-nccl-tests FILE [--json] [--topology HOST=FILE]\n"
     "                                       nccl-tests output (text or -J JSON): ranks, rows, bus bandwidth, "
     "NICs, GPUDirect\n"
+    "  nccl-log FILE... [--topology HOST=FILE] [--json]\n"
+    "                                       NCCL_DEBUG=INFO logs: per rank the NICs, each channel's "
+    "transport, "
+    "GPUDirect\n"
     "  results [list [DIR] | show FILE [--json|--csv] | compare A B]\n"
     "                                       saved runs: reopen, export, compare size by size\n"
     "  load --url URL --model M [--concurrency N] [--rate R --burstiness B] [--requests N] [--hosts LIST] "
@@ -68,6 +73,8 @@ int main(int argc, char** argv) {
         return rackscope::cli::runFabric(args);
     if (command == QLatin1String("parse-nccl-tests"))
         return rackscope::cli::runParseNcclTests(args);
+    if (command == QLatin1String("nccl-log"))
+        return rackscope::cli::runNcclLog(args);
     if (command == QLatin1String("nccl"))
         return rackscope::cli::runNccl(args);
     if (command == QLatin1String("results"))

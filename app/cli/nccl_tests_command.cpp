@@ -16,6 +16,30 @@
 
 namespace rackscope::cli {
 
+std::optional<std::map<QString, HostTopology>> topologiesByHost(const QStringList& pairs,
+                                                                const char* command) {
+    std::map<QString, HostTopology> topologies;
+    for (const QString& pair : pairs) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            fprintf(stderr, "rackscope-cli %s: --topology takes HOST=FILE, not '%s'\n", command,
+                    qPrintable(pair));
+            return std::nullopt;
+        }
+        ImportResult imported = loadTopologyFile(pair.mid(eq + 1));
+        if (imported.host && !imported.moreHosts.empty())
+            imported = ImportResult::fail(QStringLiteral("holds %1 hosts; --topology takes one host's")
+                                              .arg(imported.moreHosts.size() + 1));
+        if (!imported.host) {
+            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(pair.mid(eq + 1)),
+                    qPrintable(imported.error));
+            return std::nullopt;
+        }
+        topologies[pair.left(eq)] = *imported.host;
+    }
+    return topologies;
+}
+
 int runParseNcclTests(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -49,25 +73,9 @@ int runParseNcclTests(const QStringList& args) {
         fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(files[0]), qPrintable(error));
         return 2;
     }
-    std::map<QString, HostTopology> topologies;
-    for (const QString& pair : parser.values(topology)) {
-        const qsizetype eq = pair.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            fprintf(stderr, "rackscope-cli parse-nccl-tests: --topology takes HOST=FILE, not '%s'\n",
-                    qPrintable(pair));
-            return 2;
-        }
-        ImportResult imported = loadTopologyFile(pair.mid(eq + 1));
-        if (imported.host && !imported.moreHosts.empty())
-            imported = ImportResult::fail(QStringLiteral("holds %1 hosts; --topology takes one host's")
-                                              .arg(imported.moreHosts.size() + 1));
-        if (!imported.host) {
-            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(pair.mid(eq + 1)),
-                    qPrintable(imported.error));
-            return 2;
-        }
-        topologies[pair.left(eq)] = *imported.host;
-    }
+    const auto topologies = topologiesByHost(parser.values(topology), "parse-nccl-tests");
+    if (!topologies)
+        return 2;
     const NcclTestsRun run = parseNcclTestsFile(text);
     if (run.rows.empty()) {
         fprintf(stderr, "rackscope-cli: %s: no nccl-tests result rows%s\n", qPrintable(files[0]),
@@ -80,7 +88,7 @@ int runParseNcclTests(const QStringList& args) {
     QTextStream out(stdout);
     if (parser.isSet(json)) {
         out.flush();
-        const QByteArray doc = ncclTestsJsonText(run, files[0], topologies);
+        const QByteArray doc = ncclTestsJsonText(run, files[0], *topologies);
         fwrite(doc.constData(), 1, size_t(doc.size()), stdout);
     } else {
         out << files[0] << ": " << run.rows.size() << " sizes, " << run.ranks.size() << " ranks";
@@ -98,7 +106,7 @@ int runParseNcclTests(const QStringList& args) {
                 << ", GPUDirect RDMA on " << r.gdrConnections << " of " << r.netConnections
                 << " network connections\n";
         // A log says nothing of how its run ended: no verdict on that.
-        for (const Finding& f : runFindings(files[0], std::nullopt, run, {}, topologies))
+        for (const Finding& f : runFindings(files[0], std::nullopt, run, {}, *topologies))
             out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
         for (const auto& d : run.diagnostics)
             out << "[warning] line " << d.line << ": " << d.message << "\n";

@@ -95,16 +95,30 @@ QJsonObject ncclTransportToJson(const NcclTransport& t, const std::vector<Findin
     for (const NcclRankNetwork& r : t.ranks) {
         QStringList transports(r.transports.begin(), r.transports.end());
         transports.sort();
+        QJsonObject channels;
+        for (const auto& [transport, n] : r.channels)
+            channels.insert(transport, n);
         ranks.append(QJsonObject{{"host", r.host},
                                  {"rank", r.rank},
                                  {"cuda_device", orNull(r.cudaDevice)},
+                                 {"bus_id", r.busId.isEmpty() ? QJsonValue() : QJsonValue(r.busId)},
+                                 {"channels", channels},
                                  {"nics", QJsonArray::fromStringList(r.nics)},
                                  {"transports", QJsonArray::fromStringList(transports)},
                                  {"net_connections", r.netConnections},
                                  {"gdr_connections", r.gdrConnections}});
     }
+    QJsonArray mnnvl;
+    for (const NcclMnnvlGpu& g : t.mnnvl)
+        mnnvl.append(QJsonObject{{"host", g.host},
+                                 {"bus_id", g.busId},
+                                 {"fabric_uuid", g.fabricUuid},
+                                 {"clique_id", g.cliqueId},
+                                 {"state", g.state},
+                                 {"health_mask", g.healthMask}});
     return {{"hosts", hosts},
             {"ranks", ranks},
+            {"mnnvl", mnnvl},
             {"channel_lines", t.channelLines},
             {"findings", findingsToJson(findings)}};
 }

@@ -9,11 +9,23 @@
 namespace rackscope {
 namespace {
 
-// NCCL's log prefix (src/debug.cc): "host:pid:tid [cudaDev] NCCL INFO ".
-const QRegularExpression kPrefix(QStringLiteral("^(\\S+?):\\d+:\\d+ \\[(\\d+)\\] NCCL (?:INFO|WARN) (.*)$"));
-// src/transport/net.cc: "Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s" (and [receive]).
-const QRegularExpression kChannel(QStringLiteral(
-    "^Channel \\d+/\\d+ : (\\d+)\\[\\d+\\] -> (\\d+)\\[\\d+\\] (?:\\[(send|receive)\\] )?via (\\S+)"));
+// NCCL's log prefix (src/debug.cc): "host:pid:tid [cudaDev] NCCL INFO ", after whatever a launcher put before
+// it ("[1,0]<stdout>:", "0: ").
+const QRegularExpression kPrefix(QStringLiteral(
+    "(?:^|[^A-Za-z0-9._-])([A-Za-z0-9][A-Za-z0-9._-]*):\\d+:\\d+ \\[(\\d+)\\] NCCL (?:INFO|WARN) (.*)$"));
+// src/transport/*.cc: "Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s" (and [receive]); before
+// NCCL 2.12 "Channel %02d : %d[%lx] -> %d[%lx] via P2P/direct pointer/read", peers by bus id.
+const QRegularExpression
+    kChannel(QStringLiteral("^Channel \\d+(?:/\\d+)? : (\\d+)\\[[0-9a-fA-F]+\\] -> (\\d+)\\[[0-9a-fA-F]+\\] "
+                            "(?:\\[(send|receive)\\] )?via (\\S.*)$"));
+// src/init.cc: "ncclCommInitRank comm 0x... rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId 1906000 ..."
+const QRegularExpression kInit(QStringLiteral("ncclCommInitRank(?:Config)? comm \\S+ rank (\\d+) nranks \\d+ "
+                                              "cudaDev \\d+(?: nvmlDev \\d+)? busId ([0-9a-fA-F]+)"));
+// src/transport/nvls.cc, mnnvl: "MNNVL busId 0x806000 fabric UUID ... cliqueId 0xd26 state 3 healthMask
+// 0x1aa"
+const QRegularExpression
+    kMnnvl(QStringLiteral("^MNNVL busId 0x([0-9a-fA-F]+) fabric UUID (\\S+) cliqueId (\\S+) "
+                          "state (\\d+) healthMask (\\S+)"));
 // The net plugins' device list: "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>".
 const QRegularExpression kUsing(QStringLiteral("^NET/(\\S+) : Using(.*)$"));
 const QRegularExpression kDevice(QStringLiteral("\\[(\\d+)\\]([^:\\s\\[]+):(\\S+)"));
@@ -63,7 +75,7 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
             const int rank = (receive ? c.captured(2) : c.captured(1)).toInt(); // the rank writing the line
             NcclRankNetwork& r = rankOf(t.ranks, host, rank);
             r.cudaDevice = cudaDevice;
-            const QStringList via = c.captured(4).split(QLatin1Char('/'));
+            const QStringList via = c.captured(4).trimmed().split(QLatin1Char('/'));
             if (via.size() >= 3 && via[0] == QLatin1String("NET")) {
                 const int dev =
                     via[2].section(QLatin1Char('('), 0, 0).toInt(); // "0(1)": the proxy rank follows
@@ -71,7 +83,21 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
                     return s.startsWith(QLatin1String("GDRDMA"));
                 });
                 uses.push_back({host, rank, dev, via[1], gdr, cudaDevice});
+                ++r.channels[QStringLiteral("NET/") + via[1] + (gdr ? QStringLiteral("/GDRDMA") : QString())];
+            } else if (r.channels.size() < 64) {
+                ++r.channels[via.join(QLatin1Char('/')).left(80)];
             }
+        } else if (const auto i = kInit.match(message); i.hasMatch()) {
+            NcclRankNetwork& r = rankOf(t.ranks, host, i.captured(1).toInt());
+            r.cudaDevice = cudaDevice;
+            r.busId = ncclBusIdToPci(i.captured(2));
+        } else if (const auto m = kMnnvl.match(message); m.hasMatch()) {
+            const NcclMnnvlGpu g{host,          ncclBusIdToPci(m.captured(1)), m.captured(2),
+                                 m.captured(3), m.captured(4).toInt(),         m.captured(5)};
+            if (t.mnnvl.size() < 4096 &&
+                std::none_of(t.mnnvl.begin(), t.mnnvl.end(),
+                             [&](const NcclMnnvlGpu& o) { return o.host == g.host && o.busId == g.busId; }))
+                t.mnnvl.push_back(g);
         } else if (const auto u = kUsing.match(message); u.hasMatch()) {
             std::vector<NcclNetDevice>& list = t.devices[host];
             if (!list.empty())
@@ -105,7 +131,36 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
     std::sort(t.ranks.begin(), t.ranks.end(), [](const auto& a, const auto& b) {
         return std::tie(a.host, a.rank) < std::tie(b.host, b.rank);
     });
+    std::sort(t.mnnvl.begin(), t.mnnvl.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.host, a.busId) < std::tie(b.host, b.busId);
+    });
     return t;
+}
+
+QString ncclBusIdToPci(const QString& busId) {
+    bool ok = false;
+    const qulonglong v = busId.toULongLong(&ok, 16);
+    if (!ok || busId.size() > 12)
+        return {};
+    // "0019:06:00.0" with its punctuation taken out is NCCL's number: domain, bus, device, function.
+    return QStringLiteral("%1:%2:%3")
+        .arg(v >> 20, 4, 16, QLatin1Char('0'))
+        .arg((v >> 12) & 0xff, 2, 16, QLatin1Char('0'))
+        .arg((v >> 4) & 0xff, 2, 16, QLatin1Char('0'));
+}
+
+std::vector<NcclTestsRank> ranksFromInitLines(const NcclTransport& t) {
+    std::vector<NcclTestsRank> out;
+    for (const NcclRankNetwork& r : t.ranks)
+        if (!r.busId.isEmpty()) {
+            NcclTestsRank rank;
+            rank.rank = r.rank;
+            rank.host = r.host;
+            rank.device = r.cudaDevice.value_or(0);
+            rank.pci = r.busId;
+            out.push_back(rank);
+        }
+    return out;
 }
 
 namespace {
@@ -131,6 +186,22 @@ const Device* nicNamed(const HostTopology& host, const QString& name) {
         if (n.name == name || n.rdmaDevices.contains(name) || n.netdevs.contains(name))
             return &n;
     return nullptr;
+}
+
+// Why a host whose path allows GPUDirect RDMA may not have had it, from what its source says. (A missing
+// peer-memory module is not among them: the analysis already rules GPUDirect out, or unknown, without it.)
+QString likelyGdrCause(const Device& gpu, const Device& nic) {
+    QStringList acs = gpu.acsBridges + nic.acsBridges;
+    acs.removeDuplicates();
+    if (!acs.isEmpty())
+        return QCoreApplication::translate(
+                   "rackscope",
+                   "ACS redirects peer-to-peer traffic up to the root complex at %1; disable ACS "
+                   "on the bridges between the GPU and the NIC")
+            .arg(acs.join(QStringLiteral(", ")));
+    return QCoreApplication::translate("rackscope",
+                                       "its source shows no cause: check that nvidia-peermem (or dma-buf) is "
+                                       "loaded, ACS is off on the path, and NCCL_NET_GDR_LEVEL");
 }
 
 } // namespace
@@ -190,7 +261,7 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
                 if (best && best->viaNccl() && pair && pair->viaNccl() &&
                     ncclRank(*best->viaNccl()) < ncclRank(*pair->viaNccl()))
                     out.push_back(makeFinding(
-                        Severity::Warning, QLatin1String(codes::kNcclNicNotNearest), subjects,
+                        Severity::Info, QLatin1String(codes::kNcclNicDiffers), subjects,
                         {QT_TRANSLATE_NOOP("rackscope",
                                            "%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA"),
                          {who, nicName, pathTypeName(*pair->viaNccl()), nearest->second}},
@@ -207,12 +278,11 @@ std::vector<Finding> ncclTransportFindings(const NcclTransport& t, const std::ve
                              QString::number(r.netConnections)};
             if (pair && pair->gpudirect == true)
                 out.push_back(makeFinding(
-                    Severity::Error, QLatin1String(codes::kNcclGdrExpected), subjects,
+                    Severity::Warning, QLatin1String(codes::kNcclGdrNotUsed), subjects,
                     {QT_TRANSLATE_NOOP("rackscope",
                                        "%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), "
-                                       "though the topology allows it (%5): check that nvidia-peermem (or "
-                                       "dma-buf) is loaded and NCCL_NET_GDR_LEVEL%6"),
-                     args << pair->gpudirectReason << ncclSaid},
+                                       "though the topology allows it (%5): %6%7"),
+                     args << pair->gpudirectReason << likelyGdrCause(*gpu, *nic) << ncclSaid},
                     target));
             else if (pair && pair->gpudirect == false)
                 out.push_back(makeFinding(

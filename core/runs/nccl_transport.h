@@ -21,14 +21,27 @@ struct NcclNetDevice {
     QString link; // "IB", "RoCE", or the socket address
 };
 
-// One rank's network connections, from its own log lines.
+// One rank's connections, from its own log lines.
 struct NcclRankNetwork {
     QString host;
     int rank = 0;
     std::optional<int> cudaDevice; // the [N] in NCCL's line prefix
-    QStringList nics;              // NIC names its NET connections used, in order seen
-    QSet<QString> transports;      // "IB", "Socket", a plugin's name ("IBext_v8")
+    QString busId;            // its GPU's PCI address from its init line, "0019:06:00"; empty when unsaid
+    QStringList nics;         // NIC names its NET connections used, in order seen
+    QSet<QString> transports; // "IB", "Socket", a plugin's name ("IBext_v8")
     int netConnections = 0, gdrConnections = 0;
+    // Its channels by transport as NCCL named it, the NIC's number left out: "P2P/CUMEM", "P2P/direct
+    // pointer/read", "SHM/direct/direct", "NET/IB/GDRDMA", "NET/Socket".
+    std::map<QString, int> channels;
+};
+
+// A GPU's multi-node NVLink fabric as NCCL read it ("MNNVL busId 0x806000 fabric UUID ... cliqueId 0xd26
+// state 3 healthMask 0x1aa").
+struct NcclMnnvlGpu {
+    QString host, busId; // "0008:06:00"
+    QString fabricUuid, cliqueId;
+    int state = 0;
+    QString healthMask; // as written, "0x1aa"
 };
 
 struct NcclTransport {
@@ -36,23 +49,38 @@ struct NcclTransport {
     std::map<QString, QString> network;                    // per host: "IB", "Socket"...
     std::map<QString, QStringList> gdrNotes; // per host: NCCL's own GPUDirect decisions, as written
     std::vector<NcclRankNetwork> ranks;      // by host, then rank
+    std::vector<NcclMnnvlGpu> mnnvl;         // per host and GPU, once
     int channelLines = 0;
 };
 
+// NCCL_DEBUG=INFO lines of any generation: with or without the channel's "/N", peers by CUDA device
+// ("0[0]") or by the old bus id ("14[e1000]"), a launcher's prefix before NCCL's own ("[1,0]<stdout>:"),
+// several processes' lines interleaved. Lines that are not NCCL's are passed over.
 NcclTransport readNcclTransport(const QStringList& infoLines);
+
+// NCCL's int64 bus id as it prints it ("1906000") as a PCI address ("0019:06:00"); empty when it is none.
+QString ncclBusIdToPci(const QString& busId);
+
+// The ranks whose init lines said where their GPU is, as nccl-tests' rank lines say it: what
+// ncclTransportFindings places on a topology.
+std::vector<NcclTestsRank> ranksFromInitLines(const NcclTransport& transport);
 
 // Findings: sockets instead of RDMA, ranks without GPUDirect RDMA and, where
 // `topologies` has the rank's host (keyed by the host name the run printed)
-// and `ranks` its GPU's PCI address, whether the topology allowed it.
+// and `ranks` its GPU's PCI address, whether the topology allowed it (and if
+// it did, the likely cause the host shows: no peer memory, ACS redirection),
+// and whether NCCL chose the NIC rackscope predicts.
 std::vector<Finding> ncclTransportFindings(const NcclTransport& transport,
                                            const std::vector<NcclTestsRank>& ranks,
                                            const std::map<QString, HostTopology>& topologies = {});
 
 namespace codes {
-inline constexpr char kNcclSocketFallback[] = "nccl-net-socket";
-inline constexpr char kNcclNoGdr[] = "nccl-no-gdrdma";
-inline constexpr char kNcclGdrExpected[] = "nccl-gdrdma-expected";
-inline constexpr char kNcclNicNotNearest[] = "nccl-nic-not-nearest";
+inline constexpr char kNcclSocketFallback[] = "nccl-socket-fallback"; // error: TCP sockets between nodes
+inline constexpr char kNcclNoGdr[] =
+    "nccl-no-gdrdma"; // warning: no GPUDirect RDMA, the path allows none or is unknown
+inline constexpr char kNcclGdrNotUsed[] =
+    "nccl-gdr-not-used"; // warning: the path allows it, NCCL did not use it
+inline constexpr char kNcclNicDiffers[] = "nccl-nic-differs"; // info: another NIC than rackscope predicts
 } // namespace codes
 
 } // namespace rackscope

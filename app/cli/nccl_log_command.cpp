@@ -1,0 +1,124 @@
+// rackscope-cli nccl-log: what NCCL_DEBUG=INFO logs of a real job say each rank used (its NICs, each
+// channel's transport, GPUDirect RDMA or not), and with --topology, whether that is what the hardware allows.
+#include "nccl_log_command.h"
+
+#include "import/input_file.h"
+#include "nccl_tests_command.h"
+#include "report/nccl_tests_report.h"
+#include "runs/nccl_transport.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+#include <cstdio>
+
+namespace rackscope::cli {
+
+int runNcclLog(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Reads NCCL_DEBUG=INFO logs (any NCCL version, several processes' lines interleaved, one "
+        "file or several): per rank the NICs and the transport of each channel, and whether "
+        "GPUDirect RDMA was on."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("nccl-log"), QStringLiteral("The command."));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("Logs with NCCL's INFO lines (repeat)."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON document."));
+    const QCommandLineOption topology(
+        QStringLiteral("topology"),
+        QStringLiteral("HOST=FILE: that host's topology (any format inspect reads), to say whether each rank "
+                       "used the NIC and GPUDirect RDMA its GPU allows (repeat it)."),
+        QStringLiteral("HOST=FILE"));
+    parser.addOptions({json, topology});
+    if (!parser.parse(args)) {
+        fprintf(stderr, "rackscope-cli nccl-log: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    const QStringList files = parser.positionalArguments().mid(1);
+    if (files.isEmpty()) {
+        fputs("rackscope-cli nccl-log: give at least one FILE\n", stderr);
+        return 2;
+    }
+    const auto topologies = topologiesByHost(parser.values(topology), "nccl-log");
+    if (!topologies)
+        return 2;
+    QStringList lines;
+    for (const QString& file : files) {
+        QByteArray text;
+        if (const QString error = readInputFile(file, 256 << 20, &text); !error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(file), qPrintable(error));
+            return 2;
+        }
+        lines += QString::fromUtf8(text).split(QLatin1Char('\n'));
+    }
+    const NcclTransport t = readNcclTransport(lines);
+    if (t.ranks.empty() && t.devices.empty() && t.mnnvl.empty()) {
+        fprintf(stderr,
+                "rackscope-cli nccl-log: %s: no NCCL_DEBUG=INFO lines about ranks, NICs or channels\n",
+                qPrintable(files.join(QStringLiteral(", "))));
+        return 2;
+    }
+    const std::vector<Finding> findings = ncclTransportFindings(t, ranksFromInitLines(t), *topologies);
+    QTextStream out(stdout);
+    if (parser.isSet(json)) {
+        QJsonObject doc = ncclTransportToJson(t, findings);
+        doc.insert("sources", QJsonArray::fromStringList(files));
+        out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    QSet<QString> hosts;
+    for (const NcclRankNetwork& r : t.ranks)
+        hosts.insert(r.host);
+    out << t.ranks.size() << " ranks on " << hosts.size() << " hosts, " << t.channelLines
+        << " channel lines\n";
+    QString host;
+    for (const NcclRankNetwork& r : t.ranks) {
+        if (r.host != host) {
+            host = r.host;
+            out << host << ":";
+            if (t.network.count(host))
+                out << " network " << t.network.at(host) << ";";
+            if (t.devices.count(host)) {
+                out << " NICs";
+                for (const NcclNetDevice& d : t.devices.at(host))
+                    out << " [" << d.index << "]" << d.name << " (" << d.link << ")";
+            }
+            out << "\n";
+            if (t.gdrNotes.count(host))
+                for (const QString& note : t.gdrNotes.at(host))
+                    out << "  NCCL said: " << note << "\n";
+        }
+        out << "  rank " << r.rank;
+        QStringList where;
+        if (r.cudaDevice)
+            where << QStringLiteral("CUDA device %1").arg(*r.cudaDevice);
+        if (!r.busId.isEmpty())
+            where << r.busId;
+        if (!where.isEmpty())
+            out << " (" << where.join(QStringLiteral(", ")) << ")";
+        QStringList channels;
+        for (const auto& [transport, n] : r.channels)
+            channels << QStringLiteral("%1 x%2").arg(transport).arg(n);
+        out << ": "
+            << (channels.isEmpty() ? QStringLiteral("no channel lines")
+                                   : channels.join(QStringLiteral(", ")));
+        if (r.netConnections > 0)
+            out << "; NICs " << r.nics.join(QStringLiteral(", ")) << ", GPUDirect RDMA on "
+                << r.gdrConnections << " of " << r.netConnections << " network connections";
+        out << "\n";
+    }
+    for (const NcclMnnvlGpu& g : t.mnnvl)
+        out << "MNNVL " << g.host << " GPU " << g.busId << ": clique " << g.cliqueId << " of fabric "
+            << g.fabricUuid << ", state " << g.state << ", health mask " << g.healthMask << "\n";
+    for (const Finding& f : findings)
+        out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
+    return 0;
+}
+
+} // namespace rackscope::cli
