@@ -739,47 +739,47 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：运行期间 %2 增加了 %3：网络在施加反压（PFC 暂停、ECN/CNP）</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="38"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="40"/>
         <source>NET device %1</source>
         <translation>NET 设备 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="195"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="197"/>
         <source>ACS redirects peer-to-peer traffic up to the root complex at %1; disable ACS on the bridges between the GPU and the NIC</source>
         <translation>ACS 将点对点流量重定向到根复合体（%1）；请在 GPU 与 NIC 之间的桥上关闭 ACS</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="199"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="202"/>
         <source>its source shows no cause: check that nvidia-peermem (or dma-buf) is loaded, ACS is off on the path, and NCCL_NET_GDR_LEVEL</source>
         <translation>数据源未显示原因：请检查 nvidia-peermem（或 dma-buf）是否已加载、路径上的 ACS 是否关闭，以及 NCCL_NET_GDR_LEVEL</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="220"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="223"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="224"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="227"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA, for ranks %2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 在 rank %2 上走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="279"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="282"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), though the topology allows it (%5): %6%7</source>
         <translation>%1 访问 %2 时未使用 GPUDirect RDMA（%4 个网络连接中有 %3 个），而拓扑允许（%5）：%6%7</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="287"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="290"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), as the topology predicts: %5%6</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），与拓扑的预测一致：%5%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="296"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="299"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)%5</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）%5</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="262"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="265"/>
         <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
@@ -832,6 +832,36 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/analysis/finding.cpp" line="26"/>
         <source>info</source>
         <translation>信息</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/torch_watchdog.cpp" line="134"/>
+        <source> of process group %1</source>
+        <translation>（进程组 %1）</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/torch_watchdog.cpp" line="141"/>
+        <source>%1 (SeqNum %2%3) timed out on ranks %4 after %5 ms: a rank that never joined it, or a link that stalled, holds the others; the ranks that did not time out are the ones to look at</source>
+        <translation>%1（SeqNum %2%3）在 rank %4 上于 %5 ms 后超时：有 rank 从未加入该集合通信，或某条链路停滞，拖住了其他 rank；应检查没有超时的那些 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/torch_watchdog.cpp" line="150"/>
+        <source>the log names no peer</source>
+        <translation>日志未指明对端</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/torch_watchdog.cpp" line="151"/>
+        <source>NCCL said %1 closed the connection</source>
+        <translation>NCCL 报告 %1 关闭了连接</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/torch_watchdog.cpp" line="156"/>
+        <source>%1 (SeqNum %2%3) failed on ranks %4: %5; %6</source>
+        <translation>%1（SeqNum %2%3）在 rank %4 上失败：%5；%6</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/torch_watchdog.cpp" line="179"/>
+        <source>ranks %1 of process group %2 had completed fewer collectives than the others (the others: up to %3): they were behind before the timeout</source>
+        <translation>进程组 %2 的 rank %1 完成的集合通信少于其他 rank（其他 rank 已完成到 %3）：它们在超时前就已落后</translation>
     </message>
 </context>
 <context>

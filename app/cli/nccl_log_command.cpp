@@ -6,6 +6,7 @@
 #include "nccl_tests_command.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_transport.h"
+#include "runs/torch_watchdog.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -14,6 +15,38 @@
 #include <cstdio>
 
 namespace rackscope::cli {
+
+namespace {
+
+QJsonObject watchdogJson(const TorchWatchdog& w) {
+    const auto orNull = [](const std::optional<qint64>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
+    QJsonArray failures;
+    for (const TorchWorkFailure& f : w.failures)
+        failures.append(
+            QJsonObject{{"rank", f.rank},
+                        {"process_group", f.processGroup},
+                        {"kind", f.kind == TorchWorkFailure::Kind::Timeout ? "timeout" : "async_error"},
+                        {"seq_num", orNull(f.seqNum)},
+                        {"op_type", f.opType},
+                        {"numel_in", orNull(f.numelIn)},
+                        {"numel_out", orNull(f.numelOut)},
+                        {"timeout_ms", orNull(f.timeoutMs)},
+                        {"ran_for_ms", orNull(f.ranForMs)},
+                        {"error", f.error.isEmpty() ? QJsonValue() : QJsonValue(f.error)},
+                        {"remote_error", f.remoteError}});
+    QJsonArray progress;
+    for (const TorchWatchdogProgress& p : w.progress)
+        progress.append(QJsonObject{{"rank", p.rank},
+                                    {"process_group", p.processGroup},
+                                    {"at_work", p.atWork},
+                                    {"last_enqueued", p.lastEnqueued},
+                                    {"last_completed", p.lastCompleted}});
+    return {{"failures", failures},
+            {"progress", progress},
+            {"remote_peers", QJsonArray::fromStringList(w.remotePeers)}};
+}
+
+} // namespace
 
 int runNcclLog(const QStringList& args) {
     QCommandLineParser parser;
@@ -58,25 +91,31 @@ int runNcclLog(const QStringList& args) {
         lines += QString::fromUtf8(text).split(QLatin1Char('\n'));
     }
     const NcclTransport t = readNcclTransport(lines);
-    if (t.ranks.empty() && t.devices.empty() && t.mnnvl.empty()) {
+    const TorchWatchdog watchdog = readTorchWatchdog(lines);
+    if (t.ranks.empty() && t.devices.empty() && t.mnnvl.empty() && watchdog.lines == 0) {
         fprintf(stderr,
-                "rackscope-cli nccl-log: %s: no NCCL_DEBUG=INFO lines about ranks, NICs or channels\n",
+                "rackscope-cli nccl-log: %s: no NCCL_DEBUG=INFO lines about ranks, NICs or channels, and no "
+                "PyTorch watchdog lines\n",
                 qPrintable(files.join(QStringLiteral(", "))));
         return 2;
     }
-    const std::vector<Finding> findings = ncclTransportFindings(t, ranksFromInitLines(t), *topologies);
+    std::vector<Finding> findings = ncclTransportFindings(t, ranksFromInitLines(t), *topologies);
+    for (Finding& f : torchWatchdogFindings(watchdog))
+        findings.push_back(std::move(f));
     QTextStream out(stdout);
     if (parser.isSet(json)) {
         QJsonObject doc = ncclTransportToJson(t, findings);
         doc.insert("sources", QJsonArray::fromStringList(files));
+        doc.insert("watchdog", watchdogJson(watchdog));
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
         return 0;
     }
     QSet<QString> hosts;
     for (const NcclRankNetwork& r : t.ranks)
         hosts.insert(r.host);
-    out << t.ranks.size() << " ranks on " << hosts.size() << " hosts, " << t.channelLines
-        << " channel lines\n";
+    if (!t.ranks.empty())
+        out << t.ranks.size() << " ranks on " << hosts.size() << " hosts, " << t.channelLines
+            << " channel lines\n";
     QString host;
     for (const NcclRankNetwork& r : t.ranks) {
         if (r.host != host) {
@@ -112,6 +151,17 @@ int runNcclLog(const QStringList& args) {
             out << "; NICs " << r.nics.join(QStringLiteral(", ")) << ", GPUDirect RDMA on "
                 << r.gdrConnections << " of " << r.netConnections << " network connections";
         out << "\n";
+    }
+    if (watchdog.lines > 0) {
+        out << "PyTorch watchdog: " << watchdog.failures.size() << " failed collectives reported";
+        if (!watchdog.remotePeers.isEmpty())
+            out << "; NCCL said the connection was closed by "
+                << watchdog.remotePeers.join(QStringLiteral(", "));
+        out << "\n";
+        for (const TorchWatchdogProgress& p : watchdog.progress)
+            out << "  rank " << p.rank << " (process group " << p.processGroup << "): at collective "
+                << p.atWork << ", last enqueued " << p.lastEnqueued << ", last completed " << p.lastCompleted
+                << "\n";
     }
     for (const NcclMnnvlGpu& g : t.mnnvl)
         out << "MNNVL " << g.host << " GPU " << g.busId << ": clique " << g.cliqueId << " of fabric "

@@ -353,6 +353,26 @@ private slots:
         const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
         QCOMPARE(doc.value("channel_lines").toInt(), 14);
         QVERIFY(doc.value("ranks").toArray().first().toObject().contains("channels"));
+        // A training job's log: PyTorch's watchdog said what failed, NCCL which peer closed the connection.
+        p.start(
+            QStringLiteral(RACKSCOPE_CLI),
+            {QStringLiteral("nccl-log"), QStringLiteral("--json"),
+             incoming(QStringLiteral(
+                 "pytorch-nccl-watchdog_24rank-3node-nodeloss-ncclRemoteError_survivor-rank0_gcp-a3.log"))});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject job = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(job.value("watchdog")
+                     .toObject()
+                     .value("failures")
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value("seq_num")
+                     .toInt(),
+                 89);
+        QCOMPARE(job.value("findings").toArray().first().toObject().value("code").toString(),
+                 QStringLiteral("torch-nccl-remote-error"));
         QProcess bad;
         bad.start(QStringLiteral(RACKSCOPE_CLI),
                   {QStringLiteral("nccl-log"), fixture(QStringLiteral("nccl-topo-aws-p4d-24xl.xml"))});
