@@ -93,7 +93,8 @@ private slots:
                      "gke-hypercomputer-a3-a3-high-flex-poo-27562461-zcn4.c.hdlab-elideng.internal")});
         QCOMPARE(w.progress.size(), size_t(1));
         QCOMPARE(w.progress[0].lastCompleted, qint64(88));
-        const Finding* remote = coded(torchWatchdogFindings(w), codes::kTorchRemoteError);
+        const std::vector<Finding> findings = torchWatchdogFindings(w);
+        const Finding* remote = coded(findings, codes::kTorchRemoteError);
         QVERIFY(remote);
         QVERIFY(remote->subjects.contains(w.remotePeers.front()));
         QVERIFY2(remote->message.contains(QStringLiteral("closed the connection")),
@@ -114,7 +115,8 @@ private slots:
         };
         const TorchWatchdog w = readTorchWatchdog(lines);
         QCOMPARE(w.progress.size(), size_t(2));
-        const Finding* behind = coded(torchWatchdogFindings(w), codes::kTorchRankBehind);
+        const std::vector<Finding> findings = torchWatchdogFindings(w);
+        const Finding* behind = coded(findings, codes::kTorchRankBehind);
         QVERIFY(behind);
         QVERIFY2(behind->message.startsWith(QStringLiteral("ranks 5 of process group 1")),
                  qPrintable(behind->message));
