@@ -227,15 +227,8 @@ void LoadChart::drawGpus() {
         const auto& [worker, samples] = workers[size_t(i)];
         QVector<double> t, util;
         for (const rsload::GpuSample& s : samples) {
-            double sum = 0;
-            int n = 0;
-            for (const rsload::GpuReading& g : s.gpus)
-                if (g.utilPct) {
-                    sum += *g.utilPct;
-                    ++n;
-                }
             t << s.tS;
-            util << (n ? sum / n : std::nan(""));
+            util << rsload::meanUtilisation(s).value_or(std::nan(""));
         }
         gpus_->graph(i)->setName(QString::fromStdString(worker));
         gpus_->graph(i)->setData(t, util, true);

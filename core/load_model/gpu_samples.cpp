@@ -66,6 +66,17 @@ Json toJson(const GpuSample& s) {
     return j;
 }
 
+std::optional<double> meanUtilisation(const GpuSample& s) {
+    double sum = 0;
+    int n = 0;
+    for (const GpuReading& g : s.gpus)
+        if (g.utilPct) {
+            sum += *g.utilPct;
+            ++n;
+        }
+    return n ? std::optional<double>(sum / n) : std::nullopt;
+}
+
 std::optional<GpuSample> gpuSampleFromJson(const Json& j, std::string* why) {
     if (!j.is_object() || !j.contains("t_s") || !j["t_s"].is_number()) {
         *why = "a GPU sample needs a number t_s";

@@ -26,6 +26,9 @@ struct GpuSample {
 };
 
 Json toJson(const GpuSample& s);
+// The mean utilisation of the sample's GPUs that gave one (what the charts draw per worker); unknown when
+// none did.
+std::optional<double> meanUtilisation(const GpuSample& s);
 std::optional<GpuSample> gpuSampleFromJson(const Json& j, std::string* why);
 // From the data of an agent's `sample` event: its "gpus" section, or the reason it gives, or that the
 // agent read none (an agent older than GPU sampling).

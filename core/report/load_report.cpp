@@ -229,14 +229,7 @@ QString gpuSection(const LoadResults& r) {
         for (const rsload::GpuSample& s : r.gpuSamples) {
             if (s.host != workers[i] || s.tS < 0 || !s.error.empty())
                 continue;
-            double sum = 0;
-            int n = 0;
-            for (const rsload::GpuReading& g : s.gpus)
-                if (g.utilPct) {
-                    sum += *g.utilPct;
-                    ++n;
-                }
-            line.points.emplace_back(s.tS, n ? std::optional<double>(sum / n) : std::nullopt);
+            line.points.emplace_back(s.tS, rsload::meanUtilisation(s));
         }
         if (!line.points.empty())
             c.series.push_back(std::move(line));
