@@ -13,9 +13,12 @@ const QRegularExpression
     kWho(QStringLiteral("\\[(?:PG (?:ID )?(\\S+)(?: PG GUID (\\S+))? )?Rank (\\d+)\\] "));
 const QRegularExpression kWork(QStringLiteral("WorkNCCL\\(([^()]*(?:\\([^()]*\\)[^()]*)*)\\)"));
 const QRegularExpression kRanFor(QStringLiteral("ran for (\\d+) milliseconds"));
-const QRegularExpression
-    kProgress(QStringLiteral("detected by watchdog at work: (\\d+), last enqueued NCCL work: "
-                             "(\\d+), last completed NCCL work: (\\d+)"));
+// PyTorch 2.x "... detected by watchdog at work: 808, last enqueued NCCL work: 811, last completed NCCL work:
+// 807", 2.7+ "failure detected by watchdog at work sequence id: 2398459 PG status: last enqueued work:
+// 2398578, last completed work: 2398458".
+const QRegularExpression kProgress(QStringLiteral(
+    "detected by watchdog at work(?: sequence id)?: (\\d+),? (?:PG status: )?last enqueued (?:NCCL )?"
+    "work: (\\d+), last completed (?:NCCL )?work: (\\d+)"));
 const QRegularExpression kAsync(QStringLiteral("raised the following async exception: (.*)$"));
 const QRegularExpression kPeer(QStringLiteral("Connection closed by remote peer (\\S+?)(?:<\\d+>)?\\s*$"));
 

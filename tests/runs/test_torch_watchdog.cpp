@@ -123,6 +123,18 @@ private slots:
         QCOMPARE(rankRanges({7, 0, 1, 2, 5, 6, 2}), QStringLiteral("0-2,5-7"));
     }
 
+    // PyTorch 2.7's wording of the watchdog's progress, as the RAS issue's paste has it beside ncclras.
+    void theNewerProgressWording() {
+        const TorchWatchdog w = readTorchWatchdog(linesOf(QStringLiteral(
+            "ncclras-text_32node-256gpu-running-ok-while-pytorch-watchdog-timeout_nccl2.26.2.txt")));
+        QCOMPARE(w.failures.size(), size_t(1));
+        QCOMPARE(w.failures[0].rank, 118);
+        QCOMPARE(w.progress.size(), size_t(1));
+        QCOMPARE(w.progress[0].atWork, qint64(2398459));
+        QCOMPARE(w.progress[0].lastEnqueued, qint64(2398578));
+        QCOMPARE(w.progress[0].lastCompleted, qint64(2398458));
+    }
+
     void garbage() {
         QRandomGenerator rng(20261206);
         QStringList real = linesOf(QStringLiteral(
