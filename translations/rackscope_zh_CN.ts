@@ -834,34 +834,49 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>信息</translation>
     </message>
     <message>
-        <location filename="../core/runs/torch_watchdog.cpp" line="134"/>
+        <location filename="../core/runs/torch_watchdog.cpp" line="139"/>
         <source> of process group %1</source>
         <translation>（进程组 %1）</translation>
     </message>
     <message>
-        <location filename="../core/runs/torch_watchdog.cpp" line="141"/>
+        <location filename="../core/runs/torch_watchdog.cpp" line="146"/>
         <source>%1 (SeqNum %2%3) timed out on ranks %4 after %5 ms: a rank that never joined it, or a link that stalled, holds the others; the ranks that did not time out are the ones to look at</source>
         <translation>%1（SeqNum %2%3）在 rank %4 上于 %5 ms 后超时：有 rank 从未加入该集合通信，或某条链路停滞，拖住了其他 rank；应检查没有超时的那些 rank</translation>
     </message>
     <message>
-        <location filename="../core/runs/torch_watchdog.cpp" line="150"/>
+        <location filename="../core/runs/torch_watchdog.cpp" line="157"/>
         <source>the log names no peer</source>
         <translation>日志未指明对端</translation>
     </message>
     <message>
-        <location filename="../core/runs/torch_watchdog.cpp" line="151"/>
+        <location filename="../core/runs/torch_watchdog.cpp" line="158"/>
         <source>NCCL said %1 closed the connection</source>
         <translation>NCCL 报告 %1 关闭了连接</translation>
     </message>
     <message>
-        <location filename="../core/runs/torch_watchdog.cpp" line="156"/>
+        <location filename="../core/runs/torch_watchdog.cpp" line="164"/>
         <source>%1 (SeqNum %2%3) failed on ranks %4: %5; %6</source>
         <translation>%1（SeqNum %2%3）在 rank %4 上失败：%5；%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/torch_watchdog.cpp" line="179"/>
+        <location filename="../core/runs/torch_watchdog.cpp" line="188"/>
         <source>ranks %1 of process group %2 had completed fewer collectives than the others (the others: up to %3): they were behind before the timeout</source>
         <translation>进程组 %2 的 rank %1 完成的集合通信少于其他 rank（其他 rank 已完成到 %3）：它们在超时前就已落后</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_ras.cpp" line="362"/>
+        <source>the job</source>
+        <translation>该作业</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_ras.cpp" line="363"/>
+        <source>communicator %1</source>
+        <translation>通信器 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/runs/nccl_ras.cpp" line="365"/>
+        <source>NCCL RAS: %1 %2: %3</source>
+        <translation>NCCL RAS：%1 %2：%3</translation>
     </message>
 </context>
 <context>

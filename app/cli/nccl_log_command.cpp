@@ -5,6 +5,7 @@
 #include "import/input_file.h"
 #include "nccl_tests_command.h"
 #include "report/nccl_tests_report.h"
+#include "runs/nccl_ras.h"
 #include "runs/nccl_transport.h"
 #include "runs/torch_watchdog.h"
 
@@ -46,6 +47,29 @@ QJsonObject watchdogJson(const TorchWatchdog& w) {
             {"remote_peers", QJsonArray::fromStringList(w.remotePeers)}};
 }
 
+QJsonObject rasJson(const QString& file, const NcclRasReport& r) {
+    QJsonArray problems;
+    for (const NcclRasProblem& p : r.problems) {
+        QJsonArray ranks;
+        for (const NcclRasRank& k : p.ranks)
+            ranks.append(QJsonObject{{"rank", k.rank ? QJsonValue(*k.rank) : QJsonValue()},
+                                     {"host", k.host},
+                                     {"pid", k.pid ? QJsonValue(*k.pid) : QJsonValue()},
+                                     {"gpu", k.gpu ? QJsonValue(*k.gpu) : QJsonValue()},
+                                     {"status", k.status}});
+        problems.append(QJsonObject{{"kind", p.kind},
+                                    {"communicator", p.communicator},
+                                    {"warning", p.warning},
+                                    {"lines", QJsonArray::fromStringList(p.lines)},
+                                    {"ranks", ranks}});
+    }
+    return {{"source", file},
+            {"format", r.format},
+            {"nccl_version", r.ncclVersion},
+            {"repaired", r.repaired.isEmpty() ? QJsonValue() : QJsonValue(r.repaired)},
+            {"problems", problems}};
+}
+
 } // namespace
 
 int runNcclLog(const QStringList& args) {
@@ -82,31 +106,51 @@ int runNcclLog(const QStringList& args) {
     if (!topologies)
         return 2;
     QStringList lines;
+    std::vector<std::pair<QString, NcclRasReport>> ras; // the files that are ncclras output, read as such
     for (const QString& file : files) {
         QByteArray text;
         if (const QString error = readInputFile(file, 256 << 20, &text); !error.isEmpty()) {
             fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(file), qPrintable(error));
             return 2;
         }
+        if (looksLikeNcclRas(text)) {
+            QString why;
+            std::optional<NcclRasReport> report = readNcclRas(text, &why);
+            if (!report) {
+                fprintf(stderr, "rackscope-cli: %s: ncclras output that cannot be read: %s\n",
+                        qPrintable(file), qPrintable(why));
+                return 2;
+            }
+            if (!report->repaired.isEmpty())
+                fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(file), qPrintable(report->repaired));
+            ras.push_back({file, std::move(*report)});
+        }
         lines += QString::fromUtf8(text).split(QLatin1Char('\n'));
     }
     const NcclTransport t = readNcclTransport(lines);
     const TorchWatchdog watchdog = readTorchWatchdog(lines);
-    if (t.ranks.empty() && t.devices.empty() && t.mnnvl.empty() && watchdog.lines == 0) {
+    if (t.ranks.empty() && t.devices.empty() && t.mnnvl.empty() && watchdog.lines == 0 && ras.empty()) {
         fprintf(stderr,
-                "rackscope-cli nccl-log: %s: no NCCL_DEBUG=INFO lines about ranks, NICs or channels, and no "
-                "PyTorch watchdog lines\n",
+                "rackscope-cli nccl-log: %s: no NCCL_DEBUG=INFO lines about ranks, NICs or channels, no "
+                "PyTorch watchdog lines and no ncclras output\n",
                 qPrintable(files.join(QStringLiteral(", "))));
         return 2;
     }
     std::vector<Finding> findings = ncclTransportFindings(t, ranksFromInitLines(t), *topologies);
     for (Finding& f : torchWatchdogFindings(watchdog))
         findings.push_back(std::move(f));
+    for (const auto& [file, report] : ras)
+        for (Finding& f : ncclRasFindings(report))
+            findings.push_back(std::move(f));
     QTextStream out(stdout);
     if (parser.isSet(json)) {
         QJsonObject doc = ncclTransportToJson(t, findings);
         doc.insert("sources", QJsonArray::fromStringList(files));
         doc.insert("watchdog", watchdogJson(watchdog));
+        QJsonArray reports;
+        for (const auto& [file, report] : ras)
+            reports.append(rasJson(file, report));
+        doc.insert("ras", reports);
         out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
         return 0;
     }
@@ -150,6 +194,15 @@ int runNcclLog(const QStringList& args) {
         if (r.netConnections > 0)
             out << "; NICs " << r.nics.join(QStringLiteral(", ")) << ", GPUDirect RDMA on "
                 << r.gdrConnections << " of " << r.netConnections << " network connections";
+        out << "\n";
+    }
+    for (const auto& [file, report] : ras) {
+        out << "ncclras (" << report.format
+            << (report.ncclVersion.isEmpty() ? QString() : QStringLiteral(", NCCL ") + report.ncclVersion)
+            << ") " << file << ": " << report.problems.size() << " problems";
+        for (const NcclRasReport::Group& g : report.groups)
+            out << "; group " << g.group << ": " << g.comms << " communicators of " << g.ranksPerComm
+                << " ranks, " << g.status << " " << g.errors;
         out << "\n";
     }
     if (watchdog.lines > 0) {

@@ -373,6 +373,20 @@ private slots:
                  89);
         QCOMPARE(job.value("findings").toArray().first().toObject().value("code").toString(),
                  QStringLiteral("torch-nccl-remote-error"));
+        // A saved ncclras answer beside the logs: its problems are findings, the invalid 2.28.9 JSON said so.
+        p.start(
+            QStringLiteral(RACKSCOPE_CLI),
+            {QStringLiteral("nccl-log"),
+             incoming(QStringLiteral("ncclras-json_4xA10G-4host-allreduce-count-mismatch_nccl2.28.9.json")),
+             incoming(QStringLiteral(
+                 "ncclras-json_missing-rank-unresponsive_INVALID-JSON-missing-comma_nccl2.28.9.json"))});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString ras = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(ras.contains(QLatin1String("rank 1 (on 10.0.109.86) is 1 AllReduce behind the other 3")),
+                 qPrintable(ras));
+        QVERIFY2(ras.contains(QLatin1String("[error] nccl-ras-rank-missing")), qPrintable(ras));
+        QVERIFY(p.readAllStandardError().contains("comma put back"));
         QProcess bad;
         bad.start(QStringLiteral(RACKSCOPE_CLI),
                   {QStringLiteral("nccl-log"), fixture(QStringLiteral("nccl-topo-aws-p4d-24xl.xml"))});
