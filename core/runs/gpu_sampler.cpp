@@ -17,6 +17,7 @@ void GpuSampler::start(const QStringList& workers, const FleetOptions& fleet, co
     stop();
     fleet_.reset();
     running_ = true;
+    waiting_ = QSet<QString>(workers.begin(), workers.end());
     const QJsonObject params{{"interval_ms", intervalMs},
                              {"count", rsagent::protocol::kMaxSampleCount},
                              {"counters", false},
@@ -29,13 +30,12 @@ void GpuSampler::start(const QStringList& workers, const FleetOptions& fleet, co
     fleet_ = std::make_unique<Fleet>(fleet);
     connect(fleet_.get(), &Fleet::hostEvent, this,
             [this](const QString& host, const QString& name, const QJsonObject& data) {
-                if (running_ && name == QLatin1String(rsagent::protocol::method::kSample))
-                    emit sampled(host, data);
+                if (name == QLatin1String(rsagent::protocol::method::kSample))
+                    onSample(host, data);
             });
     connect(fleet_.get(), &Fleet::hostFinished, this, [this](const HostResult& r) {
-        if (running_) // a stream ends only when stopped: anything else is a failure
-            emit failed(r.host,
-                        r.error ? r.error->message : QStringLiteral("its agent ended the GPU sampling"));
+        // a stream ends only when stopped: anything else is a failure
+        onFailure(r.host, r.error ? r.error->message : QStringLiteral("its agent ended the GPU sampling"));
     });
     fleet_->stream(remote, QString::fromLatin1(rsagent::protocol::method::kSample), params);
 }
@@ -51,30 +51,39 @@ void GpuSampler::startLocal(const QString& agentPath, const QJsonObject& params)
         agent_->request(QString::fromLatin1(rsagent::protocol::method::kSample), params);
     });
     connect(agent_.get(), &AgentClient::event, this,
-            [this, local](qint64, const QString&, const QJsonObject& data) {
-                if (running_)
-                    emit sampled(local, data);
-            });
+            [this, local](qint64, const QString&, const QJsonObject& data) { onSample(local, data); });
     connect(agent_.get(), &AgentClient::failed, this,
-            [this, local](qint64, const QString&, const QString& message) {
-                if (running_)
-                    emit failed(local, message);
-            });
-    connect(agent_.get(), &AgentClient::protocolError, this, [this, local](const QString& message) {
-        if (running_)
-            emit failed(local, message);
-    });
+            [this, local](qint64, const QString&, const QString& message) { onFailure(local, message); });
+    connect(agent_.get(), &AgentClient::protocolError, this,
+            [this, local](const QString& message) { onFailure(local, message); });
     connect(process_.get(), &QProcess::errorOccurred, this, [this, local, agent](QProcess::ProcessError e) {
-        if (running_ && e == QProcess::FailedToStart)
-            emit failed(
+        if (e == QProcess::FailedToStart)
+            onFailure(
                 local,
                 QStringLiteral("cannot run the local agent %1: %2").arg(agent, process_->errorString()));
     });
-    connect(process_.get(), &QProcess::finished, this, [this, local] {
-        if (running_)
-            emit failed(local, describeAgentEnd(*process_));
-    });
+    connect(process_.get(), &QProcess::finished, this,
+            [this, local] { onFailure(local, describeAgentEnd(*process_)); });
     process_->start();
+}
+
+void GpuSampler::onSample(const QString& worker, const QJsonObject& data) {
+    if (!running_)
+        return;
+    emit sampled(worker, data);
+    answered(worker);
+}
+
+void GpuSampler::onFailure(const QString& worker, const QString& error) {
+    if (!running_)
+        return;
+    emit failed(worker, error);
+    answered(worker);
+}
+
+void GpuSampler::answered(const QString& worker) {
+    if (waiting_.remove(worker) && waiting_.isEmpty())
+        emit ready();
 }
 
 void GpuSampler::stop() {

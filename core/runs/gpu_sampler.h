@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QProcess>
+#include <QSet>
 #include <memory>
 
 namespace rackscope {
@@ -30,11 +31,16 @@ public:
 signals:
     void sampled(const QString& worker, const QJsonObject& data); // a `sample` event's data
     void failed(const QString& worker, const QString& error);     // its stream could not start, or ended
+    void ready(); // once, when every worker has given a first reading or failed
 
 private:
     void startLocal(const QString& agentPath, const QJsonObject& params);
+    void onSample(const QString& worker, const QJsonObject& data);
+    void onFailure(const QString& worker, const QString& error);
+    void answered(const QString& worker); // its first reading or failure
 
     bool running_ = false;
+    QSet<QString> waiting_; // workers that have not answered yet
     std::unique_ptr<Fleet> fleet_;
     std::unique_ptr<QProcess> process_;
     std::unique_ptr<AgentClient> agent_;

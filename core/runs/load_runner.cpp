@@ -62,6 +62,11 @@ void LoadRunner::cancel() {
     if (!running_)
         return;
     cancelled_ = true;
+    if (waitingForWorkers_) { // nothing sent yet: the step ends as it is
+        waitingForWorkers_ = false;
+        QMetaObject::invokeMethod(this, &LoadRunner::endStep, Qt::QueuedConnection);
+        return;
+    }
     if (agent_ && agentRequest_ >= 0)
         agent_->cancel(agentRequest_); // the agent ends in-flight requests and sends their records
     if (fleet_)
@@ -143,10 +148,22 @@ void LoadRunner::startStep() {
                         stepSeconds());
         });
         const double interval = stepSpec_.scrapeIntervalS > 0 ? stepSpec_.scrapeIntervalS : 0.5;
+        // The load starts once every worker has given a first reading or said why it cannot: the GPUs are
+        // seen from the run's first second, however long SSH takes to reach them.
+        connect(gpuSampler_.get(), &GpuSampler::ready, this, &LoadRunner::startClients);
+        waitingForWorkers_ = true;
         gpuSampler_->start(request_.workers, request_.fleet, request_.agentPath,
                            std::clamp(int(interval * 1000), rsagent::protocol::kMinIntervalMs,
                                       rsagent::protocol::kMaxIntervalMs));
+        return;
     }
+    startClients();
+}
+
+void LoadRunner::startClients() {
+    if (!waitingForWorkers_ && gpuSampler_)
+        return; // cancelled while waiting
+    waitingForWorkers_ = false;
     if (request_.hosts.isEmpty()) {
         clientsLeft_ = 1;
         const QString agent = request_.agentPath.isEmpty() ? findLocalAgent() : request_.agentPath;

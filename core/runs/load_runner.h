@@ -92,6 +92,7 @@ signals:
 
 private:
     void startStep();
+    void startClients(); // the step's load, from this machine's agent or the hosts'
     void onEvent(const QString& client, const QString& name, const QJsonObject& data);
     void onClientDone(const QString& client, const QString& error);
     void endStep();
@@ -120,6 +121,7 @@ private:
     };
     std::vector<PendingGpuSample> pendingGpuSamples_; // arrived before originS_ was known
     std::unique_ptr<GpuSampler> gpuSampler_;
+    bool waitingForWorkers_ = false; // the step waits for each worker's first GPU reading before its load
     QStringList clientErrors_;
     int clientsLeft_ = 0;
     LoadResultsWriter writer_;

@@ -20,6 +20,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -504,6 +505,39 @@ private slots:
         QFile lines(bare + "/gpu_metrics.jsonl");
         QVERIFY(lines.open(QIODevice::ReadOnly));
         QCOMPARE(lines.readAll().count("\n"), qsizetype(1));
+    }
+
+    // The load waits for each worker's first GPU reading (or its failure): a worker whose SSH server accepts
+    // and never speaks holds the start, nothing is sent meanwhile, and Ctrl+C then ends the run at once.
+    void theLoadWaitsForTheWorkersFirstReading() {
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost));
+        QTemporaryDir dir;
+        QFile config(dir.filePath("ssh_config"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("Host silent\n  HostName 127.0.0.1\n  Port %1\n")
+                         .arg(silent.serverPort())
+                         .toUtf8());
+        config.close();
+        LoadTestServer server({"--script", "ttft=1;tpot=1"});
+        QVERIFY(server.ok());
+        QProcess p;
+        p.start(QStringLiteral(RACKSCOPE_CLI),
+                {"load", "--url", QString::fromStdString(server.url()), "--model", "m", "--requests", "4",
+                 "--workers", "silent", "--ssh-config", config.fileName(), "--known-hosts",
+                 dir.filePath("kh"), "--ssh-timeout", "60", "--no-save"});
+        QVERIFY(p.waitForStarted(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(silent.hasPendingConnections(), 30000); // the worker is being reached
+        QTest::qWait(500);
+        QCOMPARE(server.get("/test/requests"), std::string(R"({"received":0})")); // and the load waits
+        QElapsedTimer clock;
+        clock.start();
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(clock.elapsed() < 1000 + 4000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(p.readAllStandardError().contains("cancelled"));
+        QCOMPARE(server.get("/test/requests"), std::string(R"({"received":0})"));
     }
 
     // The test server's capacity model: each other stream in flight adds ttft-per-stream to a request's TTFT.
