@@ -21,7 +21,9 @@ const QRegularExpression
 const QRegularExpression kProcessLine(QStringLiteral("Process (\\d+) on node (\\S+) managing GPU (\\d+)"));
 const QRegularExpression kMissing(QStringLiteral("The missing ranks?: ([0-9, -]+)"));
 const QRegularExpression kHaveStatus(QStringLiteral("^\\d+ ranks? ha(?:ve|s) status (\\S+)"));
-const QRegularExpression kLaunched(QStringLiteral("^\\d+ ranks? ha(?:ve|s) launched up to operation (\\d+)"));
+// "30 ranks have launched up to operation 640": the ranks, then the operation count.
+const QRegularExpression
+    kLaunched(QStringLiteral("^(\\d+) ranks? ha(?:ve|s) launched up to operation (\\d+)"));
 const QRegularExpression kMonitor(QStringLiteral("\\] ([A-Z_]+): (.*)$"));
 
 // "21", "1,3-5"
@@ -46,10 +48,7 @@ void addVerdict(NcclRasProblem& p) {
     for (const QString& l : p.lines) {
         if (const auto m = op.match(l); m.hasMatch())
             opName = m.captured(1);
-        if (const auto m = QRegularExpression(
-                               QStringLiteral("^(\\d+) ranks? ha(?:ve|s) launched up to operation (\\d+)"))
-                               .match(l);
-            m.hasMatch())
+        if (const auto m = kLaunched.match(l); m.hasMatch())
             groups.emplace_back(m.captured(2).toLongLong(), m.captured(1).toLongLong());
     }
     if (p.kind != QLatin1String("MISMATCH") || groups.size() != 2 || p.ranks.empty())
@@ -151,7 +150,7 @@ std::optional<NcclRasReport> readText(const QByteArray& content) {
         if (const auto s = kHaveStatus.match(text); s.hasMatch())
             status = s.captured(1);
         else if (const auto l = kLaunched.match(text); l.hasMatch())
-            status = QStringLiteral("launched up to operation %1").arg(l.captured(1));
+            status = QStringLiteral("launched up to operation %1").arg(l.captured(2));
         else if (const auto k = kRankLine.match(text); k.hasMatch())
             current->ranks.push_back({k.captured(1).toInt(),
                                       k.captured(4),
