@@ -1,10 +1,7 @@
 #include "inspect_command.h"
 
-#include "protocol/protocol.h"
-#include "remote_hosts.h"
 #include "report/inspect_report.h"
-#include "transport/local_agent.h"
-#include "workspace/workspace.h"
+#include "server_inputs.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -51,50 +48,12 @@ int runInspect(const QStringList& args) {
     }
 
     Workspace ws;
-    std::vector<FailedInput> failed;
-    auto fail = [&](const QString& input, const QString& message) {
-        fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(input), qPrintable(message));
-        failed.push_back({input, message});
-    };
-    if (parser.isSet(local)) {
-        const AgentCollect c = collectWithLocalAgent(findLocalAgent());
-        const QString error =
-            c.snapshot ? ws.takeAgentAnswer(kLocalAgentLocation, *c.snapshot, Workspace::Mode::Add) : c.error;
-        if (!error.isEmpty())
-            fail(QStringLiteral("local machine"), error);
+    const ServerInputs in = readServers(parser, remote, files, parser.isSet(local), ws);
+    if (!in.error.isEmpty()) {
+        fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(in.error));
+        return 2;
     }
-    for (const FailedInput& f : ws.open(files, Workspace::Mode::Add))
-        fail(f.input, f.message);
-
-    // Servers over SSH, in the order given, whatever order they answer in; one that fails is listed with
-    // the stage that failed.
-    if (remote.wanted(parser)) {
-        const RemoteAnswers answers =
-            askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect));
-        if (!answers.error.isEmpty()) {
-            fprintf(stderr, "rackscope-cli inspect: %s\n", qPrintable(answers.error));
-            return 2;
-        }
-        QStringList order;
-        for (const HostResult& r : answers.results)
-            order << r.host;
-        ws.setServerOrder(order);
-        for (const HostResult& r : answers.results) {
-            const QString location = QStringLiteral("ssh://") + r.host;
-            UnreachableServer failure{r.host, location, QStringLiteral("import"), {}};
-            if (r.error)
-                failure.stage = stageName(r.error->stage), failure.message = r.error->message;
-            else if (!r.result)
-                failure.message = QStringLiteral("no answer");
-            else
-                failure.message = ws.takeAgentAnswer(location, *r.result, Workspace::Mode::Add);
-            if (failure.message.isEmpty())
-                continue;
-            if (!r.error) // the fleet has said its own
-                fprintf(stderr, "rackscope-cli: %s: %s\n", qPrintable(r.host), qPrintable(failure.message));
-            ws.takeUnreachable(std::move(failure));
-        }
-    }
+    const std::vector<FailedInput>& failed = in.failed;
 
     const FabricAnalysis* fabricAnalysis = ws.fabricAnalysis() ? &*ws.fabricAnalysis() : nullptr;
     QTextStream out(stdout);

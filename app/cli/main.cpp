@@ -1,5 +1,6 @@
 // rackscope-cli: the headless face of rackscope; everything the GUI shows,
 // computed from the same core.
+#include "check_command.h"
 #include "export_command.h"
 #include "fabric_command.h"
 #include "inspect_command.h"
@@ -42,6 +43,10 @@ const char kUsage[] =
     "[--json]\n"
     "                                       inference load (OpenAI-compatible streaming): TTFT, TPOT, ITL, "
     "goodput; --open DIR\n"
+    "  check [FILE...] [--local] [--hosts LIST] [--expect FILE] [--baseline FILE] [--save-baseline FILE]\n"
+    "        [--sample S] [--report FILE.html|FILE.pdf] [--junit FILE] [--json]\n"
+    "                                       rack acceptance: per server and check pass/warn/fail/unknown, "
+    "drift, baseline\n"
     "  export INPUT... -o FILE [--format svg|png|pdf|dot] [--hosts LIST] [--highlight LIST]\n"
     "                                       the topology diagram, with a title block and the legend\n"
     "\n"
@@ -52,7 +57,9 @@ const char kUsage[] =
 
 int main(int argc, char** argv) {
     // Drawing needs Qt's GUI layer (fonts, painting); with no display it renders offscreen.
-    const bool drawing = argc > 1 && std::strcmp(argv[1], "export") == 0;
+    // `check` draws the rack into its report.
+    const bool drawing =
+        argc > 1 && (std::strcmp(argv[1], "export") == 0 || std::strcmp(argv[1], "check") == 0);
     if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -83,6 +90,8 @@ int main(int argc, char** argv) {
         return rackscope::cli::runLoad(args);
     if (command == QLatin1String("export"))
         return rackscope::cli::runExport(args);
+    if (command == QLatin1String("check"))
+        return rackscope::cli::runCheck(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

@@ -76,7 +76,7 @@ FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptio
 }
 
 RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method,
-                       const QJsonObject& params) {
+                       const QJsonObject& params, int longerS) {
     bool ok = false;
     const int timeoutS = parser.value(o.timeout).toInt(&ok);
     if (!ok || timeoutS <= 0)
@@ -84,7 +84,7 @@ RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o,
     const int concurrency = parser.value(o.concurrency).toInt(&ok);
     if (!ok || concurrency <= 0)
         return {{}, QStringLiteral("--concurrency takes a positive number")};
-    FleetTarget target = fleetFromOptions(parser, o, timeoutS, concurrency);
+    FleetTarget target = fleetFromOptions(parser, o, timeoutS + longerS, concurrency);
     if (!target.error.isEmpty())
         return {{}, target.error};
     const QStringList hosts = target.hosts;

@@ -57,11 +57,12 @@ FleetTarget fleetFromOptions(const QCommandLineParser& parser, const RemoteOptio
                              int concurrency);
 
 // Each host's answer to `method`, or its error; an empty list and `error` when the options are wrong.
+// `longerS`: seconds the method itself takes (a sample's window), added to every stage's timeout.
 struct RemoteAnswers {
     std::vector<HostResult> results;
     QString error;
 };
 RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o, const QString& method,
-                       const QJsonObject& params = {});
+                       const QJsonObject& params = {}, int longerS = 0);
 
 } // namespace rackscope::cli

@@ -1,11 +1,11 @@
 // A stand-in for libnvidia-ml.so.1 on machines without an NVIDIA GPU (this one, CI):
 // it replays what `nvidia-smi --query-gpu=timestamp,index,name,uuid,pci.bus_id,
 // utilization.gpu,utilization.memory,memory.used,memory.total,power.draw,clocks.sm
-// --format=csv -lms N` printed, the file named by RACKSCOPE_NVML_STANDIN. Each GPU
-// reads its latest row no later than the time since the first nvmlInit_v2 (its timestamps
-// taken from the first row's); "[N/A]" and "[Not Supported]" answer NOT_SUPPORTED,
-// as NVML does. Columns may come in any order; any may be missing.
-// Only the calls the agent makes are defined: the agent treats the others as absent.
+// --format=csv -lms N` printed (and driver_version, pcie.link.gen.current/max, pcie.link.width.current/max),
+// the file named by RACKSCOPE_NVML_STANDIN. Each GPU reads its latest row no later than the time since the
+// first nvmlInit_v2 (its timestamps taken from the first row's); "[N/A]" and "[Not Supported]" answer
+// NOT_SUPPORTED, as NVML does. Columns may come in any order; any may be missing. Only the calls the agent
+// makes are defined: the agent treats the others as absent.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -248,6 +248,27 @@ __attribute__((visibility("default"))) int nvmlDeviceGetPciInfo_v3(void* device,
     std::snprintf(p.busId, sizeof p.busId, "%s", bus.c_str());
     *pci = p;
     return kSuccess;
+}
+
+// PCIe links, from pcie.link.gen.current/max and pcie.link.width.current/max.
+static int unsignedField(void* device, const char* name, unsigned* out) {
+    double value = 0;
+    if (const int rc = number(id(device), name, &value); rc != kSuccess)
+        return rc;
+    *out = unsigned(value);
+    return kSuccess;
+}
+__attribute__((visibility("default"))) int nvmlDeviceGetCurrPcieLinkGeneration(void* device, unsigned* gen) {
+    return unsignedField(device, "pcie.link.gen.current", gen);
+}
+__attribute__((visibility("default"))) int nvmlDeviceGetMaxPcieLinkGeneration(void* device, unsigned* gen) {
+    return unsignedField(device, "pcie.link.gen.max", gen);
+}
+__attribute__((visibility("default"))) int nvmlDeviceGetCurrPcieLinkWidth(void* device, unsigned* width) {
+    return unsignedField(device, "pcie.link.width.current", width);
+}
+__attribute__((visibility("default"))) int nvmlDeviceGetMaxPcieLinkWidth(void* device, unsigned* width) {
+    return unsignedField(device, "pcie.link.width.max", width);
 }
 
 __attribute__((visibility("default"))) int nvmlDeviceGetUtilizationRates(void* device,

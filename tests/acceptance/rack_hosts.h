@@ -1,0 +1,113 @@
+#pragma once
+// Servers of a rack for the acceptance tests, each made of real parts: this machine's own agent, with the
+// NVML stand-in replaying an 8-GPU inventory as `nvidia-smi --query-gpu` prints it, and reading a copy of a
+// captured /sys/class/infiniband (an H100 node's 8 ConnectX-7 and a BlueField-3 bond) with the RoCE
+// netdev's sysfs beside it, altered per server to carry one fault.
+#include "gpu/nvml_standin.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+namespace rackscope::test {
+
+inline const QString kCapturedInfiniband =
+    QStringLiteral("gpud_sys-class-infiniband_h100-8xCX7-NDR-plus-BF3-bond");
+inline const QString kRoceNetdev = QStringLiteral("ens1f0np0");
+
+struct RackHost {
+    QString name;
+    QString driver = QStringLiteral("570.86.15");
+    int narrowGpu = -1; // a GPU whose link trained at x8 of x16
+    int gpus = 8;
+    QString pfc = QStringLiteral("0,0,0,1,0,0,0,0"); // as the driver's qos/pfc file states it
+    int mtu = 9000;
+    QString missingNic;  // an RDMA device left out
+    QString halfRateNic; // its port 1 at 200 Gb/sec (4X HDR)
+};
+
+inline RackHost rackHost(const QString& name) {
+    RackHost h;
+    h.name = name;
+    return h;
+}
+
+// The GPU inventory the stand-in replays, in nvidia-smi's CSV.
+inline bool writeInventoryCsv(const QString& path, const RackHost& h) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    f.write("index, name, uuid, pci.bus_id, driver_version, pcie.link.gen.current, pcie.link.gen.max, "
+            "pcie.link.width.current, pcie.link.width.max\n");
+    for (int i = 0; i < h.gpus; ++i)
+        f.write(QStringLiteral(
+                    "%1, NVIDIA H100 80GB HBM3, GPU-%2-0000-0000-0000-00000000000%1, 00000000:%3:00.0, "
+                    "%4, 5, 5, %5, 16\n")
+                    .arg(i)
+                    .arg(h.name)
+                    .arg(0x18 + 0x10 * i, 2, 16, QLatin1Char('0'))
+                    .arg(h.driver)
+                    .arg(i == h.narrowGpu ? 8 : 16)
+                    .toUtf8());
+    return true;
+}
+
+inline bool writeText(const QString& path, const QByteArray& text) {
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+// A /sys root holding the captured class/infiniband and the RoCE netdev, with the host's faults.
+inline bool writeSysTree(const QString& root, const RackHost& h) {
+    const QString ib = root + QStringLiteral("/class/infiniband");
+    QDir().mkpath(root + QStringLiteral("/class"));
+    if (QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), fixture(kCapturedInfiniband), ib}) !=
+        0)
+        return false;
+    if (!h.missingNic.isEmpty() && !QDir(ib + QLatin1Char('/') + h.missingNic).removeRecursively())
+        return false;
+    if (!h.halfRateNic.isEmpty() &&
+        !writeText(ib + QStringLiteral("/%1/ports/1/rate").arg(h.halfRateNic), "200 Gb/sec (4X HDR)"))
+        return false;
+    const QString net = root + QStringLiteral("/class/net/") + kRoceNetdev;
+    return writeText(net + QStringLiteral("/mtu"), QByteArray::number(h.mtu) + "\n") &&
+           writeText(net + QStringLiteral("/operstate"), "up\n") &&
+           writeText(net + QStringLiteral("/type"), "1\n") &&
+           writeText(net + QStringLiteral("/qos/trust"), "dscp\n") &&
+           writeText(net + QStringLiteral("/qos/pfc"), h.pfc.toUtf8() + "\n") &&
+           writeText(net + QStringLiteral("/ecn/roce_np/enable/3"), "1\n") &&
+           writeText(net + QStringLiteral("/ecn/roce_rp/enable/3"), "1\n");
+}
+
+inline QJsonObject runAgent(const QStringList& args, const QProcessEnvironment& env) {
+    QProcess agent;
+    agent.setProcessEnvironment(env);
+    agent.start(QStringLiteral(RACKSCOPE_AGENT), QStringList{QStringLiteral("collect")} + args);
+    if (!agent.waitForFinished(120000))
+        return {};
+    return QJsonDocument::fromJson(agent.readAllStandardOutput()).object();
+}
+
+// The host's snapshot: the agent live with the stand-in (topology, GPUs, versions), and the same agent over
+// the host's /sys tree for what lives there (RDMA, interfaces, RoCE QoS).
+inline QJsonObject rackHostSnapshot(const RackHost& h, const QString& dir) {
+    const QString csv = dir + QStringLiteral("/gpus-") + h.name + QStringLiteral(".csv"),
+                  root = dir + QStringLiteral("/sys-") + h.name;
+    QDir().mkpath(dir);
+    if (!writeInventoryCsv(csv, h) || !writeSysTree(root, h))
+        return {};
+    QJsonObject s = runAgent({}, withStandin(csv));
+    const QJsonObject tree =
+        runAgent({QStringLiteral("--sysfs-root"), root}, QProcessEnvironment::systemEnvironment());
+    if (s.isEmpty() || tree.isEmpty())
+        return {};
+    for (const char* section : {"rdma", "net", "roce_qos"})
+        s.insert(QLatin1String(section), tree.value(QLatin1String(section)));
+    s.insert("host", h.name);
+    return s;
+}
+
+} // namespace rackscope::test
