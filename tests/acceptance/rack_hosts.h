@@ -82,6 +82,19 @@ inline bool writeSysTree(const QString& root, const RackHost& h) {
            writeText(net + QStringLiteral("/ecn/roce_rp/enable/3"), "1\n");
 }
 
+// For an SSH test host (SshTestHosts::mountSetup): its /sys/class shows the host's captured InfiniBand tree
+// (bound, so what the test writes into it the agent reads) and the RoCE netdev beside the host's real
+// interfaces, whose links into /sys/devices still lead to the live ones.
+inline QString classMountSetup(const QString& root) {
+    return QStringLiteral(
+               "L=$(for i in /sys/class/net/*; do echo \"${i##*/} $(readlink $i)\"; done) && "
+               "mount -t tmpfs rsclass /sys/class && mkdir /sys/class/net /sys/class/infiniband && "
+               "echo \"$L\" | while read n t; do ln -s \"$t\" /sys/class/net/$n; done && "
+               "cp -r %1/class/net/%2 /sys/class/net/ && mount --bind %1/class/infiniband "
+               "/sys/class/infiniband")
+        .arg(root, kRoceNetdev);
+}
+
 inline QJsonObject runAgent(const QStringList& args, const QProcessEnvironment& env) {
     QProcess agent;
     agent.setProcessEnvironment(env);

@@ -43,6 +43,9 @@ public:
     // "NAME=VALUE" pairs that sshd sets in the sessions of the hosts added after it is set (its SetEnv), as a
     // server's own environment would: the NVML stand-in for a host with "GPUs".
     QStringList sessionEnvironment;
+    // Shell commands run in the mount namespace of the hosts added after it is set, before their sshd starts:
+    // what the server's own /sys shows (a captured tree mounted over a part of it).
+    QString mountSetup;
 
     // Why the tests cannot run here, or empty.
     static QString missing() {
@@ -136,7 +139,10 @@ public:
                         .arg(a, gw.ns, gwAddr)))
                 return false;
         }
-        if (!sh(QStringLiteral("ip -n %1 addr add %2/%3 dev %4 && ip -n %1 link set %4 up")
+        // Inside, the host's interface is eth0, as a server's would be, whatever it is called out here.
+        if (!sh(QStringLiteral(
+                    "ip -n %1 link set %4 name eth0 && ip -n %1 addr add %2/%3 dev eth0 && ip -n %1 link "
+                    "set eth0 up")
                     .arg(h.ns, h.address, behind.isEmpty() ? QStringLiteral("24") : QStringLiteral("30"), b)))
             return false;
         h.home = path(QStringLiteral("home-") + name);
@@ -181,6 +187,8 @@ public:
         }
         if (!homeMountOptions.isEmpty())
             mount += QStringLiteral(" && mount -o remount,bind,%1 /root").arg(homeMountOptions);
+        if (!mountSetup.isEmpty())
+            mount += QStringLiteral(" && ") + mountSetup;
         h.sshd = new QProcess;
         h.sshd->setProcessChannelMode(QProcess::ForwardedErrorChannel);
         h.sshd->start(QStringLiteral("ip"),

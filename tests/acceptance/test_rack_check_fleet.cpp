@@ -1,0 +1,127 @@
+// Rack acceptance over SSH: real sshd hosts in network namespaces, each running the real agent deployed by
+// the console. Each host's /sys/class shows a copy of a captured InfiniBand tree (rack_hosts.h), its GPUs
+// come from the NVML stand-in (sshd's SetEnv), and its eth0 is a real interface. One fault per host: a GPU
+// link at x8 (the stand-in), an MTU of 1500 among 9000s (the live interface), a missing NIC (the tree), a
+// symbol error counter rising while sampled (written into the tree as the agent reads it), a server whose
+// sshd is gone. Every fault is found on its host, and nothing else is reported.
+#include "rack_hosts.h"
+#include "transport/ssh_test_hosts.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+
+using namespace rackscope::test;
+
+namespace {
+
+QStringList problemsIn(const QJsonObject& doc) {
+    QStringList out;
+    for (const QJsonValue& s : doc.value("servers").toArray())
+        for (const QJsonValue& c : s.toObject().value("checks").toArray())
+            for (const QJsonValue& i : c.toObject().value("items").toArray()) {
+                const QString v = i.toObject().value("verdict").toString();
+                if (v == QLatin1String("warn") || v == QLatin1String("fail"))
+                    out << QStringLiteral("%1 %2 %3 %4")
+                               .arg(s.toObject().value("host").toString(),
+                                    c.toObject().value("id").toString(), v,
+                                    i.toObject().value("subject").toString())
+                               .trimmed();
+            }
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+class TestRackCheckFleet : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        if (const QString why = SshTestHosts::missing(); !why.isEmpty())
+            QSKIP(qPrintable(why));
+    }
+
+    void everyFaultOnItsHostOverSsh() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QTemporaryDir dir;
+        std::vector<RackHost> rack;
+        for (int i = 1; i <= 7; ++i)
+            rack.push_back(rackHost(QStringLiteral("node%1").arg(i)));
+        rack[2].narrowGpu = 3;
+        rack[4].missingNic = QStringLiteral("mlx5_7");
+        for (const RackHost& h : rack) {
+            const QString csv = dir.filePath(h.name + QStringLiteral(".csv")),
+                          root = dir.filePath(QStringLiteral("sys-") + h.name);
+            QVERIFY(writeInventoryCsv(csv, h));
+            QVERIFY(writeSysTree(root, h));
+            hosts.sessionEnvironment = standinEnvironment(csv);
+            hosts.mountSetup = classMountSetup(root);
+            QVERIFY2(hosts.add(h.name), qPrintable(h.name));
+            // The rack's interfaces run jumbo frames but for node4's.
+            QVERIFY(sh(QStringLiteral("ip -n %1 link set eth0 mtu %2")
+                           .arg(hosts.host(h.name).ns)
+                           .arg(h.name == QLatin1String("node4") ? 1500 : 9000)));
+        }
+        hosts.drop(QStringLiteral("node7")); // its sshd and sessions gone: the connection is refused
+
+        // node6's symbol errors rise all through the run, each value written whole (a rename), as the
+        // kernel's counter file would never be seen half written.
+        const QString counter =
+            dir.filePath(QStringLiteral("sys-node6/class/infiniband/mlx5_0/ports/1/counters/symbol_error"));
+        QProcess bumper;
+        bumper.start(QStringLiteral("sh"),
+                     {QStringLiteral("-c"),
+                      QStringLiteral("i=0; while :; do i=$((i+1)); echo $i > %1.new && mv %1.new %1; "
+                                     "sleep 0.05; done")
+                          .arg(counter)});
+        QVERIFY(bumper.waitForStarted());
+
+        QProcess cli;
+        cli.start(QStringLiteral(RACKSCOPE_CLI),
+                  {QStringLiteral("check"), QStringLiteral("--hosts"), QStringLiteral("node[1-7]"),
+                   QStringLiteral("--ssh-config"), hosts.sshConfig(), QStringLiteral("--known-hosts"),
+                   hosts.knownHosts({"node1", "node2", "node3", "node4", "node5", "node6", "node7"}),
+                   QStringLiteral("--sample"), QStringLiteral("2"), QStringLiteral("--json")});
+        QVERIFY(cli.waitForFinished(300000));
+        bumper.kill();
+        bumper.waitForFinished();
+        const QByteArray err = cli.readAllStandardError();
+        QCOMPARE(cli.exitCode(), 2);
+        const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QCOMPARE(doc.value("servers").toArray().size(), 7);
+        QCOMPARE(problemsIn(doc), (QStringList{
+                                      QStringLiteral("node3 pcie-links fail GPU3"),
+                                      QStringLiteral("node4 mtu fail eth0"),
+                                      QStringLiteral("node5 nic-inventory fail"),
+                                      QStringLiteral("node6 error-counters warn mlx5_0/1"),
+                                      QStringLiteral("node7 reachable fail"),
+                                  }));
+        QVERIFY2(err.contains("node7"), err.constData());
+        // The drift is said by the majority of the servers that answered.
+        bool mtu = false;
+        for (const QJsonValue& d : doc.value("drift").toArray())
+            mtu |= d.toObject().value("sentences").toArray().first().toString() ==
+                   QStringLiteral(
+                       "1 of 6 servers have MTU 1500 on eth0; the other 5 have MTU 9000 on eth0 (node4)");
+        QVERIFY(mtu);
+        // The clean servers' counters were read and said so.
+        const QJsonObject node1 = doc.value("servers").toArray().first().toObject();
+        for (const QJsonValue& c : node1.value("checks").toArray())
+            if (c.toObject().value("id") == QLatin1String("error-counters")) {
+                QCOMPARE(c.toObject().value("verdict").toString(), QStringLiteral("pass"));
+                QVERIFY(c.toObject()
+                            .value("items")
+                            .toArray()
+                            .first()
+                            .toObject()
+                            .value("evidence")
+                            .toString()
+                            .startsWith(QLatin1String("no error counter rose in 2 s")));
+            }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRackCheckFleet)
+#include "test_rack_check_fleet.moc"
