@@ -40,7 +40,7 @@ QString writeFile(const QString& path, const QByteArray& bytes) {
 
 // Every server's error counters over a window: one `sample` of two readings `seconds` apart.
 void sampleCounters(const QCommandLineParser& parser, const RemoteOptions& remote, double seconds,
-                    const Workspace& ws, CheckOptions& o) {
+                    CheckOptions& o) {
     const auto ms = qint64(seconds * 1000);
     const RemoteAnswers answers =
         askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kSample),
@@ -56,10 +56,6 @@ void sampleCounters(const QCommandLineParser& parser, const RemoteOptions& remot
             for (CounterChange& c : counterChanges(r.host, r.events[0], r.events[1]))
                 o.counterChanges.push_back(std::move(c));
     }
-    for (const InspectedHost& h : ws.hosts())
-        if (!h.host.source.location.startsWith(QLatin1String("ssh://")))
-            o.unsampled[h.host.name] =
-                QStringLiteral("not sampled: counters are sampled over SSH (--hosts) only");
 }
 
 } // namespace
@@ -149,8 +145,14 @@ int runCheck(const QStringList& args) {
         return usage(in.error);
     if (ws.servers().empty())
         return usage(QStringLiteral("no server could be read"));
-    if (options.sampleSeconds && remote.wanted(parser))
-        sampleCounters(parser, remote, *options.sampleSeconds, ws, options);
+    if (options.sampleSeconds) {
+        if (remote.wanted(parser))
+            sampleCounters(parser, remote, *options.sampleSeconds, options);
+        for (const InspectedHost& h : ws.hosts())
+            if (!h.host.source.location.startsWith(QLatin1String("ssh://")))
+                options.unsampled[h.host.name] =
+                    QStringLiteral("not sampled: counters are sampled over SSH (--hosts) only");
+    }
 
     const RackCheck rack = checkRack(ws, options);
     QStringList written;

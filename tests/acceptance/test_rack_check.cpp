@@ -161,6 +161,27 @@ private slots:
                  qPrintable(gpus->items.front().evidence));
     }
 
+    void aGpuOffTheBus() {
+        // A real server's hwloc XML with 3 NVIDIA GPUs on PCI, and NVML listing 2 of them (one fell off the
+        // bus).
+        RackHost h = rackHost(QStringLiteral("gpu17"));
+        h.gpus = 2;
+        QJsonObject s = rackHostSnapshot(h, dir_.filePath(QStringLiteral("offbus")));
+        QJsonObject topology = s.value("topology").toObject();
+        topology.insert("hwloc_xml",
+                        QString::fromUtf8(fixtureBytes(QStringLiteral("hwloc-24em64t-2n6c2t-pci.xml"))));
+        s.insert("topology", topology);
+        const RackCheck rack = checkRack(rackOf({{QStringLiteral("gpu17"), s}}), {});
+        const CheckItem* i = firstBad(rack, "gpu17", "gpu-inventory");
+        QVERIFY(i);
+        QCOMPARE(i->verdict, Verdict::Fail);
+        // The topology's own finding, on the check it answers.
+        QCOMPARE(i->evidence,
+                 QStringLiteral("3 NVIDIA GPUs are on PCI (GPU0, GPU1, GPU2) but the driver does not "
+                                "serve them: NVML sees 2 of them. Without it there is no CUDA, NCCL "
+                                "or GPUDirect here."));
+    }
+
     void noMajorityIsSaid() {
         std::map<QString, QJsonObject> two{{"node4", snapshots_["node4"]}, {"node1", snapshots_["node1"]}};
         const RackCheck rack = checkRack(rackOf(two), {});
