@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -95,28 +96,49 @@ inline QString classMountSetup(const QString& root) {
         .arg(root, kRoceNetdev);
 }
 
-inline QJsonObject runAgent(const QStringList& args, const QProcessEnvironment& env) {
+// Sections of the agent's `collect`, asked over its protocol (stdin/stdout), as the console asks.
+inline QJsonObject agentSections(const QStringList& sections, const QStringList& args,
+                                 const QProcessEnvironment& env) {
     QProcess agent;
     agent.setProcessEnvironment(env);
-    agent.start(QStringLiteral(RACKSCOPE_AGENT), QStringList{QStringLiteral("collect")} + args);
+    agent.start(QStringLiteral(RACKSCOPE_AGENT), QStringList{QStringLiteral("--stdio")} + args);
+    QJsonObject request{{"id", 1}, {"method", "collect"}};
+    if (!sections.isEmpty()) // none: every section
+        request.insert("params", QJsonObject{{"sections", QJsonArray::fromStringList(sections)}});
+    agent.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + "\n");
+    agent.closeWriteChannel();
     if (!agent.waitForFinished(120000))
         return {};
-    return QJsonDocument::fromJson(agent.readAllStandardOutput()).object();
+    for (const QByteArray& line : agent.readAllStandardOutput().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value("id").toInt() == 1)
+            return o.value("result").toObject();
+    }
+    return {};
 }
 
-// The host's snapshot: the agent live with the stand-in (topology, GPUs, versions), and the same agent over
-// the host's /sys tree for what lives there (RDMA, interfaces, RoCE QoS).
+// This machine's whole snapshot, from its own agent (once: hwloc's walk is the slow part).
+inline const QJsonObject& thisMachine() {
+    static const QJsonObject s = agentSections({}, {}, QProcessEnvironment::systemEnvironment());
+    return s;
+}
+
+// The host's snapshot: this machine's (topology, versions), its GPUs from the agent with the stand-in, and
+// what lives in the host's /sys tree (RDMA, interfaces, RoCE QoS) from the agent reading that tree.
 inline QJsonObject rackHostSnapshot(const RackHost& h, const QString& dir) {
     const QString csv = dir + QStringLiteral("/gpus-") + h.name + QStringLiteral(".csv"),
                   root = dir + QStringLiteral("/sys-") + h.name;
     QDir().mkpath(dir);
     if (!writeInventoryCsv(csv, h) || !writeSysTree(root, h))
         return {};
-    QJsonObject s = runAgent({}, withStandin(csv));
-    const QJsonObject tree =
-        runAgent({QStringLiteral("--sysfs-root"), root}, QProcessEnvironment::systemEnvironment());
-    if (s.isEmpty() || tree.isEmpty())
+    QJsonObject s = thisMachine();
+    const QJsonObject gpus = agentSections({QStringLiteral("gpus")}, {}, withStandin(csv)),
+                      tree = agentSections(
+                          {QStringLiteral("rdma"), QStringLiteral("net"), QStringLiteral("roce_qos")},
+                          {QStringLiteral("--sysfs-root"), root}, QProcessEnvironment::systemEnvironment());
+    if (s.isEmpty() || gpus.isEmpty() || tree.isEmpty())
         return {};
+    s.insert("gpus", gpus.value("gpus"));
     for (const char* section : {"rdma", "net", "roce_qos"})
         s.insert(QLatin1String(section), tree.value(QLatin1String(section)));
     s.insert("host", h.name);

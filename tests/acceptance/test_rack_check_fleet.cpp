@@ -83,7 +83,9 @@ private slots:
                   {QStringLiteral("check"), QStringLiteral("--hosts"), QStringLiteral("node[1-7]"),
                    QStringLiteral("--ssh-config"), hosts.sshConfig(), QStringLiteral("--known-hosts"),
                    hosts.knownHosts({"node1", "node2", "node3", "node4", "node5", "node6", "node7"}),
-                   QStringLiteral("--sample"), QStringLiteral("2"), QStringLiteral("--json")});
+                   QStringLiteral("--sample"), QStringLiteral("2"), QStringLiteral("--json"),
+                   // each host deploys the agent anew: a loaded machine (an ASan agent) needs the margin
+                   QStringLiteral("--timeout"), QStringLiteral("120")});
         QVERIFY(cli.waitForFinished(300000));
         bumper.kill();
         bumper.waitForFinished();
