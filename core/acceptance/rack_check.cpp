@@ -230,12 +230,12 @@ void addPassOrUnknown(Items& items, const QString& check, const HostFacts& f, co
         items.add(check, Verdict::Unknown, {}, it != f.silent.end() ? it->second : fallback);
     };
     const QString facts = listFacts(f, check);
-    const bool anyLink = std::any_of(h.host.gpus.begin(), h.host.gpus.end(),
-                                     [](const Device& d) { return d.linkCurrent.known(); }) ||
-                         std::any_of(h.host.nics.begin(), h.host.nics.end(),
-                                     [](const Device& d) { return d.linkCurrent.known(); }) ||
-                         f.find(QStringLiteral("gpu.pcie_width"));
     if (check == QLatin1String("pcie-links")) {
+        const bool anyLink = std::any_of(h.host.gpus.begin(), h.host.gpus.end(),
+                                         [](const Device& d) { return d.linkCurrent.known(); }) ||
+                             std::any_of(h.host.nics.begin(), h.host.nics.end(),
+                                         [](const Device& d) { return d.linkCurrent.known(); }) ||
+                             f.find(QStringLiteral("gpu.pcie_width"));
         if (anyLink)
             items.add(check, Verdict::Pass, {},
                       QStringLiteral("every stated link at its capability and its peers'"));
