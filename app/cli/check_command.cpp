@@ -3,6 +3,7 @@
 #include "acceptance/check_output.h"
 #include "acceptance/check_report.h"
 #include "acceptance/rack_check.h"
+#include "import/input_file.h"
 #include "protocol/protocol.h"
 #include "server_inputs.h"
 
@@ -16,16 +17,12 @@
 namespace rackscope::cli {
 namespace {
 
+// An expectation or a baseline: the project's bounded read (a FIFO or device too), with its one-line errors.
 std::optional<QByteArray> readFile(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2").arg(path, f.errorString());
-        return std::nullopt;
-    }
     constexpr qint64 kMaxBytes = 64 << 20;
-    const QByteArray bytes = f.read(kMaxBytes + 1);
-    if (bytes.size() > kMaxBytes) {
-        *error = QStringLiteral("%1: larger than 64 MiB").arg(path);
+    QByteArray bytes;
+    if (QString e = readInputFile(path, kMaxBytes, &bytes); !e.isEmpty()) {
+        *error = QStringLiteral("%1: %2").arg(path, e);
         return std::nullopt;
     }
     return bytes;
