@@ -34,7 +34,7 @@ test)
     ctest --preset asan -j "$jobs"
     cmake --preset release -DRACKSCOPE_BUILD_TESTS=ON
     cmake --build --preset release -j "$jobs"
-    ctest --preset release -LE bench
+    ctest --preset release -LE bench -j "$jobs"
     ctest --preset release -L bench --verbose # the benchmarks print their figures beside their references
     ;;
 *)

@@ -8,6 +8,7 @@
 #include "nccl_command.h"
 #include "nccl_log_command.h"
 #include "nccl_tests_command.h"
+#include "nvlink_command.h"
 #include "rackscope_version.h"
 #include "results_command.h"
 
@@ -47,6 +48,9 @@ const char kUsage[] =
     "        [--sample S] [--report FILE.html|FILE.pdf] [--junit FILE] [--json]\n"
     "                                       rack acceptance: per server and check pass/warn/fail/unknown, "
     "drift, baseline\n"
+    "  nvlink FILE... [--host NAME=FILE] [--racks FILE] [--json]\n"
+    "                                       NVLink domains (NVL72), GPUs outside them, IMEX peers, links: "
+    "nvidia-smi -q, nvlink --status, nvidia-imex-ctl -N, NCCL logs\n"
     "  export INPUT... -o FILE [--format svg|png|pdf|dot] [--hosts LIST] [--highlight LIST]\n"
     "                                       the topology diagram, with a title block and the legend\n"
     "\n"
@@ -92,6 +96,8 @@ int main(int argc, char** argv) {
         return rackscope::cli::runExport(args);
     if (command == QLatin1String("check"))
         return rackscope::cli::runCheck(args);
+    if (command == QLatin1String("nvlink"))
+        return rackscope::cli::runNvlink(args);
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
         fputs(kUsage, command.isEmpty() ? stderr : stdout);
         return command.isEmpty() ? 2 : 0;

@@ -2,6 +2,7 @@
 // channel's transport, GPUDirect RDMA or not), and with --topology, whether that is what the hardware allows.
 #include "nccl_log_command.h"
 
+#include "analysis/nvlink_findings.h"
 #include "import/input_file.h"
 #include "nccl_tests_command.h"
 #include "report/nccl_tests_report.h"
@@ -142,6 +143,10 @@ int runNcclLog(const QStringList& args) {
     for (const auto& [file, report] : ras)
         for (Finding& f : ncclRasFindings(report))
             findings.push_back(std::move(f));
+    NvlinkFabric mnnvl;
+    mnnvl.gpus = t.mnnvl;
+    for (Finding& f : nvlinkFindings(mnnvl)) // a GPU NCCL found outside its NVLink domain, or unhealthy
+        findings.push_back(std::move(f));
     QTextStream out(stdout);
     if (parser.isSet(json)) {
         QJsonObject doc = ncclTransportToJson(t, findings);
@@ -216,9 +221,13 @@ int runNcclLog(const QStringList& args) {
                 << p.atWork << ", last enqueued " << p.lastEnqueued << ", last completed " << p.lastCompleted
                 << "\n";
     }
-    for (const NcclMnnvlGpu& g : t.mnnvl)
-        out << "MNNVL " << g.host << " GPU " << g.busId << ": clique " << g.cliqueId << " of fabric "
-            << g.fabricUuid << ", state " << g.state << ", health mask " << g.healthMask << "\n";
+    for (const GpuFabricState& g : t.mnnvl)
+        out << "MNNVL " << g.label() << ": clique "
+            << (g.cliqueId ? QString::number(*g.cliqueId) : QStringLiteral("?")) << " of cluster "
+            << g.clusterUuid << ", state " << g.state << ", health "
+            << (g.healthConditions.isEmpty() ? QStringLiteral("no condition set")
+                                             : g.healthConditions.join(QStringLiteral(", ")))
+            << "\n";
     for (const Finding& f : findings)
         out << "[" << severityName(f.severity) << "] " << f.code << ": " << f.message << "\n";
     return 0;

@@ -109,13 +109,13 @@ QJsonObject ncclTransportToJson(const NcclTransport& t, const std::vector<Findin
                                  {"gdr_connections", r.gdrConnections}});
     }
     QJsonArray mnnvl;
-    for (const NcclMnnvlGpu& g : t.mnnvl)
+    for (const GpuFabricState& g : t.mnnvl)
         mnnvl.append(QJsonObject{{"host", g.host},
                                  {"bus_id", g.busId},
-                                 {"fabric_uuid", g.fabricUuid},
-                                 {"clique_id", g.cliqueId},
+                                 {"cluster_uuid", g.clusterUuid},
+                                 {"clique_id", g.cliqueId ? QJsonValue(qint64(*g.cliqueId)) : QJsonValue()},
                                  {"state", g.state},
-                                 {"health_mask", g.healthMask}});
+                                 {"health_conditions", QJsonArray::fromStringList(g.healthConditions)}});
     return {{"hosts", hosts},
             {"ranks", ranks},
             {"mnnvl", mnnvl},

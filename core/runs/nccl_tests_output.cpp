@@ -1,6 +1,6 @@
 #include "nccl_tests_output.h"
 
-#include "launcher_prefix.h"
+#include "import/launcher_prefix.h"
 
 #include <QRegularExpression>
 #include <QVarLengthArray>

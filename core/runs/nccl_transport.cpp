@@ -9,10 +9,6 @@
 namespace rackscope {
 namespace {
 
-// NCCL's log prefix (src/debug.cc): "host:pid:tid [cudaDev] NCCL INFO ", after whatever a launcher put before
-// it ("[1,0]<stdout>:", "0: ").
-const QRegularExpression kPrefix(QStringLiteral(
-    "(?:^|[^A-Za-z0-9._-])([A-Za-z0-9][A-Za-z0-9._-]*):\\d+:\\d+ \\[(\\d+)\\] NCCL (?:INFO|WARN) (.*)$"));
 // src/transport/*.cc: "Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s" (and [receive]); before
 // NCCL 2.12 "Channel %02d : %d[%lx] -> %d[%lx] via P2P/direct pointer/read", peers by bus id.
 const QRegularExpression
@@ -21,11 +17,6 @@ const QRegularExpression
 // src/init.cc: "ncclCommInitRank comm 0x... rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId 1906000 ..."
 const QRegularExpression kInit(QStringLiteral("ncclCommInitRank(?:Config)? comm \\S+ rank (\\d+) nranks \\d+ "
                                               "cudaDev \\d+(?: nvmlDev \\d+)? busId ([0-9a-fA-F]+)"));
-// src/transport/nvls.cc, mnnvl: "MNNVL busId 0x806000 fabric UUID ... cliqueId 0xd26 state 3 healthMask
-// 0x1aa"
-const QRegularExpression
-    kMnnvl(QStringLiteral("^MNNVL busId 0x([0-9a-fA-F]+) fabric UUID (\\S+) cliqueId (\\S+) "
-                          "state (\\d+) healthMask (\\S+)"));
 // The net plugins' device list: "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>".
 const QRegularExpression kUsing(QStringLiteral("^NET/(\\S+) : Using(.*)$"));
 const QRegularExpression kDevice(QStringLiteral("\\[(\\d+)\\]([^:\\s\\[]+):(\\S+)"));
@@ -64,11 +55,12 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
     };
     std::vector<NetUse> uses; // names are looked up after every device list is read
     for (const QString& line : infoLines) {
-        const auto p = kPrefix.match(line);
-        if (!p.hasMatch())
+        const auto p = readNcclLogLine(line);
+        if (!p)
             continue;
-        const QString host = p.captured(1), message = p.captured(3).trimmed();
-        const int cudaDevice = p.captured(2).toInt();
+        const QString& host = p->host;
+        const QString& message = p->message;
+        const int cudaDevice = p->cudaDevice;
         if (const auto c = kChannel.match(message); c.hasMatch()) {
             ++t.channelLines;
             const bool receive = c.captured(3) == QLatin1String("receive");
@@ -91,13 +83,13 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
             NcclRankNetwork& r = rankOf(t.ranks, host, i.captured(1).toInt());
             r.cudaDevice = cudaDevice;
             r.busId = ncclBusIdToPci(i.captured(2));
-        } else if (const auto m = kMnnvl.match(message); m.hasMatch()) {
-            const NcclMnnvlGpu g{host,          ncclBusIdToPci(m.captured(1)), m.captured(2),
-                                 m.captured(3), m.captured(4).toInt(),         m.captured(5)};
+        } else if (auto g = readMnnvlMessage(*p)) {
+            g->source = QStringLiteral("NCCL_DEBUG=INFO");
             if (t.mnnvl.size() < 4096 &&
-                std::none_of(t.mnnvl.begin(), t.mnnvl.end(),
-                             [&](const NcclMnnvlGpu& o) { return o.host == g.host && o.busId == g.busId; }))
-                t.mnnvl.push_back(g);
+                std::none_of(t.mnnvl.begin(), t.mnnvl.end(), [&](const GpuFabricState& o) {
+                    return o.host == g->host && o.busId == g->busId;
+                }))
+                t.mnnvl.push_back(std::move(*g));
         } else if (const auto u = kUsing.match(message); u.hasMatch()) {
             std::vector<NcclNetDevice>& list = t.devices[host];
             if (!list.empty())
@@ -135,18 +127,6 @@ NcclTransport readNcclTransport(const QStringList& infoLines) {
         return std::tie(a.host, a.busId) < std::tie(b.host, b.busId);
     });
     return t;
-}
-
-QString ncclBusIdToPci(const QString& busId) {
-    bool ok = false;
-    const qulonglong v = busId.toULongLong(&ok, 16);
-    if (!ok || busId.size() > 12)
-        return {};
-    // "0019:06:00.0" with its punctuation taken out is NCCL's number: domain, bus, device, function.
-    return QStringLiteral("%1:%2:%3")
-        .arg(v >> 20, 4, 16, QLatin1Char('0'))
-        .arg((v >> 12) & 0xff, 2, 16, QLatin1Char('0'))
-        .arg((v >> 4) & 0xff, 2, 16, QLatin1Char('0'));
 }
 
 std::vector<NcclTestsRank> ranksFromInitLines(const NcclTransport& t) {

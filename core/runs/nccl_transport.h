@@ -6,6 +6,7 @@
 // fallbacks to TCP sockets. Laid over each host's topology, a rank that
 // did not get GPUDirect where the hardware allows it is named.
 #include "analysis/finding.h"
+#include "import/nccl_log_line.h"
 #include "model/host_topology.h"
 #include "nccl_tests_output.h"
 
@@ -35,21 +36,12 @@ struct NcclRankNetwork {
     std::map<QString, int> channels;
 };
 
-// A GPU's multi-node NVLink fabric as NCCL read it ("MNNVL busId 0x806000 fabric UUID ... cliqueId 0xd26
-// state 3 healthMask 0x1aa").
-struct NcclMnnvlGpu {
-    QString host, busId; // "0008:06:00"
-    QString fabricUuid, cliqueId;
-    int state = 0;
-    QString healthMask; // as written, "0x1aa"
-};
-
 struct NcclTransport {
     std::map<QString, std::vector<NcclNetDevice>> devices; // per host
     std::map<QString, QString> network;                    // per host: "IB", "Socket"...
     std::map<QString, QStringList> gdrNotes; // per host: NCCL's own GPUDirect decisions, as written
     std::vector<NcclRankNetwork> ranks;      // by host, then rank
-    std::vector<NcclMnnvlGpu> mnnvl;         // per host and GPU, once
+    std::vector<GpuFabricState> mnnvl;       // per host and GPU, once: the MNNVL lines
     int channelLines = 0;
 };
 
@@ -57,9 +49,6 @@ struct NcclTransport {
 // ("0[0]") or by the old bus id ("14[e1000]"), a launcher's prefix before NCCL's own ("[1,0]<stdout>:"),
 // several processes' lines interleaved. Lines that are not NCCL's are passed over.
 NcclTransport readNcclTransport(const QStringList& infoLines);
-
-// NCCL's int64 bus id as it prints it ("1906000") as a PCI address ("0019:06:00"); empty when it is none.
-QString ncclBusIdToPci(const QString& busId);
 
 // The ranks whose init lines said where their GPU is, as nccl-tests' rank lines say it: what
 // ncclTransportFindings places on a topology.

@@ -3,8 +3,8 @@
 // input reported with its line; the CLI's JSON.
 #include "test_support.h"
 
+#include "import/launcher_prefix.h"
 #include "runs/collectives.h"
-#include "runs/launcher_prefix.h"
 #include "runs/nccl_tests_json.h"
 #include "runs/nccl_tests_output.h"
 

@@ -307,10 +307,12 @@ private slots:
             QVERIFY2(QStringList({"0008:06:00", "0009:06:00", "0018:06:00", "0019:06:00"}).contains(r.busId),
                      qPrintable(r.busId));
         QCOMPARE(int(t.mnnvl.size()), 8); // 4 GPUs on each of the two trays
-        for (const NcclMnnvlGpu& g : t.mnnvl) {
-            QCOMPARE(g.cliqueId, QStringLiteral("0xd26"));
-            QCOMPARE(g.state, 3);
-            QCOMPARE(g.healthMask, QStringLiteral("0x1aa"));
+        for (const GpuFabricState& g : t.mnnvl) {
+            QCOMPARE(g.cliqueId, std::optional<quint64>(0xd26));
+            QCOMPARE(g.state, QStringLiteral("Completed")); // NVML state 3
+            QCOMPARE(g.healthMask, std::optional<quint32>(0x1aa));
+            QVERIFY2(g.healthConditions.isEmpty(), qPrintable(g.healthConditions.join(','))); // all "false"
+            QCOMPARE(g.clusterUuid, QStringLiteral("REDACTED_FABRIC_UUID")); // kept as written
         }
         QCOMPARE(t.devices.at(QStringLiteral("pod4-gb300-3-tray04-f3")).front().name,
                  QStringLiteral("mlx5_bond_0"));

@@ -1,0 +1,108 @@
+#include "nvlink_inputs.h"
+
+#include "input_file.h"
+#include "launcher_prefix.h"
+#include "model/hostlist.h"
+#include "nccl_log_line.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <map>
+
+namespace rackscope {
+namespace {
+
+// The server a launcher's prefix names ("node7" of "node7: ..."); empty for a rank number.
+QString prefixHost(const QString& who) {
+    for (const QString& part : who.split(QStringLiteral(", ")))
+        if (!part.startsWith(QLatin1String("rank ")) && hostNameProblem(part).isEmpty())
+            return part;
+    return {};
+}
+
+void readMnnvlLines(const QStringList& lines, const QString& location, NvlinkInput* out) {
+    int found = 0;
+    for (int i = 0; i < lines.size(); ++i) {
+        const auto line = readNcclLogLine(lines[i]);
+        if (!line)
+            continue;
+        auto g = readMnnvlMessage(*line);
+        if (!g)
+            continue;
+        const bool seen =
+            std::any_of(out->fabric.gpus.begin(), out->fabric.gpus.end(), [&](const GpuFabricState& o) {
+                return o.host == g->host && o.busId == g->busId && o.source.contains(QLatin1String("NCCL"));
+            });
+        if (seen)
+            continue; // every rank of a communicator prints its GPU's line again
+        g->source = QStringLiteral("%1:%2 (NCCL MNNVL)").arg(location).arg(i + 1);
+        out->fabric.gpus.push_back(std::move(*g));
+        ++found;
+    }
+    if (found > 0)
+        out->kinds << QStringLiteral("NCCL_DEBUG=INFO MNNVL lines");
+}
+
+} // namespace
+
+NvlinkInput readNvlinkText(const QByteArray& content, const QString& location, const QString& host) {
+    NvlinkInput out;
+    if (content.trimmed().isEmpty()) {
+        out.error = QStringLiteral("the file is empty");
+        return out;
+    }
+    if (content.left(64 * 1024).contains('\0')) {
+        out.error = QStringLiteral("binary data, not NVLink or IMEX output");
+        return out;
+    }
+    static const QRegularExpression ansi(QStringLiteral("\x1b\\[[0-9;]*m"));
+    const QStringList lines =
+        QString::fromUtf8(content).remove(ansi).remove(QLatin1Char('\r')).split(QLatin1Char('\n'));
+    // Each server's lines in order: pdsh and clush interleave servers, and a reader follows one server's
+    // output from its GPU header to its last link.
+    std::map<QString, std::vector<SourceLine>> byHost;
+    for (int i = 0; i < lines.size(); ++i) {
+        QString who;
+        const QString text = withoutLauncherPrefix(lines[i], &who);
+        const QString named = prefixHost(who);
+        byHost[named.isEmpty() ? host : named].push_back({i + 1, named.isEmpty() ? lines[i] : text});
+    }
+    NvlinkTextRead read;
+    for (const auto& [server, serverLines] : byHost) {
+        readNvidiaSmiFabric(serverLines, server, location, &read);
+        readNvlinkStatus(serverLines, server, location, &read);
+        readImexCtl(serverLines, server, location, &read);
+    }
+    read.kinds.removeDuplicates();
+    out.fabric = std::move(read.fabric);
+    out.kinds = read.kinds;
+    out.notes = read.notes;
+    readMnnvlLines(lines, location, &out);
+    if (!out.fabric.empty()) {
+        out.fabric.sources << location;
+        return out;
+    }
+    if (content.contains("NVLE:") || content.contains("Firmware Version:"))
+        out.error =
+            QStringLiteral("this is `nvidia-smi nvlink -info` (NVLink firmware and encryption), which "
+                           "states neither the links nor the fabric; give `nvidia-smi -q` or "
+                           "`nvidia-smi nvlink --status`");
+    else
+        out.error =
+            QStringLiteral("no NVLink fabric state found: rackscope reads `nvidia-smi -q` (its Fabric "
+                           "section), `nvidia-smi nvlink --status`, `nvidia-imex-ctl -N` and "
+                           "NCCL_DEBUG=INFO logs with MNNVL lines");
+    return out;
+}
+
+NvlinkInput loadNvlinkFile(const QString& path, const QString& host) {
+    QByteArray content;
+    if (const QString error = readInputFile(path, kMaxNvlinkInputBytes, &content); !error.isEmpty()) {
+        NvlinkInput out;
+        out.error = error;
+        return out;
+    }
+    return readNvlinkText(content, QFileInfo(path).fileName(), host);
+}
+
+} // namespace rackscope
