@@ -54,27 +54,30 @@ std::optional<int> FabricDistances::switchHops(const QString& a, const QString& 
 }
 
 Placement proposeGroups(const Fabric& f, const FabricAnalysis& analysis, const QStringList& wanted,
-                        int groupSize) {
+                        int groupSize, const std::map<QString, QString>& nvlinkDomain) {
     Placement out;
     if (groupSize <= 0)
         return out;
     const FabricDistances distances(f, analysis);
-    std::map<QStringList, QStringList> byLeaves; // the same leaves -> hosts
-    for (const QString& h : wanted) {
+    const auto leavesOf = [&](const QString& h) {
         const FabricHost* fh = analysis.host(h);
-        if (!fh || fh->leaves.isEmpty())
-            out.unplaced << h;
-        else if (!byLeaves[fh->leaves].contains(h))
-            byLeaves[fh->leaves] << h;
-    }
-    auto finish = [&](QStringList hosts) {
+        return fh ? fh->leaves : QStringList();
+    };
+    const auto domainOf = [&](const QString& h) {
+        const auto it = nvlinkDomain.find(h);
+        return it == nvlinkDomain.end() ? QString() : it->second;
+    };
+    auto finish = [&](const QStringList& hosts) {
         PlacementGroup g;
         g.hosts = hosts;
-        const FabricHost* first = analysis.host(hosts.front());
-        for (const QString& leaf : first->leaves) {
+        g.nvlinkDomain = domainOf(hosts.front());
+        for (const QString& h : hosts)
+            if (domainOf(h) != g.nvlinkDomain)
+                g.nvlinkDomain.clear();
+        for (const QString& leaf : leavesOf(hosts.front())) {
             bool everyone = true;
             for (const QString& h : hosts)
-                everyone = everyone && analysis.host(h)->leaves.contains(leaf);
+                everyone = everyone && leavesOf(h).contains(leaf);
             if (everyone) {
                 const FabricNode* n = f.node(leaf);
                 g.sharedLeaves << (n ? switchName(*n) : leaf);
@@ -94,29 +97,51 @@ Placement proposeGroups(const Fabric& f, const FabricAnalysis& analysis, const Q
             g.maxHops = 0;
         out.groups.push_back(g);
     };
+    // Hosts that reach the same leaves, in groups; what does not fill one is returned.
+    auto byLeaves = [&](const QStringList& hosts) {
+        std::map<QStringList, QStringList> same;
+        for (const QString& h : hosts)
+            same[leavesOf(h)] << h;
+        QStringList rest;
+        for (auto& [leaves, members] : same) {
+            sortHostsNaturally(members);
+            int i = 0;
+            for (; i + groupSize <= members.size(); i += groupSize)
+                finish(members.mid(i, groupSize));
+            rest += members.mid(i);
+        }
+        return rest;
+    };
+    // Greedily the nearest hosts to the first one still free; what does not fill a group is returned.
+    auto nearest = [&](QStringList rest) {
+        while (rest.size() >= groupSize) {
+            const QString seed = rest.takeFirst();
+            std::vector<std::pair<int, QString>> byDistance;
+            for (const QString& h : rest)
+                byDistance.emplace_back(distances.switchHops(seed, h).value_or(1 << 20), h);
+            std::stable_sort(byDistance.begin(), byDistance.end(),
+                             [](const auto& x, const auto& y) { return x.first < y.first; });
+            QStringList g{seed};
+            rest.clear();
+            for (const auto& [d, h] : byDistance)
+                (g.size() < groupSize ? g : rest) << h;
+            finish(g);
+        }
+        return rest;
+    };
+    // An NVLink domain first (its servers reach each other over NVLink), then one leaf, then the nearest.
+    std::map<QString, QStringList> byDomain; // "" : on no NVLink domain
+    for (const QString& h : wanted) {
+        const QString domain = domainOf(h);
+        if (domain.isEmpty() && leavesOf(h).isEmpty())
+            out.unplaced << h;
+        else if (!byDomain[domain].contains(h))
+            byDomain[domain] << h;
+    }
     QStringList rest;
-    for (auto& [leaves, hosts] : byLeaves) {
-        sortHostsNaturally(hosts);
-        int i = 0;
-        for (; i + groupSize <= hosts.size(); i += groupSize)
-            finish(hosts.mid(i, groupSize));
-        rest += hosts.mid(i);
-    }
-    // What is left: greedily the nearest hosts to the first one still free.
-    while (rest.size() >= groupSize) {
-        const QString seed = rest.takeFirst();
-        std::vector<std::pair<int, QString>> byDistance;
-        for (const QString& h : rest)
-            byDistance.emplace_back(distances.switchHops(seed, h).value_or(1 << 20), h);
-        std::stable_sort(byDistance.begin(), byDistance.end(),
-                         [](const auto& x, const auto& y) { return x.first < y.first; });
-        QStringList g{seed};
-        rest.clear();
-        for (const auto& [d, h] : byDistance)
-            (g.size() < groupSize ? g : rest) << h;
-        finish(g);
-    }
-    out.unplaced += rest;
+    for (const auto& [domain, hosts] : byDomain)
+        rest += domain.isEmpty() ? byLeaves(hosts) : nearest(byLeaves(hosts));
+    out.unplaced += nearest(rest);
     return out;
 }
 

@@ -24,6 +24,7 @@ struct PlacementGroup {
     QStringList hosts;
     QStringList sharedLeaves;   // leaves every host in the group reaches (switch names)
     std::optional<int> maxHops; // the farthest pair in the group
+    QString nvlinkDomain;       // the NVLink domain every host is in; empty when they are not in one
 };
 
 struct Placement {
@@ -31,9 +32,9 @@ struct Placement {
     QStringList unplaced; // hosts the fabric does not know, or left over (fewer than a group)
 };
 
-// Groups of groupSize from `hosts`: hosts that reach the same leaves first,
-// in natural order; the rest together, nearest first.
+// Groups of groupSize from `hosts`: hosts of one NVLink domain first (`nvlinkDomain`: host -> domain),
+// then hosts that reach the same leaves, in natural order; the rest together, nearest first.
 Placement proposeGroups(const Fabric& fabric, const FabricAnalysis& analysis, const QStringList& hosts,
-                        int groupSize);
+                        int groupSize, const std::map<QString, QString>& nvlinkDomain = {});
 
 } // namespace rackscope

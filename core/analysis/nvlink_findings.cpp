@@ -76,7 +76,17 @@ void health(const GpuFabricState& g, std::vector<Finding>* out) {
         serverTarget(g.host, {g.gpu.isEmpty() ? g.busId : g.gpu})));
 }
 
+// "dc6e40c4/2 (GPU0, GPU1), dc6e40c4/3 (GPU2)"; a count where the source numbers no GPU.
 QString domainList(const std::map<QString, QStringList>& members) {
+    QStringList parts;
+    for (const auto& [domain, who] : members)
+        parts << QStringLiteral("%1 (%2)").arg(domain, who.contains(QString())
+                                                           ? QStringLiteral("%1 GPU(s)").arg(who.size())
+                                                           : who.join(QStringLiteral(", ")));
+    return parts.join(QStringLiteral(", "));
+}
+
+QString serversIn(const std::map<QString, QStringList>& members) {
     QStringList parts;
     for (const auto& [domain, who] : members)
         parts << QStringLiteral("%1 (%2)").arg(domain, compressHostlist(who));
@@ -115,16 +125,18 @@ void splits(const NvlinkFabric& f, const std::vector<FabricBlock>& racks, std::v
             for (std::size_t i : gpus) {
                 const GpuFabricState& g = f.gpus[i];
                 const auto peers = byHost.find(host);
-                QStringList everyDomain;
-                for (const NvlinkDomain& d : domains)
-                    everyDomain << d.name();
-                const QString where = peers != byHost.end() ? domainList(peers->second)
-                                                            : everyDomain.join(QStringLiteral(", "));
+                QStringList where;
+                if (peers != byHost.end())
+                    for (const auto& [name, devices] : peers->second)
+                        where << name;
+                else
+                    for (const NvlinkDomain& d : domains)
+                        where << d.name();
                 out->push_back(finding(
                     Severity::Error, codes::kNvlinkDomainSplit, {g.label()},
                     {QT_TRANSLATE_NOOP("rackscope", "%1 is outside every NVLink domain (%2; from %3) while "
                                                     "its peers are in %4: it fell out of its domain."),
-                     {g.label(), registration(g), g.source, where}},
+                     {g.label(), registration(g), g.source, where.join(QStringLiteral(", "))}},
                     serverTarget(g.host, {g.gpu.isEmpty() ? g.busId : g.gpu})));
             }
     // Racks of the design whose servers registered with different domains.
@@ -140,7 +152,7 @@ void splits(const NvlinkFabric& f, const std::vector<FabricBlock>& racks, std::v
                 {QT_TRANSLATE_NOOP("rackscope", "%1 (%2) is one NVLink rack in the design, but its servers "
                                                 "registered with %3 domains: %4."),
                  {rack.name, compressHostlist(rack.hosts), QString::number(members.size()),
-                  domainList(members)}},
+                  serversIn(members)}},
                 {}));
     }
 }

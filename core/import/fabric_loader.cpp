@@ -5,6 +5,7 @@
 #include "ibnetdiscover_importer.h"
 #include "input_file.h"
 #include "slurm_topology_conf.h"
+#include "slurm_topology_yaml.h"
 #include "snapshot_fabric.h"
 
 #include <QJsonDocument>
@@ -39,13 +40,18 @@ FabricLoad importFabric(const QByteArray& text, const QString& location) {
         SlurmTopologyImport r = importSlurmTopology(text, location);
         return {std::move(r.fabric), r.error};
     }
+    if (looksLikeSlurmTopologyYaml(text)) {
+        SlurmTopologyYamlImport r = importSlurmTopologyYaml(text, location);
+        return {std::move(r.fabric), r.error};
+    }
     if (looksLikeIbnetdiscover(text)) {
         FabricImport r = importIbnetdiscover(text, location);
         return {std::move(r.fabric), r.error};
     }
     return {
         std::nullopt,
-        QStringLiteral("not a fabric source rackscope reads (ibnetdiscover output, a Slurm topology.conf, "
+        QStringLiteral("not a fabric source rackscope reads (ibnetdiscover output, a Slurm topology.conf or "
+                       "topology.yaml, "
                        "a rackscope fabric file or an agent snapshot)")};
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Opens a fabric source of any supported kind, chosen by its content:
-// ibnetdiscover output, a Slurm topology.conf, a rackscope fabric file or a
+// ibnetdiscover output, a Slurm topology.conf or topology.yaml, a rackscope fabric file or a
 // rackscope-agent snapshot (its LLDP neighbours and RDMA devices).
 #include "model/fabric.h"
 

@@ -2,16 +2,11 @@
 // Slurm's topology.conf, tree form (SwitchName= Switches= Nodes=) and block
 // form (BlockName= Nodes=, BlockSizes=), read into the fabric model and
 // written back out, so a discovered fabric becomes a file for the scheduler.
-#include "model/fabric.h"
+#include "slurm_fabric_builder.h"
 
 #include <QByteArray>
 
 namespace rackscope {
-
-struct SlurmTopologyImport {
-    std::optional<Fabric> fabric;
-    QString error;
-};
 
 bool looksLikeSlurmTopology(const QByteArray& text);
 SlurmTopologyImport importSlurmTopology(const QByteArray& text, const QString& location);

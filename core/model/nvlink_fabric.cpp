@@ -21,7 +21,7 @@ QString GpuFabricState::label() const {
     const QString device = !gpu.isEmpty() ? gpu : !busId.isEmpty() ? busId : uuid;
     if (host.isEmpty())
         return device.isEmpty() ? QStringLiteral("the GPU of %1").arg(source) : device;
-    return device.isEmpty() ? host : host + QLatin1Char(' ') + device;
+    return device.isEmpty() ? QStringLiteral("a GPU of %1").arg(host) : host + QLatin1Char(' ') + device;
 }
 
 void NvlinkFabric::append(NvlinkFabric other) {
@@ -71,6 +71,31 @@ std::map<QString, QString> hostDomains(const NvlinkFabric& fabric) {
     for (const auto& [host, names] : seen)
         if (names.size() == 1)
             out[host] = *names.begin();
+    return out;
+}
+
+std::vector<FabricBlock> nvlinkDomainBlocks(const NvlinkFabric& fabric) {
+    const std::map<QString, QString> whole = hostDomains(fabric);
+    std::vector<FabricBlock> out;
+    for (const NvlinkDomain& d : nvlinkDomains(fabric)) {
+        FabricBlock b;
+        for (const QString& h : d.hosts)
+            if (const auto it = whole.find(h); it != whole.end() && it->second == d.name())
+                b.hosts << h;
+        if (b.hosts.isEmpty())
+            continue;
+        b.description = QStringLiteral("NVLink domain %1 (ClusterUUID %2, CliqueId %3)")
+                            .arg(d.name(), d.clusterUuid)
+                            .arg(d.cliqueId);
+        out.push_back(std::move(b));
+    }
+    std::sort(out.begin(), out.end(), [](const FabricBlock& a, const FabricBlock& b) {
+        QStringList two{a.hosts.front(), b.hosts.front()};
+        sortHostsNaturally(two);
+        return two.front() == a.hosts.front() && a.hosts.front() != b.hosts.front();
+    });
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].name = QStringLiteral("nvl%1").arg(i + 1);
     return out;
 }
 

@@ -2,6 +2,8 @@
 // Multi-node NVLink (GB200/GB300 NVL72, GH200 NVL32): each GPU's registration with the NVLink fabric as
 // NVML, `nvidia-smi -q` or NCCL stated it, each GPU's NVLinks, and the IMEX daemons' view of their peers.
 // A domain is a (ClusterUUID, CliqueId) pair: a CliqueId alone is reused from rack to rack.
+#include "fabric.h"
+
 #include <QString>
 #include <QStringList>
 #include <map>
@@ -83,6 +85,9 @@ struct NvlinkDomain {
 std::vector<NvlinkDomain> nvlinkDomains(const NvlinkFabric& fabric);
 // The domain each host's GPUs are in; a host whose GPUs are in several is in none (it is split).
 std::map<QString, QString> hostDomains(const NvlinkFabric& fabric);
+
+// A block per domain for Slurm's topology/block ("nvl1", ...), of the servers whose GPUs are all in it.
+std::vector<FabricBlock> nvlinkDomainBlocks(const NvlinkFabric& fabric);
 
 // NVML's nvmlGpuFabricState_t in its own words ("Completed" for 3); empty for a value NVML does not define.
 QString fabricStateName(int state);

@@ -253,9 +253,11 @@ QJsonObject switchHopsToJson(const QString& a, const QString& b, const std::opti
 QJsonObject placementToJson(int groupSize, const Placement& placement) {
     QJsonArray groups;
     for (const PlacementGroup& g : placement.groups)
-        groups.append(QJsonObject{{"hosts", QJsonArray::fromStringList(g.hosts)},
-                                  {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
-                                  {"max_switch_hops", orNull(g.maxHops)}});
+        groups.append(QJsonObject{
+            {"hosts", QJsonArray::fromStringList(g.hosts)},
+            {"shared_leaves", QJsonArray::fromStringList(g.sharedLeaves)},
+            {"max_switch_hops", orNull(g.maxHops)},
+            {"nvlink_domain", g.nvlinkDomain.isEmpty() ? QJsonValue() : QJsonValue(g.nvlinkDomain)}});
     return {{"group_size", groupSize},
             {"groups", groups},
             {"unplaced", QJsonArray::fromStringList(placement.unplaced)}};

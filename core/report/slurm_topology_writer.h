@@ -6,5 +6,8 @@
 namespace rackscope {
 
 QString writeSlurmTopology(const Fabric& fabric);
+// The same as Slurm 25.05's topology.yaml: a tree topology from the switches and a block topology (the
+// cluster's default) from the blocks, each where the fabric has them.
+QString writeSlurmTopologyYaml(const Fabric& fabric);
 
 } // namespace rackscope
