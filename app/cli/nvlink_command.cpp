@@ -6,13 +6,52 @@
 #include "analysis/nvlink_findings.h"
 #include "import/fabric_loader.h"
 #include "import/nvlink_inputs.h"
+#include "import/snapshot_nvlink.h"
+#include "protocol/protocol.h"
+#include "remote_hosts.h"
 #include "report/nvlink_report.h"
+#include "transport/local_agent.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QThread>
 #include <cstdio>
 
 namespace rackscope::cli {
+namespace {
+
+// Each server's GPUs and IMEX view, from its agent (this machine's with --local); false when one could not
+// be asked at all.
+bool askAgents(const QCommandLineParser& parser, const RemoteOptions& remote, bool local, NvlinkFabric* out) {
+    bool ok = true;
+    if (local) {
+        const AgentCollect c = collectWithLocalAgent(findLocalAgent());
+        if (c.snapshot)
+            out->append(nvlinkFromSnapshot(*c.snapshot));
+        else
+            fprintf(stderr, "rackscope-cli: local machine: %s\n", qPrintable(c.error));
+        ok = ok && c.snapshot.has_value();
+    }
+    if (remote.wanted(parser)) {
+        const RemoteAnswers answers =
+            askHosts(parser, remote, QString::fromLatin1(rsagent::protocol::method::kCollect),
+                     {{"sections", QJsonArray{QStringLiteral("gpus"), QStringLiteral("imex")}}});
+        if (!answers.error.isEmpty()) {
+            fprintf(stderr, "rackscope-cli nvlink: %s\n", qPrintable(answers.error));
+            return false;
+        }
+        for (const HostResult& r : answers.results) {
+            if (r.result)
+                out->append(nvlinkFromSnapshot(*r.result, r.host));
+            else
+                ok = false; // askHosts said why
+        }
+    }
+    return ok;
+}
+
+} // namespace
 
 int runNvlink(const QStringList& args) {
     QCommandLineParser parser;
@@ -20,7 +59,8 @@ int runNvlink(const QStringList& args) {
         "Reads a rack's NVLink fabric from nvidia-smi -q, nvidia-smi nvlink --status, nvidia-imex-ctl -N and "
         "NCCL_DEBUG=INFO logs, chosen by content, one server's or many through pdsh (\"node7: ...\"): the "
         "NVLink domains (ClusterUUID and CliqueId), GPUs outside them, IMEX peers, links, and findings. "
-        "Exits 1 when a finding is an error."));
+        "With --local or --hosts, the agents say it through NVML and nvidia-imex-ctl. Exits 1 when a finding "
+        "is an error, 2 when an input could not be read."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("nvlink"), QStringLiteral("The command."));
     parser.addPositionalArgument(QStringLiteral("FILE"),
@@ -34,7 +74,15 @@ int runNvlink(const QStringList& args) {
         QStringLiteral("The design's NVLink racks: a topology.conf/topology.yaml with blocks, or a rackscope "
                        "fabric file; a rack whose servers are in different domains is split."),
         QStringLiteral("FILE"));
-    parser.addOptions({json, host, racks});
+    const QCommandLineOption local(QStringLiteral("local"), QStringLiteral("Ask this machine's agent."));
+    const QCommandLineOption sample(
+        QStringLiteral("sample"),
+        QStringLiteral(
+            "Read the agents twice, S seconds apart: NVLink error counters that grow are a finding."),
+        QStringLiteral("S"));
+    parser.addOptions({json, host, racks, local, sample});
+    const RemoteOptions remote;
+    remote.addTo(parser);
     if (!parser.parse(args)) {
         fprintf(stderr, "rackscope-cli nvlink: %s\n", qPrintable(parser.errorText()));
         return 2;
@@ -54,8 +102,15 @@ int runNvlink(const QStringList& args) {
         }
         inputs.emplace_back(pair.left(eq), pair.mid(eq + 1));
     }
-    if (inputs.empty()) {
-        fputs("rackscope-cli nvlink: give at least one FILE\n", stderr);
+    const bool agents = parser.isSet(local) || remote.wanted(parser);
+    if (inputs.empty() && !agents) {
+        fputs("rackscope-cli nvlink: give FILEs, --local or --hosts\n", stderr);
+        return 2;
+    }
+    bool ok = false;
+    const double sampleS = parser.value(sample).toDouble(&ok);
+    if (parser.isSet(sample) && (!ok || sampleS <= 0 || sampleS > 3600 || !agents)) {
+        fputs("rackscope-cli nvlink: --sample takes seconds (up to 3600), with --local or --hosts\n", stderr);
         return 2;
     }
     NvlinkFabric fabric;
@@ -69,6 +124,17 @@ int runNvlink(const QStringList& args) {
             fprintf(stderr, "rackscope-cli: %s\n", qPrintable(note));
         fabric.append(std::move(in.fabric));
     }
+    int code = 0;
+    NvlinkFabric first;
+    if (agents && !askAgents(parser, remote, parser.isSet(local), &first))
+        code = 2;
+    NvlinkFabric second;
+    if (parser.isSet(sample)) {
+        QThread::msleep(static_cast<unsigned long>(sampleS * 1000));
+        if (!askAgents(parser, remote, parser.isSet(local), &second))
+            code = 2;
+    }
+    fabric.append(parser.isSet(sample) ? second : first);
     std::vector<FabricBlock> rackBlocks;
     if (parser.isSet(racks)) {
         const FabricLoad design = loadFabricFile(parser.value(racks));
@@ -84,14 +150,16 @@ int runNvlink(const QStringList& args) {
             return 2;
         }
     }
-    const std::vector<Finding> findings = nvlinkFindings(fabric, rackBlocks);
+    std::vector<Finding> findings = nvlinkFindings(fabric, rackBlocks);
+    for (Finding& f : nvlinkErrorFindings(first, second))
+        findings.push_back(std::move(f));
     if (parser.isSet(json))
         fputs(QJsonDocument(nvlinkToJson(fabric, findings)).toJson().constData(), stdout);
     else
         fputs(qPrintable(nvlinkToText(fabric, findings)), stdout);
     const bool error = std::any_of(findings.begin(), findings.end(),
                                    [](const Finding& f) { return f.severity == Severity::Error; });
-    return error ? 1 : 0;
+    return std::max(code, error ? 1 : 0);
 }
 
 } // namespace rackscope::cli

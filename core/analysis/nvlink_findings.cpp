@@ -41,10 +41,10 @@ void readiness(const GpuFabricState& g, std::vector<Finding>* out) {
         wrong << QStringLiteral("state %1").arg(g.state);
     if (stated(g.status) && g.status != QLatin1String("Success"))
         wrong << QStringLiteral("status %1").arg(g.status);
-    if (wrong.isEmpty() && statesRegistration(g) && !g.inDomain())
-        wrong << registration(g);
     if (wrong.isEmpty())
         return;
+    if (statesRegistration(g))
+        wrong << registration(g);
     out->push_back(
         finding(Severity::Error, codes::kNvlinkFabricNotReady, {g.label()},
                 {QT_TRANSLATE_NOOP("rackscope",
@@ -204,6 +204,8 @@ void imex(const ImexView& v, std::vector<Finding>* out) {
     }
     if (!v.domainState.isEmpty() && v.domainState != QLatin1String("UP"))
         add(QStringLiteral("the domain as %1").arg(v.domainState));
+    if (!v.unavailable.isEmpty())
+        add(QStringLiteral("no view of its peers: %1").arg(v.unavailable));
     if (v.channelDevice == false)
         add(QStringLiteral("no /dev/nvidia-caps-imex-channels, so no job can import memory through it"));
 }

@@ -1,11 +1,14 @@
 #include "nvlink_inputs.h"
 
+#include "agent_snapshot_importer.h"
 #include "input_file.h"
 #include "launcher_prefix.h"
 #include "model/hostlist.h"
 #include "nccl_log_line.h"
+#include "snapshot_nvlink.h"
 
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <map>
 
@@ -53,6 +56,21 @@ NvlinkInput readNvlinkText(const QByteArray& content, const QString& location, c
     }
     if (content.left(64 * 1024).contains('\0')) {
         out.error = QStringLiteral("binary data, not NVLink or IMEX output");
+        return out;
+    }
+    if (looksLikeAgentSnapshot(content)) {
+        QJsonParseError pe{};
+        const QJsonDocument doc = QJsonDocument::fromJson(content, &pe);
+        if (pe.error != QJsonParseError::NoError) {
+            out.error =
+                QStringLiteral("malformed JSON at offset %1: %2").arg(pe.offset).arg(pe.errorString());
+            return out;
+        }
+        out.fabric = nvlinkFromSnapshot(doc.object(), host);
+        out.kinds << QStringLiteral("rackscope-agent snapshot");
+        if (out.fabric.empty())
+            out.error =
+                QStringLiteral("the snapshot states no GPU fabric registration, NVLink or IMEX daemon");
         return out;
     }
     static const QRegularExpression ansi(QStringLiteral("\x1b\\[[0-9;]*m"));

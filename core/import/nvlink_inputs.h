@@ -1,7 +1,8 @@
 #pragma once
 // What a person has about a rack's NVLink fabric, in any mix and chosen by content: `nvidia-smi -q`
 // (whole or grepped), `nvidia-smi nvlink --status`, `nvidia-imex-ctl -N`, NCCL_DEBUG=INFO logs with MNNVL
-// lines, as run on one server or through pdsh/clush ("node7: ..." names the server of each line).
+// lines, as run on one server or through pdsh/clush ("node7: ..." names the server of each line); and
+// rackscope-agent snapshots.
 #include "nvlink_text_readers.h"
 
 #include <QByteArray>

@@ -7,6 +7,9 @@
 namespace rsagent::protocol {
 
 constexpr int kVersion = 1;
+// Additions an older console ignores and an older agent lacks, so a silent field is told from an old agent:
+// 1: each GPU's NVLink fabric registration, C2C mode, NVLink far-end kind and error counters; "imex".
+constexpr int kMinorVersion = 1;
 constexpr size_t kMaxRequestLine = 16u << 20;   // bytes, agent side: a load run's prompts travel inline
 constexpr size_t kMaxResponseLine = 128u << 20; // bytes, console side: a snapshot carries hwloc XML
 constexpr int kMaxConcurrentSamples = 64;       // "sample" streams open at once per client

@@ -12,7 +12,8 @@ Json collectNet(const HostFs& fs);       // /sys/class/net, ethtool, addresses, 
 Json collectPcie(const HostFs& fs);      // link speed/width of GPUs, NICs and the bridges above them, ACS
 Json collectGpuDirect(const HostFs& fs); // peer-memory module, IOMMU, DMA-BUF prerequisites
 Json collectRoceQos(const HostFs& fs);   // ECN per priority, trust and PFC where exposed
-Json collectGpus();                      // NVML
+Json collectGpus();                      // NVML, with each GPU's NVLink fabric registration
+Json collectImex(const HostFs& fs);      // `nvidia-imex-ctl -N` and the IMEX channel device
 Json collectVersions(const HostFs& fs);  // kernel, OS, driver, CUDA, NCCL, rdma-core, OFED
 
 struct LldpOptions {

@@ -1,4 +1,5 @@
 #include "collectors.h"
+#include "gpu_fabric.h"
 #include "nvml.h"
 
 namespace rsagent {
@@ -73,9 +74,12 @@ Json collectGpus() {
             link["remote_pci"] = active && remotePci && remotePci(dev, l, &remote) == 0
                                      ? Json(pciText(remote))
                                      : Json(nullptr);
+            nvlinkDetails(nvml, dev, l, &link);
             links.push_back(std::move(link));
         }
         g["nvlinks"] = links;
+        g["fabric"] = gpuFabric(nvml, dev);
+        g["c2c"] = gpuC2c(nvml, dev);
         list.push_back(std::move(g));
     }
     out["gpus"] = list;

@@ -23,6 +23,38 @@ struct Memory { // nvmlMemory_t, bytes
 struct Utilization { // nvmlUtilization_t, percent of the last sample period
     unsigned int gpu, memory;
 };
+// nvmlGpuFabricInfo_v3_t (nvmlDeviceGetGpuFabricInfoV); v2 is the same without healthSummary, and
+// nvmlGpuFabricInfo_t (v1, nvmlDeviceGetGpuFabricInfo) has no version, mask or summary.
+struct FabricInfoV {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    Return status;
+    unsigned int cliqueId;
+    unsigned char state;
+    unsigned int healthMask;
+    unsigned char healthSummary;
+};
+struct FabricInfoV2 {
+    unsigned int version;
+    unsigned char clusterUuid[16];
+    Return status;
+    unsigned int cliqueId;
+    unsigned char state;
+    unsigned int healthMask;
+};
+struct FabricInfoV1 {
+    unsigned char clusterUuid[16];
+    Return status;
+    unsigned int cliqueId;
+    unsigned char state;
+};
+// NVML_STRUCT_VERSION: the struct's size, with the version in the top byte.
+constexpr unsigned kFabricInfoV3 = unsigned(sizeof(FabricInfoV)) | (3u << 24);
+constexpr unsigned kFabricInfoV2 = unsigned(sizeof(FabricInfoV2)) | (2u << 24);
+constexpr Return kArgumentVersionMismatch = 25;
+struct C2cModeInfo { // nvmlC2cModeInfo_v1_t
+    unsigned int isC2cEnabled;
+};
 constexpr unsigned kClockSm = 1; // NVML_CLOCK_SM
 constexpr unsigned kMaxNvlinks = 18;
 constexpr unsigned kMaxDevices = 64;

@@ -9,8 +9,8 @@
 namespace rsagent {
 
 const std::vector<std::string>& snapshotSections() {
-    static const std::vector<std::string> names = {"topology",  "gpus",     "rdma", "net",     "pcie",
-                                                   "gpudirect", "roce_qos", "lldp", "versions"};
+    static const std::vector<std::string> names = {"topology",  "gpus",     "rdma", "net",      "pcie",
+                                                   "gpudirect", "roce_qos", "lldp", "versions", "imex"};
     return names;
 }
 
@@ -48,6 +48,8 @@ Json collectSnapshot(const CollectOptions& o, const std::set<std::string>& secti
         s["lldp"] = o.fs.live() ? collectLldp(o.lldp) : unavailable("not collected: reading a captured tree");
     if (want("versions"))
         s["versions"] = collectVersions(o.fs);
+    if (want("imex"))
+        s["imex"] = collectImex(o.fs);
     s["duration_ms"] =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return s;

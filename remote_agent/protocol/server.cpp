@@ -16,6 +16,7 @@ Server::Server(int inFd, int outFd, CollectOptions options)
 Json Server::hello() const {
     return Json{{"type", protocol::method::kHello},
                 {"protocol", protocol::kVersion},
+                {"protocol_minor", protocol::kMinorVersion},
                 {"agent", RACKSCOPE_VERSION},
                 {"host", hostName()},
                 {"capabilities", Json::array({protocol::method::kCollect, protocol::method::kSample,

@@ -6,6 +6,11 @@
 // first nvmlInit_v2 (its timestamps taken from the first row's); "[N/A]" and "[Not Supported]" answer
 // NOT_SUPPORTED, as NVML does. Columns may come in any order; any may be missing. Only the calls the agent
 // makes are defined: the agent treats the others as absent.
+// With RACKSCOPE_NVML_STANDIN_FABRIC, each GPU's fabric registration replays the n-th Fabric block of an
+// `nvidia-smi -q` capture (State, Status, CliqueId, ClusterUUID, Health); with RACKSCOPE_NVML_STANDIN_NVLINK,
+// its NVLinks those of an `nvidia-smi nvlink --status` capture (a listed link is active, "<inactive>" not).
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -32,11 +37,17 @@ struct Row {
     std::map<std::string, std::string> fields;
 };
 
+// One GPU's Fabric block of `nvidia-smi -q`, key -> value ("Summary" from the Health block).
+using FabricBlock = std::map<std::string, std::string>;
+
 struct State {
     std::mutex mutex;
-    int initialised = 0;                // NVML counts nvmlInit_v2 against nvmlShutdown
-    Clock::time_point start;            // of the first nvmlInit_v2 still open
-    std::vector<std::vector<Row>> gpus; // by index, rows in time order
+    std::vector<FabricBlock> fabric;       // by GPU index
+    std::vector<std::vector<int>> nvlinks; // by GPU index: -1 absent, 0 inactive, 1 active
+    std::vector<std::string> statusTexts;  // NVML return codes 1000+i the capture's statuses stand for
+    int initialised = 0;                   // NVML counts nvmlInit_v2 against nvmlShutdown
+    Clock::time_point start;               // of the first nvmlInit_v2 still open
+    std::vector<std::vector<Row>> gpus;    // by index, rows in time order
 };
 State& state() {
     static State s;
@@ -122,6 +133,53 @@ bool load(const char* path) {
     return !s.gpus.empty();
 }
 
+// "    Fabric" blocks of `nvidia-smi -q`, in GPU order: each key of the block and of its Health block.
+void loadFabric(const char* path) {
+    State& s = state();
+    s.fabric.clear();
+    std::ifstream in(path);
+    size_t fabricIndent = 0;
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        const std::string t = trim(line);
+        const size_t indent = line.find_first_not_of(" \t");
+        if (t == "Fabric") {
+            s.fabric.emplace_back();
+            fabricIndent = indent;
+            inside = true;
+            continue;
+        }
+        if (inside && (t.empty() || indent <= fabricIndent))
+            inside = false; // the block ends at a line no deeper than "Fabric"
+        if (!inside)
+            continue;
+        const size_t colon = t.find(':');
+        if (colon != std::string::npos)
+            s.fabric.back()[trim(t.substr(0, colon))] = trim(t.substr(colon + 1));
+    }
+}
+
+// "GPU 0: ..." then "Link N: 26.562 GB/s" or "Link N: <inactive>".
+void loadNvlinks(const char* path) {
+    State& s = state();
+    s.nvlinks.clear();
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        const std::string t = trim(line);
+        int gpu = 0, link = 0;
+        char rest[64] = {};
+        if (std::sscanf(t.c_str(), "GPU %d:", &gpu) == 1 && gpu >= 0 && gpu < 64) {
+            s.nvlinks.resize(size_t(gpu) + 1);
+        } else if (!s.nvlinks.empty() && std::sscanf(t.c_str(), "Link %d: %63s", &link, rest) == 2 &&
+                   link >= 0 && link < 64) {
+            std::vector<int>& links = s.nvlinks.back();
+            if (links.size() <= size_t(link))
+                links.resize(size_t(link) + 1, -1);
+            links[size_t(link)] = std::strcmp(rest, "<inactive>") == 0 ? 0 : 1;
+        }
+    }
+}
+
 // The GPU's field as of now, or NOT_SUPPORTED / an error code.
 int field(uintptr_t device, const char* name, std::string* out) {
     State& s = state();
@@ -191,6 +249,10 @@ __attribute__((visibility("default"))) int nvmlInit_v2() {
     if (s.initialised == 0) {
         if (!load(path))
             return kUnknown;
+        if (const char* fabric = std::getenv("RACKSCOPE_NVML_STANDIN_FABRIC"))
+            loadFabric(fabric);
+        if (const char* nvlink = std::getenv("RACKSCOPE_NVML_STANDIN_NVLINK"))
+            loadNvlinks(nvlink);
         s.start = Clock::now();
     }
     ++s.initialised;
@@ -311,6 +373,102 @@ __attribute__((visibility("default"))) int nvmlDeviceGetClockInfo(void* device, 
     if (const int rc = number(id(device), "clocks.sm", &value); rc != kSuccess)
         return rc;
     *mhz = unsigned(value);
+    return kSuccess;
+}
+
+struct StandinFabricV3 { // nvmlGpuFabricInfo_v3_t; v2 is the same without healthSummary
+    unsigned version;
+    unsigned char clusterUuid[16];
+    int status;
+    unsigned cliqueId;
+    unsigned char state;
+    unsigned healthMask;
+    unsigned char healthSummary;
+};
+
+// The GPU's block, as NVML would answer it; NOT_SUPPORTED where the capture states no registration.
+static int fabricOf(void* device, StandinFabricV3* out, bool withHealth) {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const uintptr_t d = id(device);
+    if (d == 0 || d > s.fabric.size())
+        return kNotSupported;
+    const FabricBlock& b = s.fabric[d - 1];
+    const auto get = [&](const char* key) {
+        const auto it = b.find(key);
+        return it == b.end() ? std::string() : it->second;
+    };
+    if (get("CliqueId").empty() || get("ClusterUUID").empty())
+        return kNotSupported;
+    static const std::map<std::string, unsigned char> states{
+        {"Not Supported", 0}, {"Not Started", 1}, {"In Progress", 2}, {"Completed", 3}};
+    out->state = states.count(get("State")) ? states.at(get("State")) : 0;
+    const std::string status = get("Status");
+    const auto known = std::find(s.statusTexts.begin(), s.statusTexts.end(), status);
+    out->status = status == "Success" ? kSuccess : int(1000 + (known - s.statusTexts.begin()));
+    if (out->status != kSuccess && known == s.statusTexts.end())
+        s.statusTexts.push_back(status);
+    out->cliqueId = unsigned(std::strtoul(get("CliqueId").c_str(), nullptr, 10));
+    std::string hex;
+    for (char c : get("ClusterUUID"))
+        if (std::isxdigit(static_cast<unsigned char>(c)))
+            hex += c;
+    for (size_t i = 0; i < 16 && 2 * i + 1 < hex.size(); ++i)
+        out->clusterUuid[i] =
+            static_cast<unsigned char>(std::strtoul(hex.substr(2 * i, 2).c_str(), nullptr, 16));
+    out->healthMask = 0;
+    out->healthSummary = 0;
+    if (withHealth) {
+        const std::string bandwidth = get("Bandwidth");
+        if (!bandwidth.empty()) // NVML_GPU_FABRIC_HEALTH_MASK_DEGRADED_BW: 1 true, 2 false
+            out->healthMask |= bandwidth == "Full" ? 2u : 1u;
+        static const std::map<std::string, unsigned char> summaries{
+            {"Healthy", 1}, {"Unhealthy", 2}, {"Limited Capacity", 3}};
+        out->healthSummary = summaries.count(get("Summary")) ? summaries.at(get("Summary")) : 0;
+    }
+    return kSuccess;
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetGpuFabricInfoV(void* device, StandinFabricV3* info) {
+    const unsigned v3 = unsigned(sizeof(StandinFabricV3)) | (3u << 24), v2 = 36u | (2u << 24);
+    if (!info || (info->version != v3 && info->version != v2))
+        return 25; // NVML_ERROR_ARGUMENT_VERSION_MISMATCH
+    StandinFabricV3 full{};
+    if (const int rc = fabricOf(device, &full, true); rc != kSuccess)
+        return rc;
+    std::memcpy(info->clusterUuid, full.clusterUuid, 16);
+    info->status = full.status;
+    info->cliqueId = full.cliqueId;
+    info->state = full.state;
+    info->healthMask = full.healthMask;
+    if (info->version == v3)
+        info->healthSummary = full.healthSummary;
+    return kSuccess;
+}
+
+__attribute__((visibility("default"))) const char* nvmlErrorString(int rc) {
+    switch (rc) {
+    case kSuccess:
+        return "Success";
+    case kNotSupported:
+        return "Not Supported";
+    default:
+        break;
+    }
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const size_t i = size_t(rc - 1000);
+    return rc >= 1000 && i < s.statusTexts.size() ? s.statusTexts[i].c_str() : "Unknown Error";
+}
+
+__attribute__((visibility("default"))) int nvmlDeviceGetNvLinkState(void* device, unsigned link,
+                                                                    int* active) {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const uintptr_t d = id(device);
+    if (d == 0 || d > s.nvlinks.size() || link >= s.nvlinks[d - 1].size() || s.nvlinks[d - 1][link] < 0)
+        return kNotSupported;
+    *active = s.nvlinks[d - 1][link];
     return kSuccess;
 }
 
