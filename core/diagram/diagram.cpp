@@ -24,7 +24,7 @@ constexpr std::array<std::pair<ItemKind, const char*>, kItemKinds> kKinds{
 
 constexpr std::array<const char*, kHighlightKinds> kHighlights{
     "cross-socket", "no-gpudirect", "pcie-degraded", "link-below-speed", "port-down",
-    "rail-break",   "slow-host",    "run-transport", "nic-through-peer"};
+    "rail-break",   "slow-host",    "run-transport", "nic-through-peer", "nvlink-fabric"};
 
 } // namespace
 

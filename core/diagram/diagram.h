@@ -7,6 +7,7 @@
 // with the reason. Laid out once here; the painter and the canvas only read it.
 #include "analysis/fabric_analysis.h"
 #include "analysis/host_analysis.h"
+#include "model/nvlink_fabric.h"
 
 #include <QLineF>
 #include <QPointF>
@@ -98,9 +99,10 @@ enum class HighlightKind {
     RailBreak,
     SlowHost,
     RunTransport,
-    NicThroughPeer // a GPU that reaches its NCCL NIC only through an NVLink peer (PXN)
+    NicThroughPeer, // a GPU that reaches its NCCL NIC only through an NVLink peer (PXN)
+    NvlinkFabric    // a GPU outside its NVLink domain, not registered, or unhealthy; an IMEX peer down
 };
-constexpr int kHighlightKinds = 9;
+constexpr int kHighlightKinds = 10;
 QString
 highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
 std::optional<HighlightKind> highlightKindFromName(const QString& name);
@@ -130,6 +132,18 @@ struct DiagramGroup {
     QStringList servers, leaves; // their names
 };
 
+// A multi-node NVLink domain, drawn as a band behind its servers, one piece per run of neighbouring member
+// servers in a row; its name and health on the first piece's foot.
+struct NvlinkBand {
+    QString domain;             // "dc6e40c4/2"
+    QStringList servers;        // its servers that are drawn
+    std::vector<QRectF> pieces; // each: the member cards' bounds and a foot of kNvlinkBandFoot for the label
+    QStringList labels;         // from the most words to the fewest; the first that fits is drawn
+    bool healthy = true;        // no NVLink verdict on any of its servers
+    QString why;                // what is wrong, or what it is
+};
+constexpr double kNvlinkBandFoot = 16;
+
 struct Diagram {
     QString title;       // cluster name, or the host for one
     QStringList sources; // where the facts came from
@@ -139,6 +153,7 @@ struct Diagram {
     std::vector<Highlight> highlights;
     std::vector<CableRun> cableRuns;
     std::vector<DiagramGroup> groups;
+    std::vector<NvlinkBand> nvlinkBands;
     QRectF bounds;
 
     int find(const QString& id) const; // -1 when absent
@@ -160,6 +175,7 @@ struct DiagramInput {
     std::vector<InspectedHost> hosts;
     std::optional<Fabric> fabric;
     QStringList flaggedHosts; // from a straggler hunt
+    NvlinkFabric nvlink;      // multi-node NVLink: the domains, drawn as bands under their servers
     // What NCCL did in a load run (no GPUDirect RDMA, sockets, not the nearest NIC), with subjects "host",
     // "host/GPU0", "host/NIC1".
     std::vector<Finding> runFindings;

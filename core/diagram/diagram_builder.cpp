@@ -4,6 +4,8 @@
 // switches of a cluster and routes its cables.
 #include "analysis/findings.h"
 #include "diagram.h"
+
+#include "analysis/nvlink_findings.h"
 #include "fabric_layout.h"
 #include "model/hostlist.h"
 
@@ -224,12 +226,16 @@ public:
         gpuNicPaths();
         hostHighlights();
         fabricHighlights();
+        nvlinkDomains();
         giveShortLabels(d_);
         for (const DiagramItem& it : d_.items)
             d_.bounds = d_.bounds.united(it.rect);
         for (const DiagramGroup& g :
              d_.groups) // a caption's line; the room under it serves only when far out
             d_.bounds = d_.bounds.united(QRectF(g.rect.topLeft(), QSizeF(g.rect.width(), 24)));
+        for (const NvlinkBand& b : d_.nvlinkBands)
+            for (const QRectF& r : b.pieces)
+                d_.bounds = d_.bounds.united(r);
         for (const DiagramLink& l : d_.links) // cables run in lanes beside the pods
             for (const QPointF& p : l.route)
                 d_.bounds = d_.bounds.united(QRectF(p, QSizeF(1, 1)));
@@ -917,6 +923,90 @@ private:
     }
 
     // The item that stands for a device: itself when drawn, else its (collapsed) server.
+    // The item a GPU of the NVLink fabric is drawn as: by its index, else by its PCI address, else its
+    // server.
+    int nvlinkGpuItem(const GpuFabricState& g) const {
+        if (!g.gpu.isEmpty())
+            return standIn(g.host, g.gpu);
+        for (const InspectedHost& ih : in_.hosts)
+            if (ih.host.name == g.host && !g.busId.isEmpty())
+                for (const Device& d : ih.host.gpus)
+                    if (d.pci && d.pci->toString().startsWith(g.busId))
+                        return standIn(g.host, d.id);
+        return item(QStringLiteral("host:") + g.host);
+    }
+
+    // Each NVLink domain as a band behind its drawn servers, and each NVLink verdict on its GPU (or server).
+    void nvlinkDomains() {
+        const std::vector<Finding> findings = nvlinkFindings(in_.nvlink);
+        std::map<QString, QStringList> verdicts; // host -> what is wrong there
+        for (const Finding& f : findings) {
+            if (f.target.host.isEmpty() || item(QStringLiteral("host:") + f.target.host) < 0)
+                continue;
+            verdicts[f.target.host] << f.message;
+            std::vector<int> at;
+            for (const QString& device : f.target.devices)
+                at.push_back(standIn(f.target.host, device));
+            if (at.empty())
+                at.push_back(item(QStringLiteral("host:") + f.target.host));
+            d_.highlights.push_back({HighlightKind::NvlinkFabric, at, {}, f.code, f.message});
+        }
+        std::vector<std::pair<double, int>> servers; // every server card drawn, by row then left
+        for (std::size_t i = 0; i < d_.items.size(); ++i)
+            if (d_.items[i].kind == ItemKind::Host && d_.items[i].parent < 0)
+                servers.emplace_back(d_.items[i].rect.top() * 1e6 + d_.items[i].rect.left(), int(i));
+        std::sort(servers.begin(), servers.end());
+        for (const NvlinkDomain& domain : rackscope::nvlinkDomains(in_.nvlink)) {
+            NvlinkBand band;
+            band.domain = domain.name();
+            QStringList wrong;
+            for (const QString& h : domain.hosts) {
+                if (item(QStringLiteral("host:") + h) >= 0)
+                    band.servers << h;
+                wrong << verdicts[h];
+            }
+            if (band.servers.isEmpty())
+                continue;
+            // Runs of neighbouring members in a row: a server between two members that is not one breaks it.
+            std::optional<QRectF> piece;
+            for (const auto& [order, i] : servers) {
+                const DiagramItem& it = d_.items[std::size_t(i)];
+                const bool member = domain.hosts.contains(it.host);
+                if (piece && (!member || std::abs(it.rect.top() - piece->top()) > 0.5)) {
+                    band.pieces.push_back(piece->adjusted(-8, -5, 8, 8 + kNvlinkBandFoot));
+                    piece.reset();
+                }
+                if (member)
+                    piece = piece ? piece->united(it.rect) : it.rect;
+            }
+            if (piece)
+                band.pieces.push_back(piece->adjusted(-8, -5, 8, 8 + kNvlinkBandFoot));
+            band.healthy = wrong.isEmpty();
+            band.why = wrong.isEmpty()
+                           ? QCoreApplication::translate("rackscope", "NVLink domain %1 (ClusterUUID %2, "
+                                                                      "CliqueId %3): every GPU registered")
+                                 .arg(domain.name(), domain.clusterUuid)
+                                 .arg(domain.cliqueId)
+                           : wrong.join(QLatin1Char('\n'));
+            const QString serverCount =
+                QCoreApplication::translate("rackscope", "%n server(s)", nullptr, int(domain.hosts.size()));
+            const QString gpus =
+                QCoreApplication::translate("rackscope", "%n GPU(s)", nullptr, int(domain.gpus.size()));
+            const QString state = band.healthy ? QString()
+                                               : QStringLiteral(" · ") +
+                                                     QCoreApplication::translate("rackscope", "%n problem(s)",
+                                                                                 nullptr, int(wrong.size()));
+            band.labels = {
+                QStringLiteral("NVLink %1 · %2 · %3%4").arg(domain.name(), serverCount, gpus, state),
+                QStringLiteral("NVLink %1%2").arg(domain.name(), state), QStringLiteral("NVLink")};
+            d_.nvlinkBands.push_back(std::move(band));
+        }
+        // A pod's caption goes under the bands' feet.
+        if (!d_.nvlinkBands.empty())
+            for (DiagramGroup& g : d_.groups)
+                g.rect.translate(0, kNvlinkBandFoot + 6);
+    }
+
     int standIn(const QString& host, const QString& device) const {
         const int i = item(host + QLatin1Char('/') + device);
         return i >= 0 ? i : item(QStringLiteral("host:") + host);

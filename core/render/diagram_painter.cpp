@@ -301,6 +301,34 @@ void drawCaptions(QPainter& p, const Diagram& d, const PaintOptions& o, double s
             p.drawText(c.rect, Qt::AlignCenter, c.text);
 }
 
+// Each NVLink domain's band behind its servers: tinted by its health, its name on the first piece's foot.
+void drawNvlinkBands(QPainter& p, const Diagram& d, const PaintOptions& o, bool text) {
+    for (const NvlinkBand& b : d.nvlinkBands) {
+        const QColor edge =
+            b.healthy ? QColor(0x2e, 0x7d, 0x32) : highlightColour(HighlightKind::NvlinkFabric);
+        QColor fill = edge;
+        fill.setAlpha(28);
+        p.setPen(QPen(edge, 1.2, b.healthy ? Qt::SolidLine : Qt::DashLine));
+        p.setBrush(fill);
+        for (const QRectF& r : b.pieces)
+            if (meets(o.exposed, r))
+                p.drawRoundedRect(r, 8, 8);
+        if (!text || b.pieces.empty())
+            continue;
+        const QRectF& first = b.pieces.front();
+        const QRectF foot(first.left() + 8, first.bottom() - kNvlinkBandFoot - 1, first.width() - 16,
+                          kNvlinkBandFoot);
+        for (const QString& label : b.labels)
+            if (advance(label, kBadgeFont, true) <= foot.width()) {
+                p.setFont(font(kBadgeFont, true));
+                p.setPen(edge.darker(130));
+                p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter, label);
+                break;
+            }
+    }
+    p.setBrush(Qt::NoBrush);
+}
+
 } // namespace
 
 PlacedCaption placeCaption(const DiagramGroup& g, double scale) {
@@ -344,6 +372,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     p.setRenderHint(QPainter::Antialiasing, !coarse);
     const bool text = !o.noText && (o.alwaysText || textDrawnAt(scale));
     const std::vector<std::vector<HighlightKind>> verdicts = cardVerdicts(d, o);
+    drawNvlinkBands(p, d, o, text);
     if (coarse) {
         std::map<ItemKind, QVector<QRectF>> byKind;
         for (const DiagramItem& it : d.items)
@@ -552,6 +581,17 @@ std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
              Qt::DashLine});
     if (lines[2])
         rows.push_back({{}, railColour(-1), true, QCoreApplication::translate("rackscope", "cable")});
+    std::array<int, 2> bands{}; // healthy, not
+    for (const NvlinkBand& b : d.nvlinkBands)
+        ++bands[b.healthy ? 0 : 1];
+    if (bands[0])
+        rows.push_back({QColor(0x2e, 0x7d, 0x32, 28), QColor(0x2e, 0x7d, 0x32), false,
+                        QCoreApplication::translate("rackscope", "NVLink domain, every GPU registered: %1")
+                            .arg(bands[0])});
+    if (bands[1])
+        rows.push_back(
+            {QColor(0x6d, 0x4c, 0x41, 28), highlightColour(HighlightKind::NvlinkFabric), false,
+             QCoreApplication::translate("rackscope", "NVLink domain with a problem: %1").arg(bands[1])});
     for (int r = 0; r < d.rails.size(); ++r)
         rows.push_back({railColour(r), railColour(r), true,
                         QCoreApplication::translate("rackscope", "rail %1 (%2)").arg(r).arg(d.rails[r])});

@@ -67,6 +67,8 @@ QColor highlightColour(HighlightKind kind) {
         return QColor(0x00, 0x83, 0x8f);
     case HighlightKind::NicThroughPeer:
         return QColor(0x1e, 0x88, 0xe5);
+    case HighlightKind::NvlinkFabric:
+        return QColor(0x6d, 0x4c, 0x41);
     }
     return Qt::red;
 }
@@ -92,6 +94,9 @@ QString highlightTitle(HighlightKind kind) {
     case HighlightKind::NicThroughPeer:
         return QCoreApplication::translate("rackscope",
                                            "GPU reaches its NIC only through an NVLink peer (PXN)");
+    case HighlightKind::NvlinkFabric:
+        return QCoreApplication::translate("rackscope",
+                                           "GPU outside its NVLink domain, not registered or unhealthy");
     }
     return {};
 }
@@ -116,15 +121,18 @@ QString highlightBadge(HighlightKind kind) {
         return QCoreApplication::translate("rackscope", "NCCL");
     case HighlightKind::NicThroughPeer:
         return QCoreApplication::translate("rackscope", "PXN");
+    case HighlightKind::NvlinkFabric:
+        return QCoreApplication::translate("rackscope", "NVLink");
     }
     return {};
 }
 
 int highlightRank(HighlightKind kind) {
     static constexpr std::array<HighlightKind, kHighlightKinds> kWorstFirst{
-        HighlightKind::CrossSocket,  HighlightKind::SlowHost,     HighlightKind::NoGpuDirect,
-        HighlightKind::PortDown,     HighlightKind::RailBreak,    HighlightKind::LinkBelowSpeed,
-        HighlightKind::PcieDegraded, HighlightKind::RunTransport, HighlightKind::NicThroughPeer};
+        HighlightKind::CrossSocket,    HighlightKind::NvlinkFabric, HighlightKind::SlowHost,
+        HighlightKind::NoGpuDirect,    HighlightKind::PortDown,     HighlightKind::RailBreak,
+        HighlightKind::LinkBelowSpeed, HighlightKind::PcieDegraded, HighlightKind::RunTransport,
+        HighlightKind::NicThroughPeer};
     return int(std::find(kWorstFirst.begin(), kWorstFirst.end(), kind) - kWorstFirst.begin());
 }
 

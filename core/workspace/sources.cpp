@@ -1,5 +1,7 @@
 #include "sources.h"
 
+#include "import/nvlink_inputs.h"
+
 #include "analysis/fabric_merge.h"
 #include "import/cluster_file.h"
 #include "import/fabric_loader.h"
@@ -110,9 +112,21 @@ LoadedSources importSources(std::vector<RawSource> sources) {
                             ? QStringLiteral("not a topology or fabric source rackscope reads (hwloc XML, "
                                              "NCCL topology XML, nvidia-smi topo -m, "
                                              "an agent snapshot, ibnetdiscover output, a Slurm "
-                                             "topology.conf, a rackscope fabric file, "
+                                             "topology.conf or topology.yaml, a rackscope fabric file, "
+                                             "NVLink state (nvidia-smi -q, nvlink --status, "
+                                             "nvidia-imex-ctl -N, NCCL logs), "
                                              "cluster file, session or saved run)")
                             : l.error;
+            }
+        }
+        // NVLink fabric state: an agent's (NVML, IMEX), or nvidia-smi/imex/NCCL output that is nothing else.
+        if (format == DetectedFormat::AgentSnapshot || (!used && format == DetectedFormat::Unknown)) {
+            NvlinkInput nvlink = readNvlinkText(content, path, source.host);
+            if (!nvlink.fabric.empty()) {
+                out.input.nvlink.append(std::move(nvlink.fabric));
+                used = true;
+                if (!topology)
+                    error.clear();
             }
         }
         if (!error.isEmpty())

@@ -1,6 +1,7 @@
 #include "workspace.h"
 
 #include "analysis/fabric_merge.h"
+#include "analysis/nvlink_findings.h"
 
 #include <QJsonDocument>
 
@@ -52,16 +53,21 @@ void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
         fabricParts_.insert_or_assign(key, std::move(*in.fabric));
     else
         fabricParts_.erase(key);
+    if (!in.nvlink.empty())
+        nvlinkParts_.insert_or_assign(key, std::move(in.nvlink));
+    else
+        nvlinkParts_.erase(key);
     sortHosts();
     mergeFabric();
+    mergeNvlink();
     judgeRuns();
 }
 
 QString Workspace::takeAgentAnswer(const QString& location, const QJsonObject& snapshot, Mode mode) {
     LoadedSources imported =
         importSources({{location, {}, QJsonDocument(snapshot).toJson(QJsonDocument::Compact)}});
-    if (imported.input.hosts.empty() &&
-        !imported.input.fabric) // an answer of only some sections may hold only a fabric
+    if (imported.input.hosts.empty() && !imported.input.fabric &&
+        imported.input.nvlink.empty()) // an answer of only some sections may hold only a fabric
         return imported.failed.empty() ? QStringLiteral("the answer holds no topology")
                                        : imported.failed.front().message;
     take(std::move(imported), mode, location);
@@ -107,6 +113,7 @@ void Workspace::reanalyse() {
     for (InspectedHost& h : hosts_)
         h.analysis = analyzeHost(h.host);
     mergeFabric();
+    mergeNvlink();
     judgeRuns();
 }
 
@@ -135,6 +142,14 @@ void Workspace::sortHosts() {
     std::stable_sort(hosts_.begin(), hosts_.end(), [&](const InspectedHost& a, const InspectedHost& b) {
         return rank(a.host.source.location) < rank(b.host.source.location);
     });
+}
+
+void Workspace::mergeNvlink() {
+    nvlink_ = {};
+    for (const auto& [key, part] : nvlinkParts_)
+        nvlink_.append(part);
+    // The fabric's blocks (a topology.conf's or topology.yaml's) are the racks the design joins by NVLink.
+    nvlinkFindings_ = nvlinkFindings(nvlink_, fabric_ ? fabric_->blocks : std::vector<FabricBlock>{});
 }
 
 void Workspace::mergeFabric() {
@@ -169,6 +184,8 @@ std::vector<WorkspaceFinding> Workspace::findings() const {
             out.push_back({{}, f});
     for (const Finding& f : runFindings_)
         out.push_back({f.subjects.value(0).section(QLatin1Char('/'), 0, 0), f});
+    for (const Finding& f : nvlinkFindings_)
+        out.push_back({f.target.host, f});
     return out;
 }
 
@@ -179,6 +196,7 @@ DiagramInput Workspace::diagramInput() const {
     in.fabric = fabric_;
     in.flaggedHosts = flagged_;
     in.runFindings = runFindings_;
+    in.nvlink = nvlink_;
     for (const JudgedRun& r : runs_)
         in.runFindings.insert(in.runFindings.end(), r.findings.begin(), r.findings.end());
     return in;

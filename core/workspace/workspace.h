@@ -56,7 +56,9 @@ public:
     void clear();     // everything but the server order
     void reanalyse(); // the analysis again: its evidence phrases in the language now installed
 
-    bool empty() const { return hosts_.empty() && !fabric_ && runs_.empty() && loadRuns_.empty(); }
+    bool empty() const {
+        return hosts_.empty() && !fabric_ && nvlink_.empty() && runs_.empty() && loadRuns_.empty();
+    }
     const std::vector<InspectedHost>& hosts() const { return hosts_; }
     const std::vector<UnreachableServer>& unreachable() const { return unreachable_; }
     // The servers shown and those that could not be inspected, in the servers' order.
@@ -64,6 +66,8 @@ public:
     const InspectedHost* host(const QString& name) const;
     const std::optional<Fabric>& fabric() const { return fabric_; }
     const std::optional<FabricAnalysis>& fabricAnalysis() const { return fabricAnalysis_; }
+    // Multi-node NVLink as every source stated it, and its verdicts.
+    const NvlinkFabric& nvlink() const { return nvlink_; }
     const QStringList& flagged() const { return flagged_; }
     const std::vector<Finding>& runFindings() const { return runFindings_; }
     // Saved runs opened, in the order opened, with their findings (judged beside the servers shown).
@@ -82,6 +86,7 @@ public:
 private:
     void sortHosts();
     void mergeFabric();
+    void mergeNvlink();
     void judgeRuns();
 
     qsizetype rank(const QString& location) const; // its place in the server order (last when not in it)
@@ -92,6 +97,9 @@ private:
     std::map<QString, Fabric> fabricParts_; // by the key of the source that gave it
     std::optional<Fabric> fabric_;          // the parts merged
     std::optional<FabricAnalysis> fabricAnalysis_;
+    std::map<QString, NvlinkFabric> nvlinkParts_; // by the key of the source that gave it
+    NvlinkFabric nvlink_;                         // the parts together
+    std::vector<Finding> nvlinkFindings_;
     QStringList flagged_;
     std::vector<Finding> runFindings_;
     std::vector<JudgedRun> runs_;

@@ -1,0 +1,133 @@
+// NVLink domains in the picture: two NVL72 racks of real GB300 tray topologies under their leaves, one GPU
+// fallen out of its domain. Each domain is a band behind exactly its servers, with its name and health on it;
+// the GPU's server carries the verdict; the workspace holds the NVLink state beside the hosts and the fabric.
+#include "test_support.h"
+
+#include "analysis/nvlink_findings.h"
+#include "diagram/diagram.h"
+#include "render/diagram_export.h"
+#include "workspace/workspace.h"
+
+#include <QTemporaryDir>
+
+using namespace rackscope;
+using namespace rackscope::test;
+
+namespace {
+
+QString tray(int t) {
+    return QStringLiteral("tray%1").arg(t, 2, 10, QLatin1Char('0'));
+}
+
+// The real GB200 Fabric block per GPU, pdsh-prefixed: trays 01-18 clique 2, 19-36 clique 3, tray05's third
+// GPU in none.
+QByteArray rackPaste() {
+    const QString block =
+        QString::fromUtf8(
+            incomingBytes(QStringLiteral("nvidia-smi-q-grep-C3-cliqueid_gb200-fabric-unhealthy.txt")))
+            .replace(QStringLiteral("Unhealthy"), QStringLiteral("Healthy"));
+    QString out;
+    for (int t = 1; t <= 36; ++t)
+        for (int g = 0; g < 4; ++g) {
+            QString b =
+                t > 18 ? QString(block).replace(QStringLiteral(": 2\n"), QStringLiteral(": 3\n")) : block;
+            if (t == 5 && g == 2)
+                b.replace(QStringLiteral(": 2\n"), QStringLiteral(": 0\n"))
+                    .replace(QStringLiteral("dc6e40c4-d722-4357-9ba6-5291dd461278"),
+                             QStringLiteral("00000000-0000-0000-0000-000000000000"));
+            for (const QString& line : b.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                out += tray(t) + QStringLiteral(": ") + line + QLatin1Char('\n');
+        }
+    return out.toUtf8();
+}
+
+} // namespace
+
+class TestNvlinkDiagram : public QObject {
+    Q_OBJECT
+private slots:
+    void bandsBehindTheirServers() {
+        QTemporaryDir dir;
+        QStringList files;
+        const QByteArray topology =
+            incomingBytes(QStringLiteral("nccl-topo-dump-gb300-nvl72-1tray-4gpu-c2c-mnnvl.xml"));
+        for (int t = 1; t <= 36; ++t) { // an NCCL dump names no host: each file's name is its server's
+            QFile f(dir.filePath(tray(t) + QStringLiteral(".xml")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(topology);
+            files << f.fileName();
+        }
+        QFile paste(dir.filePath(QStringLiteral("fabric-state.txt")));
+        QVERIFY(paste.open(QIODevice::WriteOnly));
+        paste.write(rackPaste());
+        paste.close();
+        QFile conf(dir.filePath(QStringLiteral("topology.conf")));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write("SwitchName=leafA Nodes=tray[01-18]\nSwitchName=leafB Nodes=tray[19-36]\n"
+                   "SwitchName=spine Switches=leafA,leafB\n");
+        conf.close();
+        files << paste.fileName() << conf.fileName();
+
+        Workspace ws;
+        const auto failed = ws.open(files, Workspace::Mode::Replace);
+        QVERIFY2(failed.empty(), qPrintable(failed.empty() ? QString() : failed.front().message));
+        QCOMPARE(int(ws.hosts().size()), 36);
+        QCOMPARE(int(ws.nvlink().gpus.size()), 144);
+        bool split = false;
+        for (const WorkspaceFinding& f : ws.findings())
+            split |= f.finding.code == QLatin1String(codes::kNvlinkDomainSplit) &&
+                     f.host == QLatin1String("tray05");
+        QVERIFY(split);
+
+        const Diagram d = buildDiagram(ws.diagramInput());
+        QCOMPARE(int(d.nvlinkBands.size()), 2);
+        for (const NvlinkBand& b : d.nvlinkBands) {
+            QCOMPARE(b.servers.size(), 18);
+            for (const DiagramItem& it : d.items) {
+                if (it.kind != ItemKind::Host || it.parent >= 0)
+                    continue;
+                const bool member = b.servers.contains(it.host);
+                const bool inside = std::any_of(b.pieces.begin(), b.pieces.end(),
+                                                [&](const QRectF& r) { return r.contains(it.rect); });
+                const bool touched = std::any_of(b.pieces.begin(), b.pieces.end(),
+                                                 [&](const QRectF& r) { return r.intersects(it.rect); });
+                QVERIFY2(member ? inside : !touched, qPrintable(b.domain + QStringLiteral(": ") + it.host));
+            }
+            QVERIFY(labelWidth(b.labels.front(), 10) < b.pieces.front().width() - 16); // the whole label fits
+            for (const DiagramGroup& g : d.groups) // a pod's caption is under the bands, not on them
+                for (const QRectF& r : b.pieces)
+                    QVERIFY2(!r.intersects(g.rect.adjusted(0, 0, 0, -(g.rect.height() - 18))),
+                             qPrintable(g.captions.value(0)));
+        }
+        const NvlinkBand& broken = d.nvlinkBands[0];
+        QCOMPARE(broken.domain, QStringLiteral("dc6e40c4/2"));
+        QVERIFY(!broken.healthy);
+        QVERIFY2(broken.labels.front().contains(QLatin1String("1 problem")),
+                 qPrintable(broken.labels.front()));
+        QVERIFY(d.nvlinkBands[1].healthy);
+        const int tray05 = d.find(QStringLiteral("host:tray05"));
+        QVERIFY(tray05 >= 0);
+        bool marked = false;
+        for (const Highlight* h : d.highlightsOf(tray05))
+            marked |= h->kind == HighlightKind::NvlinkFabric &&
+                      h->why.contains(QLatin1String("outside every NVLink domain"));
+        QVERIFY(marked);
+
+        // Exported as a picture for a review: the rack, its bands and the legend.
+        ExportOptions o;
+        o.format = ExportFormat::Png;
+        const QString png = dir.filePath(QStringLiteral("rack.png"));
+        QVERIFY2(exportDiagram(d, png, o).isEmpty(), "export failed");
+        QVERIFY(QImage(png).width() > 1000);
+        if (const QByteArray keep = qgetenv("RACKSCOPE_KEEP_EXPORT"); !keep.isEmpty())
+            QFile::copy(png, QString::fromLocal8Bit(keep));
+
+        // A saved session brings the NVLink state back.
+        Workspace again;
+        again.take(importSources(ws.session().sources), Workspace::Mode::Replace, QStringLiteral("session"));
+        QCOMPARE(int(again.nvlink().gpus.size()), 144);
+    }
+};
+
+QTEST_MAIN(TestNvlinkDiagram)
+#include "test_nvlink_diagram.moc"
