@@ -75,8 +75,12 @@ int runExport(const QStringList& args) {
         QStringLiteral("TEXT"));
     const QCommandLineOption demo(QStringLiteral("demo"),
                                   QStringLiteral("Draw the demo cluster that ships with rackscope."));
+    const QCommandLineOption demoNvl72(
+        QStringLiteral("demo-nvl72"),
+        QStringLiteral(
+            "Draw the NVL72 demo: two racks of 18 trays, each an NVLink domain, with two faults."));
     parser.addOptions({output, format, hosts, highlight, collapse, openAll, expand, only, storage, dpi, page,
-                       portrait, landscape, title, demo});
+                       portrait, landscape, title, demo, demoNvl72});
     if (!parser.parse(args))
         return usage(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -86,8 +90,10 @@ int runExport(const QStringList& args) {
     QStringList inputs = parser.positionalArguments().mid(1);
     if (parser.isSet(demo))
         inputs << QStringLiteral(":/demo/demo.cluster");
+    if (parser.isSet(demoNvl72))
+        inputs << QStringLiteral(":/demo/nvl72.cluster");
     if (inputs.isEmpty())
-        return usage(QStringLiteral("give INPUT files, or --demo"));
+        return usage(QStringLiteral("give INPUT files, --demo or --demo-nvl72"));
     if (!parser.isSet(output))
         return usage(QStringLiteral("give -o FILE"));
     const QString path = parser.value(output);

@@ -38,11 +38,12 @@ ClusterFile parseClusterFile(const QByteArray& text, const QString& directory) {
         }
         if (w[0] == QLatin1String("host") && w.size() == 3)
             out.hosts.push_back({w[1], resolve(w[2]), i + 1});
-        else if (w[0] == QLatin1String("fabric") && w.size() == 2)
-            out.fabrics << resolve(w[1]);
+        else if ((w[0] == QLatin1String("fabric") || w[0] == QLatin1String("nvlink")) && w.size() == 2)
+            out.fabrics << resolve(w[1]); // both are read by content, like any source above the servers
         else
-            problem(QStringLiteral("expected \"host NAME FILE\" or \"fabric FILE\", not \"%1\"")
-                        .arg(line.left(120)));
+            problem(
+                QStringLiteral("expected \"host NAME FILE\", \"fabric FILE\" or \"nvlink FILE\", not \"%1\"")
+                    .arg(line.left(120)));
     }
     return out;
 }

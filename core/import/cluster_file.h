@@ -6,6 +6,7 @@
 //   rackscope-cluster 1
 //   host node01 node01-hwloc.xml        # paths relative to this file
 //   fabric ibnetdiscover.txt
+//   nvlink fabric-state.txt              # NVLink state: nvidia-smi -q, nvidia-imex-ctl -N, ...
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -21,7 +22,7 @@ struct ClusterFile {
         int line = 0;
     };
     std::vector<Host> hosts;
-    QStringList fabrics;
+    QStringList fabrics;  // fabric sources and NVLink state, each read by its content
     QStringList problems; // "line N: ..." for each line that could not be read; the rest is still read
 };
 

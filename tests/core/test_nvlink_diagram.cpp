@@ -127,6 +127,26 @@ private slots:
         again.take(importSources(ws.session().sources), Workspace::Mode::Replace, QStringLiteral("session"));
         QCOMPARE(int(again.nvlink().gpus.size()), 144);
     }
+
+    // The NVL72 demo that ships (resources/demo/make_nvl72.py): two domains, each with its planted fault.
+    void demo() {
+        Workspace ws;
+        const auto failed = ws.open({QStringLiteral(":/demo/nvl72.cluster")}, Workspace::Mode::Replace);
+        QVERIFY2(failed.empty(), qPrintable(failed.empty() ? QString() : failed.front().message));
+        QCOMPARE(int(ws.hosts().size()), 36);
+        QVERIFY(ws.fabric() && ws.fabric()->blocks.size() == 2);
+        const Diagram d = buildDiagram(ws.diagramInput());
+        QCOMPARE(int(d.nvlinkBands.size()), 2);
+        QStringList marked;
+        for (const Highlight& h : d.highlights)
+            if (h.kind == HighlightKind::NvlinkFabric)
+                marked << d.items[std::size_t(h.items.front())].host + QLatin1Char(' ') + h.path;
+        marked.sort();
+        QCOMPARE(marked, QStringList({QStringLiteral("tray07 nvlink-domain-split"),
+                                      QStringLiteral("tray24 nvlink-fabric-unhealthy")}));
+        for (const NvlinkBand& b : d.nvlinkBands)
+            QVERIFY(!b.healthy);
+    }
 };
 
 QTEST_MAIN(TestNvlinkDiagram)
