@@ -42,433 +42,475 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="551"/>
+        <location filename="../core/render/diagram_painter.cpp" line="580"/>
         <source>GPU to the NIC NCCL would use, with its path</source>
         <translation>GPU 到 NCCL 将使用的网卡，及其路径</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="554"/>
+        <location filename="../core/render/diagram_painter.cpp" line="583"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="557"/>
+        <location filename="../core/render/diagram_painter.cpp" line="589"/>
+        <source>NVLink domain, every GPU registered: %1</source>
+        <translation>NVLink 域，所有 GPU 均已注册：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="594"/>
+        <source>NVLink domain with a problem: %1</source>
+        <translation>有问题的 NVLink 域：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="597"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="576"/>
-        <location filename="../core/render/diagram_painter.cpp" line="593"/>
+        <location filename="../core/render/diagram_painter.cpp" line="616"/>
+        <location filename="../core/render/diagram_painter.cpp" line="633"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="631"/>
+        <location filename="../core/render/diagram_painter.cpp" line="671"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="77"/>
+        <location filename="../core/render/diagram_style.cpp" line="79"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="79"/>
+        <location filename="../core/render/diagram_style.cpp" line="81"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="81"/>
+        <location filename="../core/render/diagram_style.cpp" line="83"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="83"/>
+        <location filename="../core/render/diagram_style.cpp" line="85"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="85"/>
+        <location filename="../core/render/diagram_style.cpp" line="87"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="87"/>
-        <location filename="../core/render/diagram_style.cpp" line="112"/>
+        <location filename="../core/render/diagram_style.cpp" line="89"/>
+        <location filename="../core/render/diagram_style.cpp" line="117"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="89"/>
+        <location filename="../core/render/diagram_style.cpp" line="91"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="91"/>
+        <location filename="../core/render/diagram_style.cpp" line="93"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="93"/>
+        <location filename="../core/render/diagram_style.cpp" line="95"/>
         <source>GPU reaches its NIC only through an NVLink peer (PXN)</source>
         <translation>GPU 只能经由 NVLink 对等 GPU 到达其网卡（PXN）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="102"/>
+        <location filename="../core/render/diagram_style.cpp" line="98"/>
+        <source>GPU outside its NVLink domain, not registered or unhealthy</source>
+        <translation>GPU 脱离其 NVLink 域、未注册或不健康</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="107"/>
         <source>cross-socket</source>
         <translation>跨插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="104"/>
+        <location filename="../core/render/diagram_style.cpp" line="109"/>
         <source>no GDR</source>
         <translation>无 GDR</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="106"/>
+        <location filename="../core/render/diagram_style.cpp" line="111"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="108"/>
+        <location filename="../core/render/diagram_style.cpp" line="113"/>
         <source>slow link</source>
         <translation>链路降速</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="110"/>
+        <location filename="../core/render/diagram_style.cpp" line="115"/>
         <source>port down</source>
         <translation>端口断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="114"/>
+        <location filename="../core/render/diagram_style.cpp" line="119"/>
         <source>slow</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="116"/>
+        <location filename="../core/render/diagram_style.cpp" line="121"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="118"/>
+        <location filename="../core/render/diagram_style.cpp" line="123"/>
         <source>PXN</source>
         <translation>PXN</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="134"/>
+        <location filename="../core/render/diagram_style.cpp" line="142"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="136"/>
+        <location filename="../core/render/diagram_style.cpp" line="144"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="138"/>
+        <location filename="../core/render/diagram_style.cpp" line="146"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="140"/>
+        <location filename="../core/render/diagram_style.cpp" line="148"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="142"/>
+        <location filename="../core/render/diagram_style.cpp" line="150"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="144"/>
+        <location filename="../core/render/diagram_style.cpp" line="152"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="84"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="293"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="372"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="450"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="482"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="597"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="850"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="299"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="378"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="456"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="488"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="603"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="856"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="85"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="87"/>
         <source>name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="374"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="88"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="380"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="88"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="90"/>
         <source>PCI vendor:device</source>
         <translation>PCI 厂商:设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="93"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="95"/>
         <source>PCI class</source>
         <translation>PCI 类别</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="96"/>
-        <location filename="../core/render/diagram_style.cpp" line="146"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
+        <location filename="../core/render/diagram_style.cpp" line="154"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="100"/>
         <source>socket</source>
         <translation>CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="99"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="454"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="101"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="460"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="101"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="103"/>
         <source>CUDA device</source>
         <translation>CUDA 设备号</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="102"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="104"/>
         <source>PCIe link now</source>
         <translation>PCIe 当前链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="103"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="105"/>
         <source>PCIe link capable</source>
         <translation>PCIe 最大链路</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="105"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="107"/>
         <source>RDMA</source>
         <translation>RDMA</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="108"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="110"/>
         <source>RDMA devices</source>
         <translation>RDMA 设备</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="110"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="112"/>
         <source>net devices</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="112"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="114"/>
         <source>speed</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="116"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="118"/>
         <source>NCCL gdr attribute</source>
         <translation>NCCL gdr 属性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="118"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="120"/>
         <source>ACS redirection above</source>
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="240"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="568"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="246"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="574"/>
         <source>1 server</source>
         <translation>1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="241"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="569"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="247"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="575"/>
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="290"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
         <source>%1 GPUs · %2 NICs</source>
         <translation>%1 个 GPU · %2 个网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="302"/>
         <source>no GPU driver</source>
         <translation>无 GPU 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="297"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="303"/>
         <source>no RDMA driver</source>
         <translation>无 RDMA 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="298"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
         <source>no GPUDirect</source>
         <translation>无 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="299"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="305"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="306"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
         <source>problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="318"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="314"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="320"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="345"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="351"/>
         <source>Package %1</source>
         <translation>CPU 封装 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="353"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="359"/>
         <source>CPU, NUMA %1</source>
         <translation>CPU，NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="354"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="360"/>
         <source>Group %1</source>
         <translation>分组 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="358"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="364"/>
         <source>Host bridge</source>
         <translation>主机桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="449"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="455"/>
         <source>NUMA node %1</source>
         <translation>NUMA 节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="453"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="459"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="481"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="487"/>
         <source>%1 fabric ports</source>
         <translation>%1 个网络端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="571"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="577"/>
         <source>%1 GPUs</source>
         <translation>%1 个 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="594"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="600"/>
         <source>%1 ports</source>
         <translation>%1 个端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="598"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="604"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="599"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="605"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="601"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="607"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="602"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="608"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="606"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="612"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="663"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="669"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="842"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="851"/>
-        <location filename="../core/render/diagram_painter.cpp" line="545"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="848"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="857"/>
+        <location filename="../core/render/diagram_painter.cpp" line="574"/>
+        <location filename="../core/render/diagram_style.cpp" line="125"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="844"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="850"/>
         <source>every GPU pair, NV%1 or more</source>
         <translation>每对 GPU，NV%1 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="846"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="852"/>
         <source>%1 to %2: every pair, NV%3 or more</source>
         <translation>%1 至 %2：每对 GPU，NV%3 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="944"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="986"/>
+        <source>NVLink domain %1 (ClusterUUID %2, CliqueId %3): every GPU registered</source>
+        <translation>NVLink 域 %1（ClusterUUID %2，CliqueId %3）：所有 GPU 均已注册</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../core/diagram/diagram_builder.cpp" line="992"/>
+        <source>%n server(s)</source>
+        <translation>
+            <numerusform>%n 台服务器</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../core/diagram/diagram_builder.cpp" line="994"/>
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n 个 GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../core/diagram/diagram_builder.cpp" line="997"/>
+        <source>%n problem(s)</source>
+        <translation>
+            <numerusform>%n 个问题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1034"/>
         <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
         <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="954"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1044"/>
         <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
         <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="965"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1055"/>
         <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1000"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1090"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="148"/>
+        <location filename="../core/render/diagram_style.cpp" line="156"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="362"/>
-        <location filename="../core/render/diagram_style.cpp" line="150"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="368"/>
+        <location filename="../core/render/diagram_style.cpp" line="158"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="152"/>
+        <location filename="../core/render/diagram_style.cpp" line="160"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="154"/>
+        <location filename="../core/render/diagram_style.cpp" line="162"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="156"/>
+        <location filename="../core/render/diagram_style.cpp" line="164"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="158"/>
+        <location filename="../core/render/diagram_style.cpp" line="166"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -739,47 +781,47 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1：运行期间 %2 增加了 %3：网络在施加反压（PFC 暂停、ECN/CNP）</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="40"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="31"/>
         <source>NET device %1</source>
         <translation>NET 设备 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="197"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="177"/>
         <source>ACS redirects peer-to-peer traffic up to the root complex at %1; disable ACS on the bridges between the GPU and the NIC</source>
         <translation>ACS 将点对点流量重定向到根复合体（%1）；请在 GPU 与 NIC 之间的桥上关闭 ACS</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="202"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="182"/>
         <source>its source shows no cause: check that nvidia-peermem (or dma-buf) is loaded, ACS is off on the path, and NCCL_NET_GDR_LEVEL</source>
         <translation>数据源未显示原因：请检查 nvidia-peermem（或 dma-buf）是否已加载、路径上的 ACS 是否关闭，以及 NCCL_NET_GDR_LEVEL</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="223"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="203"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="227"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="207"/>
         <source>%1: NCCL sent over TCP sockets (NET/Socket), not RDMA, for ranks %2: it found no usable RDMA device, or NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA kept it from one</source>
         <translation>%1：NCCL 在 rank %2 上走的是 TCP 套接字（NET/Socket），不是 RDMA：它没有找到可用的 RDMA 设备，或被 NCCL_IB_DISABLE / NCCL_NET / NCCL_IB_HCA 挡住了</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="282"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="262"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), though the topology allows it (%5): %6%7</source>
         <translation>%1 访问 %2 时未使用 GPUDirect RDMA（%4 个网络连接中有 %3 个），而拓扑允许（%5）：%6%7</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="290"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="270"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections), as the topology predicts: %5%6</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条），与拓扑的预测一致：%5%6</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="299"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="279"/>
         <source>%1 reached %2 without GPUDirect RDMA (%3 of %4 network connections)%5</source>
         <translation>%1 到 %2 没有使用 GPUDirect RDMA（%4 条网络连接中的 %3 条）%5</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_transport.cpp" line="265"/>
+        <location filename="../core/runs/nccl_transport.cpp" line="245"/>
         <source>%1 used %2 (%3), not its nearest NIC %4: check NCCL_IB_HCA</source>
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
@@ -864,19 +906,79 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>进程组 %2 的 rank %1 完成的集合通信少于其他 rank（其他 rank 已完成到 %3）：它们在超时前就已落后</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_ras.cpp" line="362"/>
+        <location filename="../core/runs/nccl_ras.cpp" line="398"/>
         <source>the job</source>
         <translation>该作业</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_ras.cpp" line="363"/>
+        <location filename="../core/runs/nccl_ras.cpp" line="399"/>
         <source>communicator %1</source>
         <translation>通信器 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_ras.cpp" line="365"/>
+        <location filename="../core/runs/nccl_ras.cpp" line="401"/>
         <source>NCCL RAS: %1 %2: %3</source>
         <translation>NCCL RAS：%1 %2：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="50"/>
+        <source>%1 is not registered with its NVLink domain (%2; from %3): its peers cannot reach it over NVLink, and a job that spans it runs slow or hangs. Check the fabric manager and the NVLink switch trays.</source>
+        <translation>%1 未注册到其 NVLink 域（%2；来自 %3）：其对端无法经 NVLink 访问它，跨越它的作业会变慢或挂起。请检查 Fabric Manager 和 NVLink 交换托盘。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="72"/>
+        <source>%1&apos;s NVLink fabric health is %2 (%3; from %4), although its links may all show their full speed: NVLink traffic to its peers is degraded or lost.</source>
+        <translation>%1 的 NVLink fabric 健康状态为 %2（%3；来自 %4），尽管其链路可能都显示满速：与对端之间的 NVLink 流量已降级或丢失。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="117"/>
+        <source>%1&apos;s GPUs are in %2 NVLink domains: %3. A job on this server cannot keep its tensor-parallel group on NVLink.</source>
+        <translation>%1 的 GPU 分属 %2 个 NVLink 域：%3。该服务器上的作业无法把张量并行组保持在 NVLink 上。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="137"/>
+        <source>%1 is outside every NVLink domain (%2; from %3) while its peers are in %4: it fell out of its domain.</source>
+        <translation>%1 不在任何 NVLink 域中（%2；来自 %3），而其对端在 %4 中：它已脱离所在的域。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="152"/>
+        <source>%1 (%2) is one NVLink rack in the design, but its servers registered with %3 domains: %4.</source>
+        <translation>%1（%2）在设计中是一个 NVLink 机柜，但其服务器注册到了 %3 个域：%4。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="178"/>
+        <source>%1 reports %2 (from %3): memory shared over NVLink between these servers fails.</source>
+        <translation>%1 报告 %2（来自 %3）：这些服务器之间经 NVLink 共享内存会失败。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="229"/>
+        <source>%1 has %2 of its %3 NVLinks not active (link %4): its NVLink bandwidth is cut.</source>
+        <translation>%1 的 %3 条 NVLink 中有 %2 条未激活（链路 %4）：其 NVLink 带宽被削减。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="271"/>
+        <source>%1 counted NVLink errors during the sample (%2): the link retrains or replays, and its traffic slows.</source>
+        <translation>%1 在采样期间计入了 NVLink 错误（%2）：链路在重新训练或重放，流量变慢。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/slurm_topology_check.cpp" line="35"/>
+        <source>Block %1 spans %2 NVLink domains: %3. A job Slurm places in it cannot keep its traffic on NVLink.</source>
+        <translation>块 %1 跨越 %2 个 NVLink 域：%3。Slurm 放入其中的作业无法把流量保持在 NVLink 上。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/slurm_topology_check.cpp" line="56"/>
+        <source>%1 of NVLink domain %2 is in no block: Slurm&apos;s topology/block will not place jobs on it with its domain.</source>
+        <translation>NVLink 域 %2 中的 %1 不在任何块中：Slurm 的 topology/block 不会把它与所在域一起调度。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/slurm_topology_check.cpp" line="68"/>
+        <source>%1 is in block %2, but its NVLink domain %3 is block %4&apos;s (%5 of its servers).</source>
+        <translation>%1 在块 %2 中，但其 NVLink 域 %3 属于块 %4（该域 %5 台服务器在其中）。</translation>
+    </message>
+    <message>
+        <location filename="../core/analysis/slurm_topology_check.cpp" line="124"/>
+        <source>Switch %1 matches leaf %2 of the fabric, but %3: Slurm will place jobs by cabling that is not there.</source>
+        <translation>交换机 %1 对应网络中的叶交换机 %2，但 %3：Slurm 会按并不存在的布线来调度作业。</translation>
     </message>
 </context>
 <context>
