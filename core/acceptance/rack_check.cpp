@@ -1,6 +1,7 @@
 #include "rack_check.h"
 
 #include "analysis/findings.h"
+#include "analysis/nvlink_findings.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,6 +83,11 @@ QString checkOfFinding(const QString& code) {
         {QLatin1String(codes::kFabricLinkBelowPeers), QStringLiteral("rdma-ports")},
         {QLatin1String(codes::kFabricPortDown), QStringLiteral("rdma-ports")},
         {QLatin1String(codes::kFabricMtuMismatch), QStringLiteral("mtu")},
+        {QLatin1String(codes::kNvlinkFabricNotReady), QStringLiteral("nvlink")},
+        {QLatin1String(codes::kNvlinkFabricUnhealthy), QStringLiteral("nvlink")},
+        {QLatin1String(codes::kNvlinkDomainSplit), QStringLiteral("nvlink")},
+        {QLatin1String(codes::kImexPeerDown), QStringLiteral("nvlink")},
+        {QLatin1String(codes::kNvlinkErrorsRising), QStringLiteral("error-counters")},
     };
     auto it = map.find(code);
     return it == map.end() ? QString() : it->second;
@@ -494,6 +500,11 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
     std::vector<Finding> fabricFindings;
     if (ws.fabricAnalysis())
         fabricFindings = ws.fabricAnalysis()->findings;
+    std::vector<WorkspaceFinding> nvlinkVerdicts;
+    for (WorkspaceFinding& w : ws.findings())
+        if (w.finding.code.startsWith(QLatin1String("nvlink-")) ||
+            w.finding.code == QLatin1String(codes::kImexPeerDown))
+            nvlinkVerdicts.push_back(std::move(w));
 
     size_t next = 0;
     for (const ServerEntry& e : ws.servers()) {
@@ -516,6 +527,9 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
         for (const Finding& finding : fabricFindings)
             if (finding.target.host == f.host)
                 addFindings(items, {finding});
+        for (const WorkspaceFinding& nvlink : nvlinkVerdicts) // registration, health, domain, IMEX (NVML)
+            if (nvlink.host == f.host)
+                addFindings(items, {nvlink.finding});
         addNvmlItems(items, snapshot.value("gpus").toObject());
         addPortItems(items, snapshot.value("rdma").toObject(), rates);
         if (snapshot.value("gpudirect").toObject().value("iommu").toObject().value("mode").toString() ==

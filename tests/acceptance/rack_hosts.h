@@ -25,8 +25,9 @@ struct RackHost {
     int gpus = 8;
     QString pfc = QStringLiteral("0,0,0,1,0,0,0,0"); // as the driver's qos/pfc file states it
     int mtu = 9000;
-    QString missingNic;  // an RDMA device left out
-    QString halfRateNic; // its port 1 at 200 Gb/sec (4X HDR)
+    QString missingNic;    // an RDMA device left out
+    QString halfRateNic;   // its port 1 at 200 Gb/sec (4X HDR)
+    QString fabricCapture; // an `nvidia-smi -q` capture NVML replays for GPU0's NVLink fabric registration
 };
 
 inline RackHost rackHost(const QString& name) {
@@ -132,7 +133,10 @@ inline QJsonObject rackHostSnapshot(const RackHost& h, const QString& dir) {
     if (!writeInventoryCsv(csv, h) || !writeSysTree(root, h))
         return {};
     QJsonObject s = thisMachine();
-    const QJsonObject gpus = agentSections({QStringLiteral("gpus")}, {}, withStandin(csv)),
+    QProcessEnvironment nvml = withStandin(csv);
+    if (!h.fabricCapture.isEmpty())
+        nvml.insert(QStringLiteral("RACKSCOPE_NVML_STANDIN_FABRIC"), h.fabricCapture);
+    const QJsonObject gpus = agentSections({QStringLiteral("gpus")}, {}, nvml),
                       tree = agentSections(
                           {QStringLiteral("rdma"), QStringLiteral("net"), QStringLiteral("roce_qos")},
                           {QStringLiteral("--sysfs-root"), root}, QProcessEnvironment::systemEnvironment());

@@ -182,6 +182,23 @@ private slots:
                                 "or GPUDirect here."));
     }
 
+    // A GB200 tray whose GPU0 the NVLink fabric did not take (NVML replaying the real capture): the nvlink
+    // check fails with NVML's words, and the server's other checks are untouched.
+    void aGpuTheFabricDidNotTake() {
+        RackHost h = rackHost(QStringLiteral("tray05"));
+        h.fabricCapture =
+            incoming(QStringLiteral("nvidia-smi-q-fabric_insufficient-resources-zero-clusteruuid.txt"));
+        const QJsonObject s = rackHostSnapshot(h, dir_.filePath(QStringLiteral("nvl")));
+        QVERIFY(!s.isEmpty());
+        const RackCheck rack = checkRack(rackOf({{h.name, s}}), {});
+        const CheckItem* i = firstBad(rack, "tray05", "nvlink");
+        QVERIFY2(i, qPrintable(problems(rack).join('\n')));
+        QCOMPARE(i->verdict, Verdict::Fail);
+        QVERIFY2(i->evidence.contains(QLatin1String("status Insufficient Resources")),
+                 qPrintable(i->evidence));
+        QCOMPARE(problems(rack), QStringList{QStringLiteral("tray05 nvlink fail tray05 GPU0")});
+    }
+
     void noMajorityIsSaid() {
         std::map<QString, QJsonObject> two{{"node4", snapshots_["node4"]}, {"node1", snapshots_["node1"]}};
         const RackCheck rack = checkRack(rackOf(two), {});
