@@ -52,7 +52,7 @@ void readiness(const GpuFabricState& g, std::vector<Finding>* out) {
                                    "peers cannot reach it over NVLink, and a job that spans it runs "
                                    "slow or hangs. Check the fabric manager and the NVLink switch trays."),
                  {g.label(), wrong.join(QStringLiteral(", ")), g.source}},
-                serverTarget(g.host, {g.gpu.isEmpty() ? g.busId : g.gpu})));
+                serverTarget(g.host, {g.device()})));
 }
 
 void health(const GpuFabricState& g, std::vector<Finding>* out) {
@@ -73,7 +73,7 @@ void health(const GpuFabricState& g, std::vector<Finding>* out) {
                                         "links may all show their full speed: NVLink traffic to its peers "
                                         "is degraded or lost."),
          {g.label(), g.health.isEmpty() ? QStringLiteral("not stated") : g.health, why, g.source}},
-        serverTarget(g.host, {g.gpu.isEmpty() ? g.busId : g.gpu})));
+        serverTarget(g.host, {g.device()})));
 }
 
 // "dc6e40c4/2 (GPU0, GPU1), dc6e40c4/3 (GPU2)"; a count where the source numbers no GPU.
@@ -104,9 +104,8 @@ void splits(const NvlinkFabric& f, const std::vector<FabricBlock>& racks, std::v
     std::map<QString, std::vector<std::size_t>> outside;      // host -> GPUs that state no domain
     for (std::size_t i = 0; i < f.gpus.size(); ++i) {
         const GpuFabricState& g = f.gpus[i];
-        const QString device = g.gpu.isEmpty() ? g.busId : g.gpu;
         if (const auto it = domainOfGpu.find(i); it != domainOfGpu.end())
-            byHost[g.host][it->second] << device;
+            byHost[g.host][it->second] << g.device();
         else if (statesRegistration(g))
             outside[g.host].push_back(i);
     }
@@ -137,7 +136,7 @@ void splits(const NvlinkFabric& f, const std::vector<FabricBlock>& racks, std::v
                     {QT_TRANSLATE_NOOP("rackscope", "%1 is outside every NVLink domain (%2; from %3) while "
                                                     "its peers are in %4: it fell out of its domain."),
                      {g.label(), registration(g), g.source, where.join(QStringLiteral(", "))}},
-                    serverTarget(g.host, {g.gpu.isEmpty() ? g.busId : g.gpu})));
+                    serverTarget(g.host, {g.device()})));
             }
     // Racks of the design whose servers registered with different domains.
     const std::map<QString, QString> hostDomain = hostDomains(f);

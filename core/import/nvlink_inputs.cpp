@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <map>
+#include <set>
 
 namespace rackscope {
 namespace {
@@ -24,25 +25,17 @@ QString prefixHost(const QString& who) {
 }
 
 void readMnnvlLines(const QStringList& lines, const QString& location, NvlinkInput* out) {
-    int found = 0;
+    std::set<std::pair<QString, QString>>
+        seen; // host, bus id: every rank of a communicator prints its GPU again
     for (int i = 0; i < lines.size(); ++i) {
         const auto line = readNcclLogLine(lines[i]);
-        if (!line)
+        auto g = line ? readMnnvlMessage(*line) : std::nullopt;
+        if (!g || !seen.insert({g->host, g->busId}).second)
             continue;
-        auto g = readMnnvlMessage(*line);
-        if (!g)
-            continue;
-        const bool seen =
-            std::any_of(out->fabric.gpus.begin(), out->fabric.gpus.end(), [&](const GpuFabricState& o) {
-                return o.host == g->host && o.busId == g->busId && o.source.contains(QLatin1String("NCCL"));
-            });
-        if (seen)
-            continue; // every rank of a communicator prints its GPU's line again
         g->source = QStringLiteral("%1:%2 (NCCL MNNVL)").arg(location).arg(i + 1);
         out->fabric.gpus.push_back(std::move(*g));
-        ++found;
     }
-    if (found > 0)
+    if (!seen.empty())
         out->kinds << QStringLiteral("NCCL_DEBUG=INFO MNNVL lines");
 }
 

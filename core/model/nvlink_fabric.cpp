@@ -17,8 +17,12 @@ bool GpuFabricState::inDomain() const {
     return !clusterUuid.isEmpty() && !isZeroUuid(clusterUuid) && cliqueId && *cliqueId != 0;
 }
 
+QString GpuFabricState::device() const {
+    return !gpu.isEmpty() ? gpu : !busId.isEmpty() ? busId : uuid;
+}
+
 QString GpuFabricState::label() const {
-    const QString device = !gpu.isEmpty() ? gpu : !busId.isEmpty() ? busId : uuid;
+    const QString device = this->device();
     if (host.isEmpty())
         return device.isEmpty() ? QStringLiteral("the GPU of %1").arg(source) : device;
     return device.isEmpty() ? QStringLiteral("a GPU of %1").arg(host) : host + QLatin1Char(' ') + device;

@@ -30,7 +30,8 @@ struct GpuFabricState {
 
     // Registered with a domain: a ClusterUUID that is not all zeros and a CliqueId other than 0.
     bool inDomain() const;
-    QString label() const; // "node4 GPU2", or the bus id or UUID where there is no index
+    QString device() const; // "GPU2", else the bus id, else the UUID; empty where the source names none
+    QString label() const;  // "node4 GPU2", "a GPU of node4", or "the GPU of file:line"
 };
 
 struct NvlinkLinkState {

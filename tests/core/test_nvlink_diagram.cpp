@@ -1,6 +1,7 @@
 // NVLink domains in the picture: two NVL72 racks of real GB300 tray topologies under their leaves, one GPU
 // fallen out of its domain. Each domain is a band behind exactly its servers, with its name and health on it;
 // the GPU's server carries the verdict; the workspace holds the NVLink state beside the hosts and the fabric.
+#include "nvl72_paste.h"
 #include "test_support.h"
 
 #include "analysis/nvlink_findings.h"
@@ -17,28 +18,6 @@ namespace {
 
 QString tray(int t) {
     return QStringLiteral("tray%1").arg(t, 2, 10, QLatin1Char('0'));
-}
-
-// The real GB200 Fabric block per GPU, pdsh-prefixed: trays 01-18 clique 2, 19-36 clique 3, tray05's third
-// GPU in none.
-QByteArray rackPaste() {
-    const QString block =
-        QString::fromUtf8(
-            incomingBytes(QStringLiteral("nvidia-smi-q-grep-C3-cliqueid_gb200-fabric-unhealthy.txt")))
-            .replace(QStringLiteral("Unhealthy"), QStringLiteral("Healthy"));
-    QString out;
-    for (int t = 1; t <= 36; ++t)
-        for (int g = 0; g < 4; ++g) {
-            QString b =
-                t > 18 ? QString(block).replace(QStringLiteral(": 2\n"), QStringLiteral(": 3\n")) : block;
-            if (t == 5 && g == 2)
-                b.replace(QStringLiteral(": 2\n"), QStringLiteral(": 0\n"))
-                    .replace(QStringLiteral("dc6e40c4-d722-4357-9ba6-5291dd461278"),
-                             QStringLiteral("00000000-0000-0000-0000-000000000000"));
-            for (const QString& line : b.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-                out += tray(t) + QStringLiteral(": ") + line + QLatin1Char('\n');
-        }
-    return out.toUtf8();
 }
 
 } // namespace
@@ -59,7 +38,7 @@ private slots:
         }
         QFile paste(dir.filePath(QStringLiteral("fabric-state.txt")));
         QVERIFY(paste.open(QIODevice::WriteOnly));
-        paste.write(rackPaste());
+        paste.write(nvl72Paste(std::pair(5, 2)));
         paste.close();
         QFile conf(dir.filePath(QStringLiteral("topology.conf")));
         QVERIFY(conf.open(QIODevice::WriteOnly));

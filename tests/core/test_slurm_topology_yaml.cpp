@@ -1,6 +1,7 @@
 // Slurm's topology.yaml: both official examples read (and what is not derived said, with its line), a
 // discovered fabric and NVLink domains written and read back, a given topology checked against what was
 // discovered, and groups kept inside an NVLink domain.
+#include "nvl72_paste.h"
 #include "test_support.h"
 
 #include "analysis/fabric_placement.h"
@@ -39,24 +40,6 @@ QStringList switchMembers(const Fabric& f, const QString& sw, FabricNodeKind kin
             out << other;
     }
     return out;
-}
-
-// An NVL72 pair pasted through pdsh, from the real GB200 Fabric block: trays 01-18 in clique 2,
-// 19-36 in clique 3.
-QByteArray twoRacks() {
-    const QString block =
-        QString::fromUtf8(
-            incomingBytes(QStringLiteral("nvidia-smi-q-grep-C3-cliqueid_gb200-fabric-unhealthy.txt")))
-            .replace(QStringLiteral("Unhealthy"), QStringLiteral("Healthy"));
-    QString out;
-    for (int t = 1; t <= 36; ++t)
-        for (int g = 0; g < 4; ++g) {
-            const QString b =
-                t > 18 ? QString(block).replace(QStringLiteral(": 2\n"), QStringLiteral(": 3\n")) : block;
-            for (const QString& line : b.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-                out += QStringLiteral("tray%1: %2\n").arg(t, 2, 10, QLatin1Char('0')).arg(line);
-        }
-    return out.toUtf8();
 }
 
 struct Run {
@@ -210,7 +193,7 @@ private slots:
 
     // A topology.conf whose blocks cross the NVLink domains and whose leaf lists a server cabled elsewhere.
     void checkAgainstDiscovered() {
-        const NvlinkInput nvlink = readNvlinkText(twoRacks(), QStringLiteral("pdsh"));
+        const NvlinkInput nvlink = readNvlinkText(nvl72Paste(), QStringLiteral("pdsh"));
         QCOMPARE(int(nvlinkDomains(nvlink.fabric).size()), 2);
         const QByteArray discoveredConf =
             "SwitchName=leafA Nodes=tray[01-18]\nSwitchName=leafB Nodes=tray[19-36]\n";
@@ -246,7 +229,7 @@ private slots:
 
     // Groups of 8 stay in one NVLink domain before they stay under one leaf.
     void groupsInsideADomain() {
-        const NvlinkInput nvlink = readNvlinkText(twoRacks(), QStringLiteral("pdsh"));
+        const NvlinkInput nvlink = readNvlinkText(nvl72Paste(), QStringLiteral("pdsh"));
         // One leaf for all 36 trays: only the NVLink domain tells them apart.
         const Fabric f = *importSlurmTopology("SwitchName=leaf Nodes=tray[01-36]\n", {}).fabric;
         const FabricAnalysis a = analyseFabric(f);
@@ -270,7 +253,7 @@ private slots:
         QTemporaryDir dir;
         QFile nvl(dir.filePath(QStringLiteral("nvl.txt")));
         QVERIFY(nvl.open(QIODevice::WriteOnly));
-        nvl.write(twoRacks());
+        nvl.write(nvl72Paste());
         nvl.close();
         const Run yaml = cli({QStringLiteral("fabric"), QStringLiteral("--nvlink"), nvl.fileName(),
                               QStringLiteral("--export"), QStringLiteral("topology.yaml")});
