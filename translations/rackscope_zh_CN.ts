@@ -42,38 +42,43 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="580"/>
+        <location filename="../core/render/diagram_painter.cpp" line="595"/>
         <source>GPU to the NIC NCCL would use, with its path</source>
         <translation>GPU 到 NCCL 将使用的网卡，及其路径</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="583"/>
+        <location filename="../core/render/diagram_painter.cpp" line="598"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="589"/>
+        <location filename="../core/render/diagram_painter.cpp" line="601"/>
+        <source>C2C: GPU on NVLink-C2C to its CPU (Grace)</source>
+        <translation>C2C：GPU 经 NVLink-C2C 连到其 CPU（Grace）</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_painter.cpp" line="607"/>
         <source>NVLink domain, every GPU registered: %1</source>
         <translation>NVLink 域，所有 GPU 均已注册：%1</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="594"/>
+        <location filename="../core/render/diagram_painter.cpp" line="612"/>
         <source>NVLink domain with a problem: %1</source>
         <translation>有问题的 NVLink 域：%1</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="597"/>
+        <location filename="../core/render/diagram_painter.cpp" line="615"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="616"/>
-        <location filename="../core/render/diagram_painter.cpp" line="633"/>
+        <location filename="../core/render/diagram_painter.cpp" line="634"/>
+        <location filename="../core/render/diagram_painter.cpp" line="651"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="671"/>
+        <location filename="../core/render/diagram_painter.cpp" line="689"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
@@ -200,12 +205,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="86"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="299"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="378"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="456"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="488"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="603"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="856"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="306"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="385"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="463"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="495"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="610"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="863"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
@@ -216,7 +221,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="88"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="380"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="387"/>
         <source>PCI address</source>
         <translation>PCI 地址</translation>
     </message>
@@ -243,7 +248,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="101"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="460"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="467"/>
         <source>CPU affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
@@ -283,203 +288,213 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="118"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="119"/>
+        <source>NVLink-C2C to its CPU</source>
+        <translation>到其 CPU 的 NVLink-C2C</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="120"/>
+        <source>%1 links, %2 GB/s in all</source>
+        <translation>%1 条链路，共 %2 GB/s</translation>
+    </message>
+    <message>
+        <location filename="../core/diagram/diagram_builder.cpp" line="125"/>
         <source>NCCL gdr attribute</source>
         <translation>NCCL gdr 属性</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="120"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="127"/>
         <source>ACS redirection above</source>
         <translation>上游的 ACS 重定向</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="246"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="574"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="253"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="581"/>
         <source>1 server</source>
         <translation>1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="247"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="575"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="254"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="582"/>
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="296"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="303"/>
         <source>%1 GPUs · %2 NICs</source>
         <translation>%1 个 GPU · %2 个网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="302"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="309"/>
         <source>no GPU driver</source>
         <translation>无 GPU 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="303"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="310"/>
         <source>no RDMA driver</source>
         <translation>无 RDMA 驱动</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="304"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="311"/>
         <source>no GPUDirect</source>
         <translation>无 GPUDirect</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="305"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="312"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="319"/>
         <source>problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="318"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="325"/>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="320"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="327"/>
         <source>note</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="351"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="358"/>
         <source>Package %1</source>
         <translation>CPU 封装 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="359"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="366"/>
         <source>CPU, NUMA %1</source>
         <translation>CPU，NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="360"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="367"/>
         <source>Group %1</source>
         <translation>分组 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="364"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="371"/>
         <source>Host bridge</source>
         <translation>主机桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="455"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="462"/>
         <source>NUMA node %1</source>
         <translation>NUMA 节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="459"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="466"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="487"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="494"/>
         <source>%1 fabric ports</source>
         <translation>%1 个网络端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="577"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="584"/>
         <source>%1 GPUs</source>
         <translation>%1 个 GPU</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="600"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="607"/>
         <source>%1 ports</source>
         <translation>%1 个端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="604"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="611"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="605"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="612"/>
         <source>description</source>
         <translation>描述</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="607"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="614"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="608"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="615"/>
         <source>tier</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="612"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="619"/>
         <source>ports not active</source>
         <translation>未激活的端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="669"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="676"/>
         <source>ports</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="848"/>
-        <location filename="../core/diagram/diagram_builder.cpp" line="857"/>
-        <location filename="../core/render/diagram_painter.cpp" line="574"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="855"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="864"/>
+        <location filename="../core/render/diagram_painter.cpp" line="589"/>
         <location filename="../core/render/diagram_style.cpp" line="125"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="850"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="857"/>
         <source>every GPU pair, NV%1 or more</source>
         <translation>每对 GPU，NV%1 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="852"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="859"/>
         <source>%1 to %2: every pair, NV%3 or more</source>
         <translation>%1 至 %2：每对 GPU，NV%3 或以上</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="986"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="993"/>
         <source>NVLink domain %1 (ClusterUUID %2, CliqueId %3): every GPU registered</source>
         <translation>NVLink 域 %1（ClusterUUID %2，CliqueId %3）：所有 GPU 均已注册</translation>
     </message>
     <message numerus="yes">
-        <location filename="../core/diagram/diagram_builder.cpp" line="992"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="999"/>
         <source>%n server(s)</source>
         <translation>
             <numerusform>%n 台服务器</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../core/diagram/diagram_builder.cpp" line="994"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1001"/>
         <source>%n GPU(s)</source>
         <translation>
             <numerusform>%n 个 GPU</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../core/diagram/diagram_builder.cpp" line="997"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1004"/>
         <source>%n problem(s)</source>
         <translation>
             <numerusform>%n 个问题</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1034"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1041"/>
         <source>%1 → %2 (NCCL&apos;s NIC for it) crosses the CPU socket: %3</source>
         <translation>%1 → %2（NCCL 为其选择的网卡）跨越 CPU 插槽：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1044"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1051"/>
         <source>%1 → %2 goes over NVLink through %3 (PXN): %1 has no RDMA NIC within PXB of its own</source>
         <translation>%1 → %2 经 NVLink 通过 %3 转发（PXN）：%1 自身在 PXB 范围内没有 RDMA 网卡</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1055"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1062"/>
         <source>%1 → %2 cannot use GPUDirect RDMA: %3</source>
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1090"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1097"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
@@ -489,7 +504,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>PCIe 主桥</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="368"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="375"/>
         <location filename="../core/render/diagram_style.cpp" line="158"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
@@ -931,32 +946,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 的 NVLink fabric 健康状态为 %2（%3；来自 %4），尽管其链路可能都显示满速：与对端之间的 NVLink 流量已降级或丢失。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/nvlink_findings.cpp" line="117"/>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="116"/>
         <source>%1&apos;s GPUs are in %2 NVLink domains: %3. A job on this server cannot keep its tensor-parallel group on NVLink.</source>
         <translation>%1 的 GPU 分属 %2 个 NVLink 域：%3。该服务器上的作业无法把张量并行组保持在 NVLink 上。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/nvlink_findings.cpp" line="137"/>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="136"/>
         <source>%1 is outside every NVLink domain (%2; from %3) while its peers are in %4: it fell out of its domain.</source>
         <translation>%1 不在任何 NVLink 域中（%2；来自 %3），而其对端在 %4 中：它已脱离所在的域。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/nvlink_findings.cpp" line="152"/>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="151"/>
         <source>%1 (%2) is one NVLink rack in the design, but its servers registered with %3 domains: %4.</source>
         <translation>%1（%2）在设计中是一个 NVLink 机柜，但其服务器注册到了 %3 个域：%4。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/nvlink_findings.cpp" line="178"/>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="177"/>
         <source>%1 reports %2 (from %3): memory shared over NVLink between these servers fails.</source>
         <translation>%1 报告 %2（来自 %3）：这些服务器之间经 NVLink 共享内存会失败。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/nvlink_findings.cpp" line="229"/>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="228"/>
         <source>%1 has %2 of its %3 NVLinks not active (link %4): its NVLink bandwidth is cut.</source>
         <translation>%1 的 %3 条 NVLink 中有 %2 条未激活（链路 %4）：其 NVLink 带宽被削减。</translation>
     </message>
     <message>
-        <location filename="../core/analysis/nvlink_findings.cpp" line="271"/>
+        <location filename="../core/analysis/nvlink_findings.cpp" line="270"/>
         <source>%1 counted NVLink errors during the sample (%2): the link retrains or replays, and its traffic slows.</source>
         <translation>%1 在采样期间计入了 NVLink 错误（%2）：链路在重新训练或重放，流量变慢。</translation>
     </message>

@@ -56,7 +56,8 @@ struct DiagramItem {
     // Every fact collected about it, each with where it came from, for the inspector.
     std::vector<std::pair<QString, QString>> facts;
     std::vector<DiagramPort> ports; // NICs
-    bool closed = false;            // a server drawn as a card: name, counts and a badge per verdict
+    QString c2c;         // GPUs on NVLink-C2C to their CPU (Grace): "C2C 223.6 GB/s", drawn as a tag
+    bool closed = false; // a server drawn as a card: name, counts and a badge per verdict
     // Servers and switches: the shortest end of the name, from a separator on, that no other server (or
     // switch) ends in ("01-01" for "A09-P1-IBLEAF-01-01"): what is drawn where the whole name would be too
     // small to read. The whole name where no end tells it apart.

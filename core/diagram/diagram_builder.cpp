@@ -114,6 +114,13 @@ DiagramItem deviceItem(const HostTopology& h, const Device& d) {
             fact(factName(QT_TRANSLATE_NOOP("rackscope", "speed")),
                  QStringLiteral("%1 Mb/s").arg(*d.speedMbps));
     }
+    if (d.c2cLinks) {
+        it.c2c = d.c2cGBps ? QStringLiteral("C2C %1 GB/s").arg(*d.c2cGBps, 0, 'f', 1) : QStringLiteral("C2C");
+        fact(factName(QT_TRANSLATE_NOOP("rackscope", "NVLink-C2C to its CPU")),
+             QCoreApplication::translate("rackscope", "%1 links, %2 GB/s in all")
+                 .arg(*d.c2cLinks)
+                 .arg(d.c2cGBps ? QString::number(*d.c2cGBps, 'f', 1) : QStringLiteral("?")));
+    }
     if (d.ncclGdr)
         fact(factName(QT_TRANSLATE_NOOP("rackscope", "NCCL gdr attribute")),
              *d.ncclGdr ? QStringLiteral("1") : QStringLiteral("0"));

@@ -18,6 +18,7 @@ namespace {
 
 // Pixel sizes, so text keeps its size against the boxes on any device (screen, 150 DPI image, PDF).
 constexpr int kFont = 12, kSmallFont = 10, kBadgeFont = 9, kMinFont = 7;
+const QColor kC2cColour(0x00, 0x79, 0x6b); // NVLink-C2C tags
 
 QFont makeFont(int pixels, bool bold) {
     QFont f(QStringLiteral("DejaVu Sans"));
@@ -165,8 +166,22 @@ void drawItem(QPainter& p, const DiagramItem& it, bool text, const std::vector<H
     const QRectF inner = it.rect.adjusted(5, 3, -5, -6);
     drawFitted(p, QRectF(inner.left(), inner.top(), inner.width(), inner.height() / 2),
                Qt::AlignLeft | Qt::AlignVCenter, it.label, kFont, true);
-    drawFitted(p, QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
-               Qt::AlignLeft | Qt::AlignVCenter, it.detail, kSmallFont, false);
+    QRectF detail(inner.left(), inner.center().y(), inner.width(), inner.height() / 2);
+    if (!it.c2c.isEmpty()) { // the GPU's NVLink-C2C to its CPU: a tag at the right of its detail line (the
+                             // NVLink tag has the top right corner)
+        p.setFont(font(kBadgeFont, true));
+        const QString tag = QStringLiteral("C2C");
+        const double w = advance(tag, kBadgeFont, true) + 6;
+        const QRectF r(detail.right() - w, detail.center().y() - 6, w, 12);
+        p.setPen(Qt::NoPen);
+        p.setBrush(kC2cColour);
+        p.drawRoundedRect(r, 2, 2);
+        p.setPen(Qt::white);
+        p.drawText(r, Qt::AlignCenter, tag);
+        p.setPen(s.text);
+        detail.setRight(r.left() - 3); // the detail keeps clear of it
+    }
+    drawFitted(p, detail, Qt::AlignLeft | Qt::AlignVCenter, it.detail, kSmallFont, false);
 }
 
 // An NVLink between two GPUs of a server: an arc below the boxes, a cubic that leaves and arrives
@@ -581,6 +596,10 @@ std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
              Qt::DashLine});
     if (lines[2])
         rows.push_back({{}, railColour(-1), true, QCoreApplication::translate("rackscope", "cable")});
+    if (std::any_of(d.items.begin(), d.items.end(), [](const DiagramItem& it) { return !it.c2c.isEmpty(); }))
+        rows.push_back(
+            {kC2cColour, kC2cColour, false,
+             QCoreApplication::translate("rackscope", "C2C: GPU on NVLink-C2C to its CPU (Grace)")});
     std::array<int, 2> bands{}; // healthy, not
     for (const NvlinkBand& b : d.nvlinkBands)
         ++bands[b.healthy ? 0 : 1];

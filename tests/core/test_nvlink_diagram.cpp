@@ -125,6 +125,19 @@ private slots:
                                       QStringLiteral("tray24 nvlink-fabric-unhealthy")}));
         for (const NvlinkBand& b : d.nvlinkBands)
             QVERIFY(!b.healthy);
+        // Opened, a tray's GPUs show their NVLink-C2C to Grace (5 links of 44712 MB/s in the topology), and
+        // the NIC each reaches through its CPU is drawn with NCCL's path type P2C.
+        DiagramOptions open;
+        open.open = ServersOpen::Listed;
+        open.expanded = {QStringLiteral("tray01")};
+        const Diagram opened = buildDiagram(ws.diagramInput(), open);
+        const int gpu = opened.find(QStringLiteral("tray01/GPU0"));
+        QVERIFY(gpu >= 0);
+        QCOMPARE(opened.items[std::size_t(gpu)].c2c, QStringLiteral("C2C 223.6 GB/s"));
+        QVERIFY(std::any_of(opened.links.begin(), opened.links.end(), [&](const DiagramLink& l) {
+            return l.kind == LinkKind::GpuNic && l.label == QLatin1String("P2C") &&
+                   (l.a == gpu || l.b == gpu);
+        }));
     }
 };
 
