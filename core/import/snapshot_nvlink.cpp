@@ -46,6 +46,8 @@ void readGpus(const QJsonObject& gpus, const QString& host, const QString& sourc
             s.link = link.value("link").toInt();
             s.state = link.value("active").toBool() ? QStringLiteral("active") : QStringLiteral("inactive");
             s.remote = text(link.value("remote_type"));
+            if (link.value("speed_mbps").isDouble()) // NVML's MBps are nvidia-smi's GB/s times 1000
+                s.gbPerSecond = link.value("speed_mbps").toDouble() / 1000;
             const QJsonObject errors = link.value("errors").toObject();
             for (auto it = errors.begin(); it != errors.end(); ++it)
                 if (it.value().isDouble())

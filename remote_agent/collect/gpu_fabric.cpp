@@ -117,6 +117,14 @@ void nvlinkDetails(const Nvml& nvml, nvml::Device device, unsigned link, Json* o
     if (remoteType && remoteType(device, link, &type) == 0)
         kind = type == 0 ? "GPU" : type == 1 ? "IBM NPU" : type == 2 ? "NVSwitch" : nullptr;
     (*out)["remote_type"] = nameOrNull(kind);
+    auto fields =
+        nvml.get<nvml::Return (*)(nvml::Device, int, nvml::FieldValue*)>("nvmlDeviceGetFieldValues");
+    nvml::FieldValue speed{};
+    speed.fieldId = nvml::kFieldNvlinkSpeedMBps;
+    speed.scopeId = link;
+    (*out)["speed_mbps"] = fields && fields(device, 1, &speed) == 0 && speed.nvmlReturn == 0
+                               ? Json(speed.value.ui)
+                               : Json(nullptr);
     // nvmlNvLinkErrorCounter_t; NVLink 5 answers NOT_SUPPORTED for these, and the counters are then unknown.
     auto counter = nvml.get<nvml::Return (*)(nvml::Device, unsigned, int, unsigned long long*)>(
         "nvmlDeviceGetNvLinkErrorCounter");

@@ -52,7 +52,19 @@ struct FabricInfoV1 {
 constexpr unsigned kFabricInfoV3 = unsigned(sizeof(FabricInfoV)) | (3u << 24);
 constexpr unsigned kFabricInfoV2 = unsigned(sizeof(FabricInfoV2)) | (2u << 24);
 constexpr Return kArgumentVersionMismatch = 25;
-struct C2cModeInfo { // nvmlC2cModeInfo_v1_t
+struct FieldValue { // nvmlFieldValue_t
+    unsigned int fieldId, scopeId;
+    long long timestamp, latencyUsec;
+    int valueType;
+    Return nvmlReturn;
+    union {
+        double d;
+        unsigned int ui;
+        unsigned long long ull;
+    } value;
+};
+constexpr unsigned kFieldNvlinkSpeedMBps = 164; // NVML_FI_DEV_NVLINK_GET_SPEED, scope: the link
+struct C2cModeInfo {                            // nvmlC2cModeInfo_v1_t
     unsigned int isC2cEnabled;
 };
 constexpr unsigned kClockSm = 1; // NVML_CLOCK_SM

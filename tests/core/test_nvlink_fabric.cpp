@@ -316,8 +316,11 @@ private slots:
             incoming(QStringLiteral("nvidia-smi-q-grep-C3-cliqueid_gb200-fabric-unhealthy.txt")),
             incoming(QStringLiteral("nvidia-smi-nvlink-s_gb200-18x53.125GBs-user-truncated.txt")), {}, 2);
         QCOMPARE(int(links.fabric.links.size()), 20);
-        for (const NvlinkLinkState& l : links.fabric.links)
+        for (const NvlinkLinkState& l : links.fabric.links) {
             QCOMPARE(l.state, QStringLiteral("active"));
+            QCOMPARE(l.gbPerSecond,
+                     std::optional<double>(53.125)); // NVML's per-link speed field, as nvidia-smi's
+        }
         // A GPU whose capture states no registration: NVML answers Not Supported, and nothing is invented.
         const NvlinkInput older = agentSnapshot(
             incoming(QStringLiteral("nvidia-smi-q-grep-A3-fabric_4xH100-gcp-a3-no-cliqueid.txt")), {}, {}, 4);

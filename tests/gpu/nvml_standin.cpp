@@ -175,7 +175,8 @@ void loadNvlinks(const char* path) {
             std::vector<int>& links = s.nvlinks.back();
             if (links.size() <= size_t(link))
                 links.resize(size_t(link) + 1, -1);
-            links[size_t(link)] = std::strcmp(rest, "<inactive>") == 0 ? 0 : 1;
+            links[size_t(link)] =
+                std::strcmp(rest, "<inactive>") == 0 ? 0 : int(std::strtod(rest, nullptr) * 1000 + 0.5);
         }
     }
 }
@@ -468,7 +469,31 @@ __attribute__((visibility("default"))) int nvmlDeviceGetNvLinkState(void* device
     const uintptr_t d = id(device);
     if (d == 0 || d > s.nvlinks.size() || link >= s.nvlinks[d - 1].size() || s.nvlinks[d - 1][link] < 0)
         return kNotSupported;
-    *active = s.nvlinks[d - 1][link];
+    *active = s.nvlinks[d - 1][link] > 0;
+    return kSuccess;
+}
+
+struct StandinFieldValue { // nvmlFieldValue_t
+    unsigned fieldId, scopeId;
+    long long timestamp, latencyUsec;
+    int valueType, nvmlReturn;
+    unsigned long long value;
+};
+
+// NVML_FI_DEV_NVLINK_GET_SPEED (164) per link, in MBps, from the `nvlink --status` capture's GB/s.
+__attribute__((visibility("default"))) int nvmlDeviceGetFieldValues(void* device, int count,
+                                                                    StandinFieldValue* values) {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const uintptr_t d = id(device);
+    for (int i = 0; i < count; ++i) {
+        StandinFieldValue& v = values[i];
+        const bool known = v.fieldId == 164 && d >= 1 && d <= s.nvlinks.size() &&
+                           v.scopeId < s.nvlinks[d - 1].size() && s.nvlinks[d - 1][v.scopeId] > 0;
+        v.valueType = 1; // NVML_VALUE_TYPE_UNSIGNED_INT
+        v.nvmlReturn = known ? kSuccess : kNotSupported;
+        v.value = known ? unsigned(s.nvlinks[d - 1][v.scopeId]) : 0;
+    }
     return kSuccess;
 }
 
