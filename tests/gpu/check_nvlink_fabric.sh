@@ -4,7 +4,7 @@
 # every GPU nvidia-smi prints a Fabric section for, the agent must state the same State and Status, and, where
 # nvidia-smi prints them, the same CliqueId, ClusterUUID and health summary; the verdicts must agree. Where
 # nvidia-smi prints no Fabric section (a GPU without NVLink fabric), the agent must not invent a registration.
-# Each NVLink nvidia-smi nvlink --status lists must be in the agent's list, in the same state.
+# Each NVLink nvidia-smi nvlink --status lists must be in the agent's list, in the same state and at the same speed.
 #   tests/gpu/check_nvlink_fabric.sh [build/release]
 set -euo pipefail
 build=${1:-build/release}
@@ -45,11 +45,13 @@ if not smi['gpus'] and agent['gpus']:
 codes = lambda doc: sorted(f['code'] for f in doc['findings'] if f['code'].startswith('nvlink-fabric'))
 if smi['gpus'] and codes(smi) != codes(agent):
     problems.append('verdicts differ: nvidia-smi %s, agent %s' % (codes(smi), codes(agent)))
-agent_links = {(l['gpu'], l['link']): l['state'] for l in agent['links']}
+agent_links = {(l['gpu'], l['link']): l for l in agent['links']}
 for l in links['links']:
-    got = agent_links.get((l['gpu'], l['link']))
-    if got != l['state']:
-        problems.append('%s link %d: nvidia-smi %s, agent %s' % (l['gpu'], l['link'], l['state'], got))
+    got = agent_links.get((l['gpu'], l['link']), {})
+    if got.get('state') != l['state']:
+        problems.append('%s link %d: nvidia-smi %s, agent %s' % (l['gpu'], l['link'], l['state'], got.get('state')))
+    elif l['gb_per_s'] is not None and got.get('gb_per_s') is not None and abs(l['gb_per_s'] - got['gb_per_s']) > 0.01:
+        problems.append('%s link %d: nvidia-smi %.3f GB/s, agent %.3f GB/s' % (l['gpu'], l['link'], l['gb_per_s'], got['gb_per_s']))
 print('GPUs with a fabric registration: %d (nvidia-smi), %d (agent); NVLinks: %d listed, %d read by the agent'
       % (len(smi['gpus']), len(agent['gpus']), len(links['links']), len(agent_links)))
 for p in problems:
