@@ -3,11 +3,13 @@
 #include "acceptance/check_output.h"
 #include "acceptance/check_report.h"
 #include "acceptance/rack_check.h"
+#include "acceptance/rdma_pairs.h"
 #include "import/input_file.h"
 #include "protocol/protocol.h"
 #include "server_inputs.h"
 
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -55,6 +57,28 @@ void sampleCounters(const QCommandLineParser& parser, const RemoteOptions& remot
     }
 }
 
+// ib_write_bw between the servers (rdma_pairs.h), each pair said on stderr as it ends.
+QString measureRdma(const QCommandLineParser& parser, const RemoteOptions& remote, const Workspace& ws,
+                    const RdmaBwOptions& bw, CheckOptions& o) {
+    const FleetTarget target = fleetFromOptions(parser, remote, parser.value(remote.timeout).toInt(),
+                                                parser.value(remote.concurrency).toInt());
+    if (!target.error.isEmpty())
+        return target.error;
+    RdmaPairsRun run(target.options, rdmaEndpoints(ws, target.options.config), bw);
+    QEventLoop loop;
+    QObject::connect(&run, &RdmaPairsRun::pairFinished, [](const RdmaPairResult& r) {
+        const RdmaPairTest& t = r.test;
+        fprintf(stderr, "rackscope-cli check: rdma %s %s -> %s %s: %s\n", qPrintable(t.client),
+                qPrintable(t.clientDevice), qPrintable(t.server), qPrintable(t.serverDevice),
+                r.gbps ? qPrintable(QStringLiteral("%1 Gb/s").arg(*r.gbps, 0, 'f', 1)) : qPrintable(r.error));
+    });
+    QObject::connect(&run, &RdmaPairsRun::finished, &loop, &QEventLoop::quit);
+    run.start();
+    loop.exec();
+    o.rdmaPairs = run.results();
+    return {};
+}
+
 } // namespace
 
 int runCheck(const QStringList& args) {
@@ -93,7 +117,24 @@ int runCheck(const QStringList& args) {
     const QCommandLineOption junit(QStringLiteral("junit"),
                                    QStringLiteral("Write JUnit XML for a CI pipeline."),
                                    QStringLiteral("FILE"));
-    parser.addOptions({json, local, expect, baseline, saveBaseline, sample, report, junit});
+    const QCommandLineOption active(
+        QStringLiteral("active"),
+        QStringLiteral("Also measure (over SSH): rdma (ib_write_bw between neighbouring servers, each RDMA "
+                       "device against two peers)."),
+        QStringLiteral("LIST"));
+    const QCommandLineOption rdmaSeconds(QStringLiteral("rdma-seconds"),
+                                         QStringLiteral("How long each ib_write_bw runs (default 5)."),
+                                         QStringLiteral("S"), QStringLiteral("5"));
+    const QCommandLineOption rdmaPort(
+        QStringLiteral("rdma-port"),
+        QStringLiteral("The TCP port ib_write_bw's sides meet on (default 18515)."), QStringLiteral("PORT"),
+        QStringLiteral("18515"));
+    const QCommandLineOption tolerance(
+        QStringLiteral("tolerance"),
+        QStringLiteral("A measured figure this many percent below its baseline's fails (default 10)."),
+        QStringLiteral("PCT"), QStringLiteral("10"));
+    parser.addOptions({json, local, expect, baseline, saveBaseline, sample, report, junit, active,
+                       rdmaSeconds, rdmaPort, tolerance});
     const RemoteOptions remote;
     remote.addTo(parser);
     const auto usage = [](const QString& message) {
@@ -136,6 +177,31 @@ int runCheck(const QStringList& args) {
         options.sampleSeconds = s;
     }
 
+    RdmaBwOptions rdmaOptions;
+    bool rdmaAsked = false;
+    if (parser.isSet(active)) {
+        for (const QString& what : parser.value(active).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (what == QLatin1String("rdma"))
+                rdmaAsked = true;
+            else
+                return usage(QStringLiteral("--active takes rdma, not %1").arg(what));
+        }
+        if (!remote.wanted(parser))
+            return usage(QStringLiteral("--active measures servers over SSH: give --hosts"));
+    }
+    {
+        bool ok = false, okPort = false, okTolerance = false;
+        rdmaOptions.durationS = parser.value(rdmaSeconds).toInt(&ok);
+        rdmaOptions.tcpPort = parser.value(rdmaPort).toInt(&okPort);
+        options.tolerance = parser.value(tolerance).toDouble(&okTolerance) / 100;
+        if (!ok || rdmaOptions.durationS < 1 || rdmaOptions.durationS > 600)
+            return usage(QStringLiteral("--rdma-seconds takes 1 to 600"));
+        if (!okPort || rdmaOptions.tcpPort < 1024 || rdmaOptions.tcpPort > 65535)
+            return usage(QStringLiteral("--rdma-port takes 1024 to 65535"));
+        if (!okTolerance || options.tolerance < 0 || options.tolerance >= 1)
+            return usage(QStringLiteral("--tolerance takes a percentage from 0 to 99"));
+    }
+
     Workspace ws;
     const ServerInputs in = readServers(parser, remote, files, parser.isSet(local), ws);
     if (!in.error.isEmpty())
@@ -151,6 +217,10 @@ int runCheck(const QStringList& args) {
                     QStringLiteral("not sampled: counters are sampled over SSH (--hosts) only");
     }
 
+    if (rdmaAsked)
+        if (const QString e = measureRdma(parser, remote, ws, rdmaOptions, options); !e.isEmpty())
+            return usage(e);
+
     const RackCheck rack = checkRack(ws, options);
     QStringList written;
     const auto write = [&](const QCommandLineOption& option, const QByteArray& bytes) {
@@ -163,8 +233,8 @@ int runCheck(const QStringList& args) {
         written << parser.value(option);
         return true;
     };
-    bool ok =
-        write(saveBaseline, baselineToJson(rack.facts, rack.checkedAt)) && write(junit, rackCheckJUnit(rack));
+    bool ok = write(saveBaseline, baselineToJson(rack.facts, rack.measured, rack.checkedAt)) &&
+              write(junit, rackCheckJUnit(rack));
     if (ok && parser.isSet(report)) {
         if (const QString e = writeRackReport(rack, ws, parser.value(report)); !e.isEmpty()) {
             fprintf(stderr, "rackscope-cli check: %s\n", qPrintable(e));

@@ -9,19 +9,29 @@ constexpr char kType[] = "rackscope-baseline";
 constexpr int kFormat = 1;
 } // namespace
 
-QByteArray baselineToJson(const std::vector<HostFacts>& hosts, const QDateTime& savedAt) {
-    QJsonObject all;
+QByteArray baselineToJson(const std::vector<HostFacts>& hosts,
+                          const std::map<QString, std::map<QString, double>>& measured,
+                          const QDateTime& savedAt) {
+    QJsonObject all, figures;
     for (const HostFacts& h : hosts) {
         QJsonObject facts;
         for (const Fact& f : h.facts)
             facts.insert(f.key, f.text());
         all.insert(h.host, facts);
     }
-    return QJsonDocument(QJsonObject{{"type", QLatin1String(kType)},
-                                     {"format", kFormat},
-                                     {"saved_at", savedAt.toUTC().toString(Qt::ISODate)},
-                                     {"hosts", all}})
-        .toJson(QJsonDocument::Indented);
+    for (const auto& [host, values] : measured) {
+        QJsonObject o;
+        for (const auto& [key, value] : values)
+            o.insert(key, value);
+        figures.insert(host, o);
+    }
+    QJsonObject doc{{"type", QLatin1String(kType)},
+                    {"format", kFormat},
+                    {"saved_at", savedAt.toUTC().toString(Qt::ISODate)},
+                    {"hosts", all}};
+    if (!figures.isEmpty())
+        doc.insert("measured", figures); // an addition within format 1: an older reader ignores it
+    return QJsonDocument(doc).toJson(QJsonDocument::Indented);
 }
 
 std::optional<Baseline> readBaseline(const QByteArray& json, const QString& location, QString* error) {
@@ -49,7 +59,14 @@ std::optional<Baseline> readBaseline(const QByteArray& json, const QString& loca
             if (f.value().isString())
                 b.facts[h.key()][f.key()] = f.value().toString();
     }
-    if (b.facts.empty()) {
+    const QJsonObject measured = o.value("measured").toObject();
+    for (auto h = measured.begin(); h != measured.end(); ++h) {
+        const QJsonObject values = h.value().toObject();
+        for (auto v = values.begin(); v != values.end(); ++v)
+            if (v.value().isDouble() && v.value().toDouble() >= 0)
+                b.measured[h.key()][v.key()] = v.value().toDouble();
+    }
+    if (b.facts.empty() && b.measured.empty()) {
         *error = QStringLiteral("%1: the baseline names no server").arg(location);
         return std::nullopt;
     }

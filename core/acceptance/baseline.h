@@ -13,9 +13,13 @@ struct Baseline {
     QString location;
     QDateTime savedAt;
     std::map<QString, std::map<QString, QString>> facts; // host -> fact key -> Fact::text()
+    // What the active checks measured: host -> "rdma.mlx5_0" (Gb/s), "nccl.all_reduce" (GB/s) -> figure.
+    std::map<QString, std::map<QString, double>> measured;
 };
 
-QByteArray baselineToJson(const std::vector<HostFacts>& hosts, const QDateTime& savedAt);
+QByteArray baselineToJson(const std::vector<HostFacts>& hosts,
+                          const std::map<QString, std::map<QString, double>>& measured,
+                          const QDateTime& savedAt);
 // The baseline, or nothing and why.
 std::optional<Baseline> readBaseline(const QByteArray& json, const QString& location, QString* error);
 

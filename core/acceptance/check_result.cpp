@@ -52,6 +52,11 @@ const std::vector<CheckInfo>& checkCatalogue() {
         {"versions", QT_TRANSLATE_NOOP("rackscope", "Driver, CUDA, NCCL, kernel, OFED and firmware versions"),
          Severity::Warning},
         {"baseline", QT_TRANSLATE_NOOP("rackscope", "The server as its baseline saw it"), Severity::Warning},
+        // Active: run only when asked (--active), listed only then.
+        {"nccl-bandwidth", QT_TRANSLATE_NOOP("rackscope", "NCCL bandwidth: each server alone and in pairs"),
+         Severity::Error},
+        {"rdma-bandwidth", QT_TRANSLATE_NOOP("rackscope", "RDMA bandwidth between servers (ib_write_bw)"),
+         Severity::Error},
     };
     return all;
 }

@@ -2,6 +2,7 @@
 
 #include "analysis/findings.h"
 #include "analysis/nvlink_findings.h"
+#include "measured_checks.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -55,6 +56,14 @@ QString actionFor(const QString& check) {
         {QStringLiteral("baseline"),
          QStringLiteral("Find out what changed since the baseline; save a new one if "
                         "the change was meant.")},
+        {QStringLiteral("rdma-bandwidth"),
+         QStringLiteral(
+             "Test the slow device's port, cable and switch port (mlxlink, ibdiagnet); check its PCIe "
+             "link and the GPU memory path it used.")},
+        {QStringLiteral("nccl-bandwidth"),
+         QStringLiteral(
+             "Read the run's NCCL log for the transports taken; check the server's NVLink, PCIe and "
+             "NICs against its peers'.")},
     };
     auto it = actions.find(check);
     return it == actions.end() ? QString() : it->second;
@@ -115,16 +124,6 @@ struct Items {
     }
     bool has(const QString& check) const { return byCheck.count(check) > 0; }
 };
-
-QJsonObject snapshotOf(const Workspace& ws, const InspectedHost& h) {
-    for (const RawSource& r : ws.sources())
-        if (r.location == h.host.source.location) {
-            const QJsonObject o = QJsonDocument::fromJson(r.content).object();
-            if (o.value("type").toString() == QLatin1String("rackscope-snapshot"))
-                return o;
-        }
-    return {};
-}
 
 void addFindings(Items& items, const std::vector<Finding>& findings) {
     for (const Finding& f : findings) {
@@ -443,7 +442,9 @@ ServerCheck finish(const QString& host, const QString& source, Items& items, con
     for (const CheckInfo& info : checkCatalogue()) {
         const QString id = QLatin1String(info.id);
         if ((id == QLatin1String("error-counters") && !o.sampleSeconds) ||
-            (id == QLatin1String("baseline") && !o.baseline))
+            (id == QLatin1String("baseline") && !o.baseline) ||
+            (id == QLatin1String("rdma-bandwidth") && !o.rdmaPairs) ||
+            (id == QLatin1String("nccl-bandwidth")))
             continue;
         CheckResult r{id, Verdict::Pass, std::move(items.byCheck[id])};
         // A pass beside an item that is not: the pass is what the check rests on otherwise, dropped.
@@ -492,7 +493,7 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
     for (const ServerEntry& e : ws.servers())
         if (e.host) {
             hosts.push_back(e.host);
-            snapshots.push_back(snapshotOf(ws, *e.host));
+            snapshots.push_back(agentSnapshotOf(ws, *e.host));
             rack.facts.push_back(factsOf(*e.host, snapshots.back()));
         }
     rack.drift = findDrift(rack.facts);
@@ -545,6 +546,18 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
             addBaselineItems(items, f, *o.baseline);
         if (o.sampleSeconds)
             addCounterItems(items, f.host, o);
+        const MeasuredJudge judge{o.baseline ? &*o.baseline : nullptr, o.tolerance, f.host};
+        // The active checks know a server by the name the console reached it by.
+        const QString alias = h.host.source.location.startsWith(QLatin1String("ssh://"))
+                                  ? h.host.source.location.mid(6)
+                                  : f.host;
+        if (o.rdmaPairs) {
+            std::map<QString, double> figures;
+            for (const MeasuredItem& m : rdmaBandwidthItems(alias, *o.rdmaPairs, judge, &figures))
+                items.add(m.check, m.verdict, m.subject, m.evidence);
+            if (!figures.empty())
+                rack.measured[f.host].insert(figures.begin(), figures.end());
+        }
         for (const CheckInfo& info : checkCatalogue())
             if (QLatin1String(info.id) != QLatin1String("error-counters") &&
                 QLatin1String(info.id) != QLatin1String("baseline"))

@@ -6,6 +6,7 @@
 #include "baseline.h"
 #include "check_result.h"
 #include "expectation.h"
+#include "rdma_pairs.h"
 #include "runs/counter_watch.h"
 #include "workspace/workspace.h"
 
@@ -21,6 +22,9 @@ struct CheckOptions {
     std::optional<double> sampleSeconds;
     std::vector<CounterChange> counterChanges;
     std::map<QString, QString> unsampled;
+    // The active checks' measurements (`--active`); absent: not asked, and the check is not listed.
+    std::optional<std::vector<RdmaPairResult>> rdmaPairs;
+    double tolerance = 0.10; // a measured figure this far below its baseline's fails
 };
 
 struct ServerCheck {
@@ -44,7 +48,8 @@ struct RackCheck {
     QDateTime checkedAt;
     std::vector<ServerCheck> servers;
     std::vector<Drift> drift;
-    std::vector<HostFacts> facts;  // what a baseline saves
+    std::vector<HostFacts> facts;                          // what a baseline saves
+    std::map<QString, std::map<QString, double>> measured; // and the active checks' figures, by host
     QStringList notes;             // about the rack as a whole: the baseline's servers not checked
     QString expectation, baseline; // where they came from, when given
     Verdict verdict() const;

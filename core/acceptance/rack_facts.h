@@ -10,6 +10,8 @@
 
 namespace rackscope {
 
+class Workspace;
+
 struct Fact {
     QString check;      // the check it belongs to (check_result.h)
     QString key;        // stable: "version.nvidia_driver", "mtu.eth0", "port.rate"
@@ -28,6 +30,9 @@ struct HostFacts {
     std::map<QString, QString> silent;
     const Fact* find(const QString& key) const;
 };
+
+// The agent's collect answer the host was read from, or empty for a topology file.
+QJsonObject agentSnapshotOf(const Workspace& ws, const InspectedHost& host);
 
 // `snapshot`: the agent's collect answer the host was read from, or empty for a topology file.
 HostFacts factsOf(const InspectedHost& host, const QJsonObject& snapshot);

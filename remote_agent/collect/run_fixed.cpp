@@ -25,7 +25,8 @@ std::string findProgram(const std::string& name) {
     return {};
 }
 
-FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t maxOutput) {
+FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t maxOutput,
+                  const FixedRunOptions& options) {
     FixedRun r;
     int fds[2];
     if (argv.empty() || ::pipe2(fds, O_CLOEXEC) != 0) {
@@ -44,7 +45,7 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
         const int devnull = ::open("/dev/null", O_RDWR);
         if (devnull >= 0) {
             ::dup2(devnull, STDIN_FILENO);
-            ::dup2(devnull, STDERR_FILENO);
+            ::dup2(options.mergeStderr ? fds[1] : devnull, STDERR_FILENO);
         }
         std::vector<char*> args;
         for (const std::string& a : argv)
@@ -64,8 +65,12 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
             r.failure = "timed out after " + std::to_string(timeoutMs) + " ms";
             break;
         }
+        if (options.cancel && options.cancel->load()) {
+            r.failure = "cancelled";
+            break;
+        }
         pollfd p{fds[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, int(left));
+        const int ready = ::poll(&p, 1, options.cancel && left > 100 ? 100 : int(left));
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready <= 0)

@@ -1,6 +1,7 @@
 #pragma once
 // Runs one of the agent's own fixed commands (never anything a request
 // supplies): argv is exec'd directly, no shell, with a time and output bound.
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,7 +14,13 @@ struct FixedRun {
     std::string failure; // why it did not run to completion
 };
 
-FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t maxOutput);
+struct FixedRunOptions {
+    bool mergeStderr = false;                  // a program that says why it failed on stderr (perftest)
+    const std::atomic<bool>* cancel = nullptr; // looked at ten times a second; set: the program is killed
+};
+
+FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t maxOutput,
+                  const FixedRunOptions& options = {});
 // The program's path, from PATH and the sbin directories, or empty.
 std::string findProgram(const std::string& name);
 

@@ -19,8 +19,9 @@ Json Server::hello() const {
                 {"protocol_minor", protocol::kMinorVersion},
                 {"agent", RACKSCOPE_VERSION},
                 {"host", hostName()},
-                {"capabilities", Json::array({protocol::method::kCollect, protocol::method::kSample,
-                                              protocol::method::kLoad, protocol::kCapabilitySampleGpus})}};
+                {"capabilities",
+                 Json::array({protocol::method::kCollect, protocol::method::kSample, protocol::method::kLoad,
+                              protocol::method::kRdmaBw, protocol::kCapabilitySampleGpus})}};
 }
 
 void Server::send(const Json& message) {
@@ -49,26 +50,41 @@ int Server::run() {
     send(hello());
     char buf[65536];
     for (;;) {
-        pollfd p[2] = {{in_, POLLIN, 0}, {load_ ? load_->notifyFd() : -1, POLLIN, 0}};
+        std::vector<pollfd> p{{in_, POLLIN, 0}, {load_ ? load_->notifyFd() : -1, POLLIN, 0}};
+        for (const auto& [id, job] : rdmaBw_)
+            p.push_back({job->notifyFd(), POLLIN, 0});
         const int next = msUntilNextSample(Clock::now());
-        const int ready = ::poll(p, 2, next < 0 || next > kParentCheckMs ? kParentCheckMs : next);
+        const int ready =
+            ::poll(p.data(), nfds_t(p.size()), next < 0 || next > kParentCheckMs ? kParentCheckMs : next);
         if (ready < 0 && errno != EINTR)
             return 1;
         // A console killed outright may leave our stdin open (a pipe another process holds): its death
         // shows as a new parent, looked at least once a second, and ends a load run as an EOF would.
         if (::getppid() != parent_) {
             load_.reset();
+            rdmaBw_.clear();
             return 0;
         }
         if (ready > 0 && p[1].revents)
             forwardLoad();
+        for (auto it = rdmaBw_.begin(); ready > 0 && it != rdmaBw_.end();) {
+            std::optional<Json> answer = it->second->take();
+            if (!answer) {
+                ++it;
+                continue;
+            }
+            send(*answer);
+            it = rdmaBw_.erase(it);
+        }
         if (ready > 0 && p[0].revents) {
             const ssize_t n = ::read(in_, buf, sizeof buf);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0) {
-                // EOF: a partial request line is dropped, running samples too, and a load run is cancelled.
+                // EOF: a partial request line is dropped, running samples too; a load or ib_write_bw is
+                // ended.
                 load_.reset();
+                rdmaBw_.clear();
                 return 0;
             }
             for (const LineReader::Item& item : reader_.feed(buf, size_t(n))) {
@@ -151,9 +167,13 @@ void Server::handleRequest(const Json& id, const std::string& method, const Json
     }
     if (method == protocol::method::kLoad)
         return startLoad(id, params);
+    if (method == protocol::method::kRdmaBw)
+        return startRdmaBw(id, params);
     if (method == protocol::method::kCancel) {
         if (load_ && load_->id() == key)
             return load_->cancel(); // its result follows when the engine has stopped
+        if (const auto rdma = rdmaBw_.find(key); rdma != rdmaBw_.end())
+            return rdma->second->cancel(); // its result follows, "cancelled": true
         const auto it = jobs_.find(key);
         if (it == jobs_.end())
             return sendError(id, protocol::error::kNotFound, "nothing running with this id");
@@ -177,6 +197,20 @@ void Server::startLoad(const Json& id, const Json& params) {
     if (spec->client.empty())
         spec->client = hostName();
     load_ = std::make_unique<LoadJob>(id.get<int64_t>(), std::move(*spec));
+}
+
+void Server::startRdmaBw(const Json& id, const Json& params) {
+    const int64_t key = id.get<int64_t>();
+    if (rdmaBw_.count(key) || jobs_.count(key) || (load_ && load_->id() == key))
+        return sendError(id, protocol::error::kDuplicateId, "a run with this id is running");
+    if (rdmaBw_.size() >= size_t(protocol::kMaxConcurrentRdmaBw))
+        return sendError(id, protocol::error::kBusy,
+                         std::to_string(rdmaBw_.size()) + " rdma_bw runs are running, the most at once");
+    std::string why;
+    std::optional<RdmaBwRun> run = rdmaBwRun(params, options_.fs, &why);
+    if (!run)
+        return sendError(id, protocol::error::kBadParams, why);
+    rdmaBw_[key] = std::make_unique<RdmaBwJob>(key, std::move(*run));
 }
 
 void Server::forwardLoad() {

@@ -7,6 +7,7 @@
 #include "collect/snapshot.h"
 #include "line_reader.h"
 #include "load_job.h"
+#include "rdma_bw_job.h"
 
 #include <chrono>
 #include <map>
@@ -43,6 +44,7 @@ private:
     void tick(Clock::time_point now);
     void startLoad(const Json& id, const Json& params);
     void forwardLoad();
+    void startRdmaBw(const Json& id, const Json& params);
     int msUntilNextSample(Clock::time_point now) const;
 
     void send(const Json& message);
@@ -54,6 +56,7 @@ private:
     LineReader reader_;
     std::map<int64_t, SampleJob> jobs_;
     std::unique_ptr<LoadJob> load_; // one load run at a time
+    std::map<int64_t, std::unique_ptr<RdmaBwJob>> rdmaBw_;
     bool outputBroken_ = false;
 };
 

@@ -275,9 +275,9 @@ private slots:
         CheckOptions none;
         const RackCheck before = checkRack(rackOf(clean_), none);
         QString error;
-        const auto b =
-            readBaseline(baselineToJson(before.facts, QDateTime(QDate(2026, 12, 1), QTime(9, 0), Qt::UTC)),
-                         QStringLiteral("rack-baseline.json"), &error);
+        const auto b = readBaseline(
+            baselineToJson(before.facts, {}, QDateTime(QDate(2026, 12, 1), QTime(9, 0), Qt::UTC)),
+            QStringLiteral("rack-baseline.json"), &error);
         QVERIFY2(b, qPrintable(error));
         CheckOptions o;
         o.baseline = b;
@@ -296,7 +296,7 @@ private slots:
         // A server the baseline does not name is a warn of its own.
         CheckOptions other;
         other.baseline =
-            readBaseline(baselineToJson({before.facts[0]}, QDateTime::currentDateTimeUtc()), "b", &error);
+            readBaseline(baselineToJson({before.facts[0]}, {}, QDateTime::currentDateTimeUtc()), "b", &error);
         const RackCheck two = checkRack(rackOf(clean_, {"node1", "node2"}), other);
         QCOMPARE(two.servers[1].check(QStringLiteral("baseline"))->verdict, Verdict::Warn);
     }

@@ -4,6 +4,10 @@
 // link at x8 (the stand-in), an MTU of 1500 among 9000s (the live interface), a missing NIC (the tree), a
 // symbol error counter rising while sampled (written into the tree as the agent reads it), a server whose
 // sshd is gone. Every fault is found on its host, and nothing else is reported.
+// The active RDMA check runs ib_write_bw between the hosts through their agents: a stand-in on each host's
+// PATH meets its peer over real TCP between the namespaces and replays a real capture (no RDMA NIC here),
+// slowed where the test says a device is slow. A slow end is told from its partners, and a baseline of
+// the figures is saved and then violated beyond its tolerance.
 #include "rack_hosts.h"
 #include "transport/ssh_test_hosts.h"
 
@@ -13,6 +17,16 @@
 using namespace rackscope::test;
 
 namespace {
+
+const QString kPerftestClient =
+    QStringLiteral("ib_write_bw-use_cuda-dmabuf-report_gbits-16qp-duration-roce-A40_client.txt");
+const QString kPerftestServer =
+    QStringLiteral("ib_write_bw-use_cuda-dmabuf-report_gbits-16qp-duration-roce-A40_server.txt");
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 QStringList problemsIn(const QJsonObject& doc) {
     QStringList out;
@@ -122,6 +136,88 @@ private slots:
                             .toString()
                             .startsWith(QLatin1String("no error counter rose in 2 s")));
             }
+    }
+
+    void activeRdmaAndItsBaseline() {
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QTemporaryDir dir;
+        const QStringList names{"node1", "node2", "node3", "node4"};
+        for (const QString& name : names) {
+            RackHost h = rackHost(name);
+            const QString csv = dir.filePath(name + QStringLiteral(".csv")),
+                          root = dir.filePath(QStringLiteral("sys-") + name);
+            QVERIFY(writeInventoryCsv(csv, h));
+            QVERIFY(writeSysTree(root, h));
+            // Two NICs a host keep the test short: each is still measured against two peers.
+            for (const QString& nic : QDir(root + QStringLiteral("/class/infiniband"))
+                                          .entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                if (nic != QLatin1String("mlx5_0") && nic != QLatin1String("mlx5_1"))
+                    QVERIFY(QDir(root + QStringLiteral("/class/infiniband/") + nic).removeRecursively());
+            hosts.sessionEnvironment =
+                standinEnvironment(csv) +
+                QStringList{QStringLiteral("PATH=%1:/usr/local/bin:/usr/bin:/bin")
+                                .arg(RACKSCOPE_PERFTEST_STANDIN_DIR),
+                            QStringLiteral("RACKSCOPE_PERFTEST_STANDIN_CLIENT=") + incoming(kPerftestClient),
+                            QStringLiteral("RACKSCOPE_PERFTEST_STANDIN_SERVER=") + incoming(kPerftestServer),
+                            QStringLiteral("RACKSCOPE_PERFTEST_STANDIN_FACTORS=") +
+                                dir.filePath(QStringLiteral("factors-") + name)};
+            hosts.mountSetup = classMountSetup(root);
+            QVERIFY2(hosts.add(name), qPrintable(name));
+            QVERIFY(sh(QStringLiteral("ip -n %1 link set eth0 mtu 9000").arg(hosts.host(name).ns)));
+        }
+        const auto check = [&](const QStringList& more, QByteArray* err) {
+            QProcess cli;
+            cli.start(QStringLiteral(RACKSCOPE_CLI),
+                      QStringList{
+                          QStringLiteral("check"), QStringLiteral("--hosts"), QStringLiteral("node[1-4]"),
+                          QStringLiteral("--ssh-config"), hosts.sshConfig(), QStringLiteral("--known-hosts"),
+                          hosts.knownHosts({"node1", "node2", "node3", "node4"}), QStringLiteral("--active"),
+                          QStringLiteral("rdma"), QStringLiteral("--rdma-seconds"), QStringLiteral("1"),
+                          QStringLiteral("--json"), QStringLiteral("--timeout"), QStringLiteral("120")} +
+                          more);
+            if (!cli.waitForFinished(300000))
+                return QJsonObject{};
+            *err = cli.readAllStandardError();
+            return QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        };
+
+        // A clean rack: every device's pairs at the capture's 181.46 Gb/s; the figures saved.
+        const QString baseline = dir.filePath(QStringLiteral("baseline.json"));
+        QByteArray err;
+        QJsonObject doc = check({QStringLiteral("--save-baseline"), baseline}, &err);
+        QVERIFY2(!doc.isEmpty(), err.constData());
+        QCOMPARE(problemsIn(doc), QStringList{});
+        // Four hosts in a ring: two rounds of two pairs, two devices each.
+        QCOMPARE(err.count("rackscope-cli check: rdma "), 8);
+        QCOMPARE(err.count(": 181.5 Gb/s"), 8);
+        const QJsonObject measured =
+            QJsonDocument::fromJson(readAll(baseline)).object().value("measured").toObject();
+        QCOMPARE(measured.value("node3").toObject().value("rdma.mlx5_1").toDouble(), 181.46);
+        QCOMPARE(measured.size(), 4);
+        QString evidence;
+        for (const QJsonValue& c :
+             doc.value("servers").toArray().first().toObject().value("checks").toArray())
+            if (c.toObject().value("id") == QLatin1String("rdma-bandwidth"))
+                evidence =
+                    c.toObject().value("items").toArray().first().toObject().value("evidence").toString();
+        QVERIFY2(
+            evidence.contains(QLatin1String("181.5 Gb/s with node2 mlx5_0; 181.5 Gb/s with node4 mlx5_0")),
+            qPrintable(evidence));
+
+        // node3's mlx5_1 at half its rate: slow with both its peers, whose other pairs are fine. node2's
+        // mlx5_0 at 85 %: within the rack's 80 % of its median, but more than 10 % below its baseline.
+        QVERIFY(writeText(dir.filePath(QStringLiteral("factors-node3")), "mlx5_1 0.5\n"));
+        QVERIFY(writeText(dir.filePath(QStringLiteral("factors-node2")), "mlx5_0 0.85\n"));
+        doc = check({QStringLiteral("--baseline"), baseline}, &err);
+        QVERIFY2(!doc.isEmpty(), err.constData());
+        QCOMPARE(problemsIn(doc), (QStringList{
+                                      QStringLiteral("node2 rdma-bandwidth fail mlx5_0"),
+                                      QStringLiteral("node3 rdma-bandwidth fail mlx5_1"),
+                                      QStringLiteral("node3 rdma-bandwidth fail mlx5_1"),
+                                  }));
+        QVERIFY2(err.contains("rdma node2 mlx5_1 -> node3 mlx5_1: 90.7 Gb/s"), err.constData());
+        QCOMPARE(doc.value("servers").toArray().size(), 4);
     }
 };
 
