@@ -6,6 +6,7 @@
 #include "rack_hosts.h"
 
 #include "acceptance/check_output.h"
+#include "acceptance/measured_checks.h"
 #include "acceptance/rack_check.h"
 
 #include <QJsonArray>
@@ -299,6 +300,93 @@ private slots:
             readBaseline(baselineToJson({before.facts[0]}, {}, QDateTime::currentDateTimeUtc()), "b", &error);
         const RackCheck two = checkRack(rackOf(clean_, {"node1", "node2"}), other);
         QCOMPARE(two.servers[1].check(QStringLiteral("baseline"))->verdict, Verdict::Warn);
+    }
+
+    // The ring of ib_write_bw pairs: every neighbour pair once, no server twice in a round.
+    void rdmaRoundsOfARing() {
+        for (int n = 0; n <= 7; ++n) {
+            std::vector<RdmaEndpoint> servers;
+            for (int i = 0; i < n; ++i)
+                servers.push_back({QStringLiteral("n%1").arg(i), {}, {"mlx5_0", "mlx5_1"}, {}});
+            servers.push_back({QStringLiteral("no-rdma"), {}, {}, {}}); // left out
+            const auto rounds = planRdmaRounds(servers);
+            std::set<std::pair<QString, QString>> edges;
+            for (const auto& round : rounds) {
+                std::map<QString, std::set<std::pair<QString, QString>>> pairsOf;
+                for (const RdmaPairTest& t : round) {
+                    QCOMPARE(t.clientDevice, t.serverDevice);
+                    pairsOf[t.client].insert({t.client, t.server});
+                    pairsOf[t.server].insert({t.client, t.server});
+                    edges.insert({t.client, t.server});
+                }
+                for (const auto& [host, pairs] : pairsOf)
+                    QVERIFY2(pairs.size() == 1, qPrintable(host)); // one partner per round
+                QCOMPARE(round.size() % 2, size_t(0));             // both devices of each pair
+            }
+            QCOMPARE(edges.size(), size_t(n < 2 ? 0 : n == 2 ? 1 : n));
+            QVERIFY(rounds.size() <= 3);
+        }
+    }
+
+    // A slow end is told from its partners; a failed test, a missing perftest and a lone server are said.
+    void rdmaVerdicts() {
+        const auto pair = [](const char* c, const char* s, std::optional<double> gbps, QString error = {},
+                             bool unavailable = false) {
+            RdmaPairResult r;
+            r.test = {0, QString::fromLatin1(c), QStringLiteral("mlx5_0"), QString::fromLatin1(s),
+                      QStringLiteral("mlx5_0")};
+            r.gbps = gbps;
+            r.error = error;
+            r.unavailable = unavailable;
+            return r;
+        };
+        const std::vector<RdmaPairResult> ring = {pair("a", "b", 390), pair("b", "c", 190),
+                                                  pair("c", "d", 195), pair("d", "a", 391)};
+        std::map<QString, double> figures;
+        const auto itemsOf = [&](const QString& host, const std::vector<RdmaPairResult>& pairs,
+                                 const MeasuredJudge& judge = {}) {
+            figures.clear();
+            return rdmaBandwidthItems(host, pairs, judge, &figures);
+        };
+        auto c = itemsOf(QStringLiteral("c"), ring);
+        QCOMPARE(c.size(), size_t(1));
+        QCOMPARE(c[0].verdict, Verdict::Fail);
+        QVERIFY2(c[0].evidence.contains(QLatin1String("190.0 Gb/s with b mlx5_0; 195.0 Gb/s with d mlx5_0")),
+                 qPrintable(c[0].evidence));
+        QCOMPARE(figures.at(QStringLiteral("rdma.mlx5_0")), 195.0);
+        auto b = itemsOf(QStringLiteral("b"), ring);
+        QCOMPARE(b[0].verdict, Verdict::Pass); // its slow pair is c's fault
+        QVERIFY(b[0].evidence.contains(QLatin1String("other end is slow with every peer")));
+
+        // One slow pair between two ends that are fine elsewhere: a warn on both, the fault not placed.
+        const std::vector<RdmaPairResult> onePair = {pair("a", "b", 390), pair("b", "c", 150),
+                                                     pair("c", "d", 392), pair("d", "a", 391)};
+        QCOMPARE(itemsOf(QStringLiteral("b"), onePair)[0].verdict, Verdict::Warn);
+        QCOMPARE(itemsOf(QStringLiteral("c"), onePair)[0].verdict, Verdict::Warn);
+
+        // A test that failed counts as slow; perftest missing is unknown; a lone server is unknown.
+        const std::vector<RdmaPairResult> broken = {
+            pair("a", "b", std::nullopt, QStringLiteral("a: perftest stopped")),
+            pair("b", "a", std::nullopt, QStringLiteral("b: Couldn't connect"))};
+        QCOMPARE(itemsOf(QStringLiteral("a"), broken)[0].verdict, Verdict::Fail);
+        QVERIFY(itemsOf(QStringLiteral("a"), broken)[0].evidence.contains(QLatin1String("Couldn't connect")));
+        const std::vector<RdmaPairResult> missing = {
+            pair("a", "b", std::nullopt, QStringLiteral("b: ib_write_bw (perftest) is not installed"), true)};
+        QCOMPARE(itemsOf(QStringLiteral("a"), missing)[0].verdict, Verdict::Unknown);
+        QVERIFY(figures.empty());
+        QCOMPARE(itemsOf(QStringLiteral("z"), ring)[0].verdict, Verdict::Unknown);
+
+        // Below the baseline by more than the tolerance.
+        Baseline base;
+        base.measured[QStringLiteral("a")][QStringLiteral("rdma.mlx5_0")] = 400;
+        QCOMPARE(itemsOf(QStringLiteral("a"), ring, {&base, 0.10, QStringLiteral("a")}).size(), size_t(1));
+        base.measured[QStringLiteral("a")][QStringLiteral("rdma.mlx5_0")] = 440;
+        const auto below = itemsOf(QStringLiteral("a"), ring, {&base, 0.10, QStringLiteral("a")});
+        QCOMPARE(below.size(), size_t(2));
+        QCOMPARE(below[1].verdict, Verdict::Fail);
+        QVERIFY2(below[1].evidence.contains(
+                     QLatin1String("391.0 Gb/s, below the baseline's 440.0 Gb/s by more than 10 %")),
+                 qPrintable(below[1].evidence));
     }
 
     void theCommandItsFilesAndTheBrowser() {

@@ -31,9 +31,10 @@ namespace {
 // The real agent on a pipe, read message by message.
 class AgentProcess {
 public:
-    explicit AgentProcess(const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    explicit AgentProcess(const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+                          const QStringList& args = {}) {
         process_.setProcessEnvironment(env);
-        process_.start(QStringLiteral(RACKSCOPE_AGENT), {QStringLiteral("--stdio")});
+        process_.start(QStringLiteral(RACKSCOPE_AGENT), QStringList{QStringLiteral("--stdio")} + args);
         process_.waitForStarted(10000);
     }
     ~AgentProcess() {
@@ -180,6 +181,87 @@ private slots:
         }
         agent.send("{\"id\":9,\"method\":\"hello\"}");
         QCOMPARE(agent.next().value("result").toObject().value("type").toString(), QStringLiteral("hello"));
+    }
+
+    // rdma_bw runs ib_write_bw with the arguments the agent builds from checked values, nothing a request
+    // names: here an ib_write_bw on PATH that writes down its arguments and waits to be ended.
+    void rdmaBwRunsOnlyWhatItBuilds() {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("sys/class/infiniband/mlx5_0"))));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("bin"))));
+        const QString program = dir.filePath(QStringLiteral("bin/ib_write_bw")),
+                      argsFile = dir.filePath(QStringLiteral("args"));
+        QFile script(program);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(
+            QStringLiteral("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > %1.new && mv %1.new %1\n"
+                           "[ \"$2\" = mlx5_0 ] && [ -n \"$QUICK\" ] && exec echo done\nexec sleep 600\n")
+                .arg(argsFile)
+                .toUtf8());
+        script.close();
+        QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PATH"),
+                   dir.filePath(QStringLiteral("bin")) + QStringLiteral(":/usr/bin:/bin"));
+        env.insert(QStringLiteral("QUICK"), QStringLiteral("1"));
+        AgentProcess agent(env, {QStringLiteral("--sysfs-root"), dir.filePath(QStringLiteral("sys"))});
+        QVERIFY(agent.next().value("capabilities").toArray().contains(QStringLiteral("rdma_bw")));
+
+        const QList<QByteArray> refused = {
+            R"({"id":1,"method":"rdma_bw","params":{"role":"client","device":"mlx5_0","tcp_port":18515,"peer":"10.0.0.2","cmd":"x"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"client","device":"../../etc","tcp_port":18515,"peer":"a"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"client","device":"mlx5_9","tcp_port":18515,"peer":"a"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"client","device":"mlx5_0","tcp_port":18515,"peer":"-oProxyCommand=x"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"client","device":"mlx5_0","tcp_port":18515,"peer":"a;reboot"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"client","device":"mlx5_0","tcp_port":18515}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"both","device":"mlx5_0","tcp_port":18515}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0","tcp_port":18515,"peer":"a"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0","tcp_port":80}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0"}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0","tcp_port":18515,"duration_s":0}})",
+            R"({"id":1,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0","tcp_port":18515,"gpu":"0"}})",
+        };
+        for (const QByteArray& line : refused) {
+            agent.send(line);
+            const QJsonObject m = agent.answerFor(1);
+            QVERIFY2(errorCode(m) == QStringLiteral("bad-params"), line.constData());
+        }
+        QVERIFY(!QFile::exists(argsFile)); // nothing ran
+
+        agent.send(
+            R"({"id":2,"method":"rdma_bw","params":{"role":"client","device":"mlx5_0","tcp_port":18600,"peer":"10.0.0.2","gpu":3,"duration_s":7,"qps":4,"bytes":1048576}})");
+        const QJsonObject done = agent.answerFor(2).value("result").toObject();
+        QCOMPARE(done.value("exit_status").toInt(), 0);
+        QCOMPARE(done.value("output").toString(), QStringLiteral("done\n"));
+        QFile args(argsFile);
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(args.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+                 (QStringList{"-d", "mlx5_0", "-i", "1", "-p", "18600", "-D", "7", "-s", "1048576", "-q", "4",
+                              "-F", "--report_gbits", "--use_cuda=3", "10.0.0.2"}));
+
+        // A server waiting for its client is ended by a cancel, and the agent serves meanwhile.
+        env.remove(QStringLiteral("QUICK"));
+        AgentProcess waiting(env, {QStringLiteral("--sysfs-root"), dir.filePath(QStringLiteral("sys"))});
+        QVERIFY(!waiting.next().isEmpty());
+        waiting.send(
+            R"({"id":3,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0","tcp_port":18601,"wait_s":600}})");
+        waiting.send(R"({"id":4,"method":"hello"})");
+        QCOMPARE(waiting.answerFor(4).value("result").toObject().value("type").toString(),
+                 QStringLiteral("hello"));
+        waiting.send(R"({"id":3,"method":"cancel"})");
+        const QJsonObject cancelled = waiting.answerFor(3).value("result").toObject();
+        QVERIFY(cancelled.value("cancelled").toBool());
+        QCOMPARE(cancelled.value("failure").toString(), QStringLiteral("cancelled"));
+
+        // Without perftest the answer says so.
+        env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+        AgentProcess bare(env, {QStringLiteral("--sysfs-root"), dir.filePath(QStringLiteral("sys"))});
+        QVERIFY(!bare.next().isEmpty());
+        bare.send(
+            R"({"id":5,"method":"rdma_bw","params":{"role":"server","device":"mlx5_0","tcp_port":18602}})");
+        const QJsonObject missing = bare.answerFor(5).value("result").toObject();
+        QVERIFY(missing.value("program").isNull());
+        QVERIFY(missing.value("failure").toString().contains(QLatin1String("not installed")));
     }
 
     void deepNestingIsABadRequestNotACrash() {
