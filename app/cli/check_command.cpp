@@ -2,6 +2,7 @@
 
 #include "acceptance/check_output.h"
 #include "acceptance/check_report.h"
+#include "acceptance/nccl_acceptance.h"
 #include "acceptance/rack_check.h"
 #include "acceptance/rdma_pairs.h"
 #include "import/input_file.h"
@@ -79,6 +80,24 @@ QString measureRdma(const QCommandLineParser& parser, const RemoteOptions& remot
     return {};
 }
 
+// nccl-tests on each server alone, then in pairs (nccl_acceptance.h), each run said on stderr as it ends.
+void measureNccl(const Workspace& ws, const RunRequest& request, CheckOptions& o) {
+    std::vector<NcclServer> servers;
+    for (const InspectedHost& h : ws.hosts())
+        if (h.host.source.location.startsWith(QLatin1String("ssh://")))
+            servers.push_back(
+                {h.host.source.location.mid(6), h.host.nvmlGpuCount.value_or(int(h.host.gpus.size()))});
+    NcclAcceptanceRun run(request, servers);
+    QEventLoop loop;
+    QObject::connect(&run, &NcclAcceptanceRun::runFinished, [](const QString& what, const QString& outcome) {
+        fprintf(stderr, "rackscope-cli check: nccl %s: %s\n", qPrintable(what), qPrintable(outcome));
+    });
+    QObject::connect(&run, &NcclAcceptanceRun::finished, &loop, &QEventLoop::quit);
+    run.start();
+    loop.exec();
+    o.nccl = run.result();
+}
+
 } // namespace
 
 int runCheck(const QStringList& args) {
@@ -119,8 +138,10 @@ int runCheck(const QStringList& args) {
                                    QStringLiteral("FILE"));
     const QCommandLineOption active(
         QStringLiteral("active"),
-        QStringLiteral("Also measure (over SSH): rdma (ib_write_bw between neighbouring servers, each RDMA "
-                       "device against two peers)."),
+        QStringLiteral(
+            "Also measure (over SSH), comma-separated: nccl (nccl-tests' all_reduce, all_gather and "
+            "alltoall on each server alone, then all_reduce in pairs), rdma (ib_write_bw between "
+            "neighbouring servers, each RDMA device against two peers)."),
         QStringLiteral("LIST"));
     const QCommandLineOption rdmaSeconds(QStringLiteral("rdma-seconds"),
                                          QStringLiteral("How long each ib_write_bw runs (default 5)."),
@@ -133,8 +154,28 @@ int runCheck(const QStringList& args) {
         QStringLiteral("tolerance"),
         QStringLiteral("A measured figure this many percent below its baseline's fails (default 10)."),
         QStringLiteral("PCT"), QStringLiteral("10"));
+    const QCommandLineOption ncclBinaryDir(
+        QStringLiteral("nccl-binary-dir"),
+        QStringLiteral("Where the nccl-tests binaries are on the servers."), QStringLiteral("DIR"));
+    const QCommandLineOption ncclMaxBytes(
+        QStringLiteral("nccl-max-bytes"),
+        QStringLiteral("The largest size each NCCL run reaches (default 1G)."), QStringLiteral("SIZE"),
+        QStringLiteral("1G"));
+    const QCommandLineOption launcher(QStringLiteral("launcher"),
+                                      QStringLiteral("mpirun (Open MPI, default) or srun (Slurm)."),
+                                      QStringLiteral("NAME"), QStringLiteral("mpirun"));
+    const QCommandLineOption launcherArg(QStringLiteral("launcher-arg"),
+                                         QStringLiteral("An argument for mpirun/srun (repeat it)."),
+                                         QStringLiteral("ARG"));
+    const QCommandLineOption ncclEnv(QStringLiteral("nccl-env"),
+                                     QStringLiteral("NAME=VALUE for NCCL (repeat it)."),
+                                     QStringLiteral("NAME=VALUE"));
+    const QCommandLineOption results(QStringLiteral("results"),
+                                     QStringLiteral("Save each NCCL run there, to open later."),
+                                     QStringLiteral("DIR"));
     parser.addOptions({json, local, expect, baseline, saveBaseline, sample, report, junit, active,
-                       rdmaSeconds, rdmaPort, tolerance});
+                       rdmaSeconds, rdmaPort, tolerance, ncclBinaryDir, ncclMaxBytes, launcher, launcherArg,
+                       ncclEnv, results});
     const RemoteOptions remote;
     remote.addTo(parser);
     const auto usage = [](const QString& message) {
@@ -178,13 +219,15 @@ int runCheck(const QStringList& args) {
     }
 
     RdmaBwOptions rdmaOptions;
-    bool rdmaAsked = false;
+    bool rdmaAsked = false, ncclAsked = false;
     if (parser.isSet(active)) {
         for (const QString& what : parser.value(active).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             if (what == QLatin1String("rdma"))
                 rdmaAsked = true;
+            else if (what == QLatin1String("nccl"))
+                ncclAsked = true;
             else
-                return usage(QStringLiteral("--active takes rdma, not %1").arg(what));
+                return usage(QStringLiteral("--active takes nccl and rdma, not %1").arg(what));
         }
         if (!remote.wanted(parser))
             return usage(QStringLiteral("--active measures servers over SSH: give --hosts"));
@@ -202,6 +245,28 @@ int runCheck(const QStringList& args) {
             return usage(QStringLiteral("--tolerance takes a percentage from 0 to 99"));
     }
 
+    RunRequest ncclRequest;
+    {
+        NcclRunSpec& spec = ncclRequest.spec;
+        spec.binaryDir = parser.value(ncclBinaryDir);
+        spec.maxBytes = parser.value(ncclMaxBytes);
+        if (!parseByteSize(spec.maxBytes))
+            return usage(QStringLiteral("--nccl-max-bytes takes a size (bytes, K, M, G)"));
+        if (parser.value(launcher) == QLatin1String("srun"))
+            spec.launcher = Launcher::Srun;
+        else if (parser.value(launcher) != QLatin1String("mpirun"))
+            return usage(QStringLiteral("--launcher is mpirun or srun"));
+        spec.launcherArgs = parser.values(launcherArg);
+        for (const QString& kv : parser.values(ncclEnv)) {
+            const qsizetype eq = kv.indexOf(QLatin1Char('='));
+            if (eq <= 0)
+                return usage(QStringLiteral("--nccl-env takes NAME=VALUE, not '%1'").arg(kv));
+            std::erase_if(spec.environment, [&](const auto& e) { return e.first == kv.left(eq); });
+            spec.environment.emplace_back(kv.left(eq), kv.mid(eq + 1));
+        }
+        ncclRequest.resultsDirectory = parser.value(results);
+    }
+
     Workspace ws;
     const ServerInputs in = readServers(parser, remote, files, parser.isSet(local), ws);
     if (!in.error.isEmpty())
@@ -217,6 +282,8 @@ int runCheck(const QStringList& args) {
                     QStringLiteral("not sampled: counters are sampled over SSH (--hosts) only");
     }
 
+    if (ncclAsked)
+        measureNccl(ws, ncclRequest, options);
     if (rdmaAsked)
         if (const QString e = measureRdma(parser, remote, ws, rdmaOptions, options); !e.isEmpty())
             return usage(e);

@@ -1,11 +1,13 @@
 #include "measured_checks.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace rackscope {
 namespace {
 
 const QString kRdmaCheck = QStringLiteral("rdma-bandwidth");
+const QString kNcclCheck = QStringLiteral("nccl-bandwidth");
 
 std::optional<double> median(std::vector<double> v) {
     if (v.empty())
@@ -17,6 +19,27 @@ std::optional<double> median(std::vector<double> v) {
 
 QString gbit(double v) {
     return QStringLiteral("%1 Gb/s").arg(v, 0, 'f', 1);
+}
+QString gbyte(double v) {
+    return QStringLiteral("%1 GB/s").arg(v, 0, 'f', 2);
+}
+
+// A figure below its baseline's by more than the tolerance, as an item.
+std::optional<MeasuredItem> belowBaseline(const QString& check, const QString& subject, const QString& key,
+                                          double value, const MeasuredJudge& judge,
+                                          const std::function<QString(double)>& unit) {
+    if (!judge.baseline)
+        return std::nullopt;
+    const auto saved = judge.baseline->measured.find(judge.baselineHost);
+    if (saved == judge.baseline->measured.end())
+        return std::nullopt;
+    const auto was = saved->second.find(key);
+    if (was == saved->second.end() || value >= was->second * (1 - judge.tolerance))
+        return std::nullopt;
+    return MeasuredItem{check, Verdict::Fail, subject,
+                        QStringLiteral("%1, below the baseline's %2 by more than %3 %")
+                            .arg(unit(value), unit(was->second))
+                            .arg(judge.tolerance * 100, 0, 'g', 3)};
 }
 
 // One end of a pair: a server's device.
@@ -139,17 +162,82 @@ std::vector<MeasuredItem> rdmaBandwidthItems(const QString& host, const std::vec
         } else {
             out.push_back({kRdmaCheck, Verdict::Pass, d, QStringLiteral("%1 (%2)").arg(said, medianText)});
         }
-        if (judge.baseline && best) {
-            const auto saved = judge.baseline->measured.find(judge.baselineHost);
-            if (saved != judge.baseline->measured.end())
-                if (const auto was = saved->second.find(QStringLiteral("rdma.") + d);
-                    was != saved->second.end() && *best < was->second * (1 - judge.tolerance))
-                    out.push_back({kRdmaCheck, Verdict::Fail, d,
-                                   QStringLiteral("best pair %1, below the baseline's %2 by more than %3 %")
-                                       .arg(gbit(*best), gbit(was->second))
-                                       .arg(judge.tolerance * 100, 0, 'g', 3)});
-        }
+        if (best)
+            if (auto below = belowBaseline(kRdmaCheck, d, QStringLiteral("rdma.") + d, *best, judge, gbit)) {
+                below->evidence.prepend(QStringLiteral("best pair "));
+                out.push_back(*below);
+            }
     }
+    return out;
+}
+
+std::vector<MeasuredItem> ncclBandwidthItems(const QString& host, const NcclAcceptance& nccl,
+                                             const MeasuredJudge& judge,
+                                             std::map<QString, double>* measured) {
+    std::vector<MeasuredItem> out;
+    if (std::none_of(nccl.servers.begin(), nccl.servers.end(),
+                     [&](const NcclServer& s) { return s.host == host; })) {
+        out.push_back({kNcclCheck,
+                       Verdict::Unknown,
+                       {},
+                       QStringLiteral("not measured: no GPU stated for NCCL to run on")});
+        return out;
+    }
+    for (const Collective c : acceptanceCollectives()) {
+        const QString name = collectiveName(c), subject = name + QStringLiteral(" alone");
+        std::vector<double> rack;
+        const NcclSingleResult* mine = nullptr;
+        for (const NcclSingleResult& r : nccl.single)
+            if (r.collective == c) {
+                if (r.busbw)
+                    rack.push_back(*r.busbw);
+                if (r.host == host)
+                    mine = &r;
+            }
+        if (!mine)
+            continue;
+        if (!mine->busbw) {
+            out.push_back({kNcclCheck, Verdict::Fail, subject,
+                           QStringLiteral("%1 failed: %2").arg(mine->command, mine->error)});
+            continue;
+        }
+        const double value = *mine->busbw, middle = *median(rack);
+        (*measured)[QStringLiteral("nccl.") + name] = value;
+        const bool slow = value < kSlowBelowMedian * middle;
+        out.push_back(
+            {kNcclCheck, slow ? Verdict::Fail : Verdict::Pass, subject,
+             QStringLiteral("bus bandwidth %1%2 (the rack's median %3 over %4 servers)")
+                 .arg(gbyte(value), slow ? QStringLiteral(", below 80 % of") : QString(), gbyte(middle))
+                 .arg(rack.size())});
+        if (auto below =
+                belowBaseline(kNcclCheck, subject, QStringLiteral("nccl.") + name, value, judge, gbyte))
+            out.push_back(*below);
+    }
+    if (!nccl.verdict)
+        return out;
+    for (const GroupRun& g : nccl.pairs)
+        if (g.hosts.contains(host) && !g.busbw)
+            out.push_back(
+                {kNcclCheck, Verdict::Warn, QStringLiteral("all_reduce in pairs"),
+                 QStringLiteral("the run on %1 failed: %2").arg(g.hosts.join(QLatin1Char('+')), g.error)});
+    const StragglerVerdict& v = *nccl.verdict;
+    for (const Flagged& f : v.slowHosts)
+        if (f.hosts.contains(host))
+            out.push_back(
+                {kNcclCheck, Verdict::Fail, QStringLiteral("all_reduce in pairs"),
+                 QStringLiteral("slow in every pair: its pairs' median %1 against the rack's %2 (%3)")
+                     .arg(gbyte(f.value), gbyte(v.median), f.reason)});
+    for (const Flagged& f : v.slowPairs)
+        if (f.hosts.contains(host))
+            out.push_back({kNcclCheck, Verdict::Warn, QStringLiteral("all_reduce in pairs"),
+                           QStringLiteral("the pair %1 ran at %2 against the rack's %3 (%4)")
+                               .arg(f.subject, gbyte(f.value), gbyte(v.median), f.reason)});
+    const auto own =
+        std::find_if(v.hosts.begin(), v.hosts.end(), [&](const auto& h) { return h.first == host; });
+    if (own != v.hosts.end())
+        out.push_back({kNcclCheck, Verdict::Pass, QStringLiteral("all_reduce in pairs"),
+                       QStringLiteral("its pairs' median %1 (the rack's %2)")
+                           .arg(gbyte(own->second), gbyte(v.median))});
     return out;
 }
 

@@ -5,6 +5,7 @@
 // other pair.
 #include "baseline.h"
 #include "check_result.h"
+#include "nccl_acceptance.h"
 #include "rdma_pairs.h"
 
 namespace rackscope {
@@ -26,6 +27,15 @@ struct MeasuredJudge {
 // Server `host`'s items of the rdma-bandwidth check from every pair of the rack; its figures (the best
 // pair of each device, Gb/s, as "rdma.DEVICE") go to `measured` for a baseline.
 std::vector<MeasuredItem> rdmaBandwidthItems(const QString& host, const std::vector<RdmaPairResult>& pairs,
+                                             const MeasuredJudge& judge, std::map<QString, double>* measured);
+
+} // namespace rackscope
+
+namespace rackscope {
+
+// Server `host`'s items of the nccl-bandwidth check: each collective alone against the rack's median for it
+// and the baseline, and the pairwise hunt's verdict; its figures (GB/s, as "nccl.all_reduce") to `measured`.
+std::vector<MeasuredItem> ncclBandwidthItems(const QString& host, const NcclAcceptance& nccl,
                                              const MeasuredJudge& judge, std::map<QString, double>* measured);
 
 } // namespace rackscope

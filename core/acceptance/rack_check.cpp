@@ -444,7 +444,7 @@ ServerCheck finish(const QString& host, const QString& source, Items& items, con
         if ((id == QLatin1String("error-counters") && !o.sampleSeconds) ||
             (id == QLatin1String("baseline") && !o.baseline) ||
             (id == QLatin1String("rdma-bandwidth") && !o.rdmaPairs) ||
-            (id == QLatin1String("nccl-bandwidth")))
+            (id == QLatin1String("nccl-bandwidth") && !o.nccl))
             continue;
         CheckResult r{id, Verdict::Pass, std::move(items.byCheck[id])};
         // A pass beside an item that is not: the pass is what the check rests on otherwise, dropped.
@@ -551,13 +551,17 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
         const QString alias = h.host.source.location.startsWith(QLatin1String("ssh://"))
                                   ? h.host.source.location.mid(6)
                                   : f.host;
-        if (o.rdmaPairs) {
-            std::map<QString, double> figures;
-            for (const MeasuredItem& m : rdmaBandwidthItems(alias, *o.rdmaPairs, judge, &figures))
-                items.add(m.check, m.verdict, m.subject, m.evidence);
-            if (!figures.empty())
-                rack.measured[f.host].insert(figures.begin(), figures.end());
-        }
+        std::map<QString, double> figures;
+        std::vector<MeasuredItem> measuredItems;
+        if (o.rdmaPairs)
+            measuredItems = rdmaBandwidthItems(alias, *o.rdmaPairs, judge, &figures);
+        if (o.nccl)
+            for (MeasuredItem& m : ncclBandwidthItems(alias, *o.nccl, judge, &figures))
+                measuredItems.push_back(std::move(m));
+        for (const MeasuredItem& m : measuredItems)
+            items.add(m.check, m.verdict, m.subject, m.evidence);
+        if (!figures.empty())
+            rack.measured[f.host] = figures;
         for (const CheckInfo& info : checkCatalogue())
             if (QLatin1String(info.id) != QLatin1String("error-counters") &&
                 QLatin1String(info.id) != QLatin1String("baseline"))

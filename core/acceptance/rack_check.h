@@ -6,6 +6,7 @@
 #include "baseline.h"
 #include "check_result.h"
 #include "expectation.h"
+#include "nccl_acceptance.h"
 #include "rdma_pairs.h"
 #include "runs/counter_watch.h"
 #include "workspace/workspace.h"
@@ -24,6 +25,7 @@ struct CheckOptions {
     std::map<QString, QString> unsampled;
     // The active checks' measurements (`--active`); absent: not asked, and the check is not listed.
     std::optional<std::vector<RdmaPairResult>> rdmaPairs;
+    std::optional<NcclAcceptance> nccl;
     double tolerance = 0.10; // a measured figure this far below its baseline's fails
 };
 

@@ -389,6 +389,39 @@ private slots:
                  qPrintable(below[1].evidence));
     }
 
+    // Each collective alone against the rack's median, and the pairwise hunt's verdict.
+    void ncclVerdicts() {
+        NcclAcceptance n;
+        for (const char* h : {"a", "b", "c", "d"}) {
+            n.servers.push_back({QString::fromLatin1(h), 8});
+            for (const Collective c : acceptanceCollectives())
+                n.single.push_back({QString::fromLatin1(h), c, *h == 'c' ? 50.0 : 200.0, {}, {}});
+        }
+        n.single.back().busbw.reset();
+        n.single.back().error = QStringLiteral("exit status 1");
+        n.single.back().command = QStringLiteral("mpirun ...");
+        std::vector<PairBandwidth> pairs;
+        for (const char* p : {"ab", "ac", "ad", "bc", "bd", "cd"})
+            pairs.push_back({QString(QLatin1Char(p[0])), QString(QLatin1Char(p[1])),
+                             p[0] == 'c' || p[1] == 'c' ? 40.0 : 180.0});
+        n.verdict = findStragglers(pairs);
+        std::map<QString, double> figures;
+        const auto c = ncclBandwidthItems(QStringLiteral("c"), n, {}, &figures);
+        QStringList failed;
+        for (const MeasuredItem& m : c)
+            if (m.verdict == Verdict::Fail)
+                failed << m.subject;
+        QCOMPARE(failed, (QStringList{"all_reduce alone", "all_gather alone", "alltoall alone",
+                                      "all_reduce in pairs"}));
+        QCOMPARE(figures.at(QStringLiteral("nccl.alltoall")), 50.0);
+        const auto d = ncclBandwidthItems(QStringLiteral("d"), n, {}, &figures);
+        QCOMPARE(std::count_if(d.begin(), d.end(),
+                               [](const MeasuredItem& m) { return m.verdict == Verdict::Fail; }),
+                 1);
+        QVERIFY(d[2].evidence.contains(QLatin1String("exit status 1")));
+        QCOMPARE(ncclBandwidthItems(QStringLiteral("gpuless"), n, {}, &figures)[0].verdict, Verdict::Unknown);
+    }
+
     void theCommandItsFilesAndTheBrowser() {
         QStringList files;
         for (const auto& [host, s] : snapshots_)

@@ -8,10 +8,14 @@
 // PATH meets its peer over real TCP between the namespaces and replays a real capture (no RDMA NIC here),
 // slowed where the test says a device is slow. A slow end is told from its partners, and a baseline of
 // the figures is saved and then violated beyond its tolerance.
+// The active NCCL check runs nccl-tests through real mpirun over SSH into the hosts: a stand-in on each host
+// replays real single-node captures (no GPU here), four times slower on the host the test makes slow; that
+// host is found slow alone and in pairs, and nothing else is.
 #include "rack_hosts.h"
 #include "transport/ssh_test_hosts.h"
 
 #include <QJsonArray>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 
 using namespace rackscope::test;
@@ -136,6 +140,76 @@ private slots:
                             .toString()
                             .startsWith(QLatin1String("no error counter rose in 2 s")));
             }
+    }
+
+    void activeNcclFindsTheSlowServer() {
+        if (QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty())
+            QFAIL("mpirun (Debian package openmpi-bin) is needed");
+        SshTestHosts hosts;
+        QVERIFY(hosts.ok());
+        QTemporaryDir dir, shared;
+        const QStringList names{"node1", "node2", "node3", "node4"};
+        for (const QString& name : names) {
+            RackHost h = rackHost(name);
+            h.gpus = 2; // two ranks a server keep the runs short
+            const QString csv = dir.filePath(name + QStringLiteral(".csv")),
+                          root = dir.filePath(QStringLiteral("sys-") + name);
+            QVERIFY(writeInventoryCsv(csv, h));
+            QVERIFY(writeSysTree(root, h));
+            hosts.sessionEnvironment = standinEnvironment(csv);
+            hosts.mountSetup = classMountSetup(root);
+            QVERIFY2(hosts.add(name), qPrintable(name));
+            QVERIFY(sh(QStringLiteral("ip -n %1 link set eth0 mtu 9000").arg(hosts.host(name).ns)));
+        }
+        // nccl-tests' binaries, each the replaying stand-in.
+        const QString bin = dir.filePath(QStringLiteral("nccl-tests"));
+        QVERIFY(QDir().mkpath(bin));
+        for (const char* b : {"all_reduce_perf", "all_gather_perf", "alltoall_perf"})
+            QVERIFY(QFile::link(QStringLiteral(RACKSCOPE_TESTS_DIR "/runs/replay_nccl_tests.sh"),
+                                bin + QLatin1Char('/') + QLatin1String(b)));
+        const QString known = hosts.knownHosts({"node1", "node2", "node3", "node4"});
+        const QString config = hosts.sshConfig(
+            QStringLiteral("Host *\n  UserKnownHostsFile %1\n  StrictHostKeyChecking yes\n  BatchMode yes\n")
+                .arg(known));
+        const QString subnet = hosts.host(QStringLiteral("node1")).address.section(QLatin1Char('.'), 0, 2) +
+                               QStringLiteral(".0/24");
+        const auto env = [](const QString& kv) { return QStringList{QStringLiteral("--nccl-env"), kv}; };
+        const auto arg = [](const QString& a) { return QStringList{QStringLiteral("--launcher-arg"), a}; };
+        // The fixtures hold single-node all_reduce and alltoall runs; all_gather replays the all_reduce one.
+        const QString allReduce = fixture(QStringLiteral(
+                          "superbench_nccl-tests_all_reduce_perf_1node-8xA100-40GB_old-error-column.log")),
+                      alltoall =
+                          fixture(QStringLiteral("superbench_nccl-tests_alltoall_perf_1node-8xA100.log"));
+        QProcess cli;
+        cli.start(QStringLiteral(RACKSCOPE_CLI),
+                  QStringList{QStringLiteral("check"), QStringLiteral("--hosts"), QStringLiteral("node[1-4]"),
+                              QStringLiteral("--ssh-config"), config, QStringLiteral("--known-hosts"), known,
+                              QStringLiteral("--active"), QStringLiteral("nccl"),
+                              QStringLiteral("--nccl-binary-dir"), bin, QStringLiteral("--json"),
+                              QStringLiteral("--timeout"), QStringLiteral("120")} +
+                      arg(QStringLiteral("--allow-run-as-root")) + arg(QStringLiteral("--mca")) +
+                      arg(QStringLiteral("plm_rsh_agent")) + arg(QStringLiteral("ssh -F ") + config) +
+                      arg(QStringLiteral("--mca")) + arg(QStringLiteral("plm_rsh_no_tree_spawn")) +
+                      arg(QStringLiteral("1")) + arg(QStringLiteral("--mca")) +
+                      arg(QStringLiteral("oob_tcp_if_include")) + arg(subnet) +
+                      env(QStringLiteral("REPLAY_FILE=") + allReduce) +
+                      env(QStringLiteral("REPLAY_FILE_alltoall_perf=") + alltoall) +
+                      env(QStringLiteral("REPLAY_DIR=") + shared.path()) +
+                      env(QStringLiteral("REPLAY_SLOW_HOST=node3")) +
+                      env(QStringLiteral("REPLAY_DELAY=0.001")));
+        QVERIFY(cli.waitForFinished(480000));
+        const QByteArray err = cli.readAllStandardError();
+        const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QVERIFY2(!doc.isEmpty(), err.constData());
+        QCOMPARE(problemsIn(doc), (QStringList{
+                                      QStringLiteral("node3 nccl-bandwidth fail all_gather alone"),
+                                      QStringLiteral("node3 nccl-bandwidth fail all_reduce alone"),
+                                      QStringLiteral("node3 nccl-bandwidth fail all_reduce in pairs"),
+                                      QStringLiteral("node3 nccl-bandwidth fail alltoall alone"),
+                                  }));
+        // Three collectives on each of four servers, then every pair of four once.
+        QCOMPARE(err.count("rackscope-cli check: nccl "), 12 + 6);
+        QCOMPARE(cli.exitCode(), 2);
     }
 
     void activeRdmaAndItsBaseline() {

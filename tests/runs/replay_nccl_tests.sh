@@ -5,6 +5,9 @@
 # Under mpirun, rank 0 prints and the others wait for it, as in nccl-tests.
 # With REPLAY_DIR (shared by every host) and REPLAY_SLOW_HOST, a run that
 # includes that host replays REPLAY_SLOW_FACTOR (4) times slower: a slow node.
+# REPLAY_FILE_<binary name> (REPLAY_FILE_alltoall_perf) replays that collective's own capture.
+eval "own=\${REPLAY_FILE_$(basename "$0" | tr -c 'A-Za-z0-9_\n' _):-}"
+[ -n "$own" ] && REPLAY_FILE=$own
 rank=${OMPI_COMM_WORLD_RANK:-0}
 size=${OMPI_COMM_WORLD_SIZE:-1}
 job=${PMIX_NAMESPACE:-job}
