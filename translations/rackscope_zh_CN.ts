@@ -52,154 +52,174 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>线缆</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="601"/>
+        <location filename="../core/render/diagram_painter.cpp" line="602"/>
         <source>C2C: GPU on NVLink-C2C to its CPU (Grace)</source>
         <translation>C2C：GPU 经 NVLink-C2C 连到其 CPU（Grace）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="607"/>
+        <location filename="../core/render/diagram_painter.cpp" line="608"/>
         <source>NVLink domain, every GPU registered: %1</source>
         <translation>NVLink 域，所有 GPU 均已注册：%1</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="612"/>
+        <location filename="../core/render/diagram_painter.cpp" line="613"/>
         <source>NVLink domain with a problem: %1</source>
         <translation>有问题的 NVLink 域：%1</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="615"/>
+        <location filename="../core/render/diagram_painter.cpp" line="616"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="634"/>
-        <location filename="../core/render/diagram_painter.cpp" line="651"/>
+        <location filename="../core/render/diagram_painter.cpp" line="635"/>
+        <location filename="../core/render/diagram_painter.cpp" line="652"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="689"/>
+        <location filename="../core/render/diagram_painter.cpp" line="690"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="79"/>
+        <location filename="../core/render/diagram_style.cpp" line="83"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="81"/>
+        <location filename="../core/render/diagram_style.cpp" line="85"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="83"/>
+        <location filename="../core/render/diagram_style.cpp" line="87"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="85"/>
+        <location filename="../core/render/diagram_style.cpp" line="89"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="87"/>
+        <location filename="../core/render/diagram_style.cpp" line="91"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="89"/>
-        <location filename="../core/render/diagram_style.cpp" line="117"/>
+        <location filename="../core/render/diagram_style.cpp" line="93"/>
+        <location filename="../core/render/diagram_style.cpp" line="125"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="91"/>
+        <location filename="../core/render/diagram_style.cpp" line="95"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="93"/>
+        <location filename="../core/render/diagram_style.cpp" line="97"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="95"/>
+        <location filename="../core/render/diagram_style.cpp" line="99"/>
         <source>GPU reaches its NIC only through an NVLink peer (PXN)</source>
         <translation>GPU 只能经由 NVLink 对等 GPU 到达其网卡（PXN）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="98"/>
+        <location filename="../core/render/diagram_style.cpp" line="102"/>
         <source>GPU outside its NVLink domain, not registered or unhealthy</source>
         <translation>GPU 脱离其 NVLink 域、未注册或不健康</translation>
     </message>
     <message>
+        <location filename="../core/render/diagram_style.cpp" line="105"/>
+        <source>server failed the rack check</source>
+        <translation>未通过机架检查的服务器</translation>
+    </message>
+    <message>
         <location filename="../core/render/diagram_style.cpp" line="107"/>
+        <source>server warned by the rack check</source>
+        <translation>机架检查给出警告的服务器</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="115"/>
         <source>cross-socket</source>
         <translation>跨插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="109"/>
+        <location filename="../core/render/diagram_style.cpp" line="117"/>
         <source>no GDR</source>
         <translation>无 GDR</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="111"/>
+        <location filename="../core/render/diagram_style.cpp" line="119"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="113"/>
+        <location filename="../core/render/diagram_style.cpp" line="121"/>
         <source>slow link</source>
         <translation>链路降速</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="115"/>
+        <location filename="../core/render/diagram_style.cpp" line="123"/>
         <source>port down</source>
         <translation>端口断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="119"/>
+        <location filename="../core/render/diagram_style.cpp" line="127"/>
         <source>slow</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="121"/>
+        <location filename="../core/render/diagram_style.cpp" line="129"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="123"/>
+        <location filename="../core/render/diagram_style.cpp" line="131"/>
         <source>PXN</source>
         <translation>PXN</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="142"/>
+        <location filename="../core/render/diagram_style.cpp" line="135"/>
+        <source>check: fail</source>
+        <translation>检查：失败</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="137"/>
+        <source>check: warn</source>
+        <translation>检查：警告</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="154"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="144"/>
+        <location filename="../core/render/diagram_style.cpp" line="156"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="146"/>
+        <location filename="../core/render/diagram_style.cpp" line="158"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="148"/>
+        <location filename="../core/render/diagram_style.cpp" line="160"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="150"/>
+        <location filename="../core/render/diagram_style.cpp" line="162"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="152"/>
+        <location filename="../core/render/diagram_style.cpp" line="164"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
@@ -237,7 +257,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
-        <location filename="../core/render/diagram_style.cpp" line="154"/>
+        <location filename="../core/render/diagram_style.cpp" line="166"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
@@ -438,7 +458,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/diagram/diagram_builder.cpp" line="855"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="864"/>
         <location filename="../core/render/diagram_painter.cpp" line="589"/>
-        <location filename="../core/render/diagram_style.cpp" line="125"/>
+        <location filename="../core/render/diagram_style.cpp" line="133"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
@@ -494,38 +514,38 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1097"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1101"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="156"/>
+        <location filename="../core/render/diagram_style.cpp" line="168"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="375"/>
-        <location filename="../core/render/diagram_style.cpp" line="158"/>
+        <location filename="../core/render/diagram_style.cpp" line="170"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="160"/>
+        <location filename="../core/render/diagram_style.cpp" line="172"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="162"/>
+        <location filename="../core/render/diagram_style.cpp" line="174"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="164"/>
+        <location filename="../core/render/diagram_style.cpp" line="176"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="166"/>
+        <location filename="../core/render/diagram_style.cpp" line="178"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -994,6 +1014,91 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../core/analysis/slurm_topology_check.cpp" line="124"/>
         <source>Switch %1 matches leaf %2 of the fabric, but %3: Slurm will place jobs by cabling that is not there.</source>
         <translation>交换机 %1 对应网络中的叶交换机 %2，但 %3：Slurm 会按并不存在的布线来调度作业。</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="34"/>
+        <source>The server answered</source>
+        <translation>服务器已应答</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="35"/>
+        <source>GPUs: count and model</source>
+        <translation>GPU：数量与型号</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="36"/>
+        <source>RDMA NICs: count and model</source>
+        <translation>RDMA 网卡：数量与型号</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="37"/>
+        <source>PCIe links at their capability and their peers&apos;</source>
+        <translation>PCIe 链路达到自身能力并与同类一致</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="39"/>
+        <source>GPU and NIC placement (socket, PCIe switch)</source>
+        <translation>GPU 与网卡的位置（CPU 插槽、PCIe 交换机）</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="41"/>
+        <source>GPUDirect RDMA and its prerequisites</source>
+        <translation>GPUDirect RDMA 及其前提条件</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="43"/>
+        <source>ACS and IOMMU out of the peer-to-peer path</source>
+        <translation>ACS 与 IOMMU 不在点对点路径上</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="45"/>
+        <source>RDMA ports: state, rate, link layer, MTU, GID</source>
+        <translation>RDMA 端口：状态、速率、链路层、MTU、GID</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="47"/>
+        <source>Interface MTU</source>
+        <translation>网络接口 MTU</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="48"/>
+        <source>RoCE QoS: PFC, ECN, trust</source>
+        <translation>RoCE QoS：PFC、ECN、信任模式</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="49"/>
+        <source>Cabling seen by LLDP and the fabric</source>
+        <translation>LLDP 与网络拓扑所见的布线</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="50"/>
+        <source>NVLink links</source>
+        <translation>NVLink 链路</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="51"/>
+        <source>Error counters while sampled</source>
+        <translation>采样期间的错误计数器</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="52"/>
+        <source>Driver, CUDA, NCCL, kernel, OFED and firmware versions</source>
+        <translation>驱动、CUDA、NCCL、内核、OFED 与固件版本</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="54"/>
+        <source>The server as its baseline saw it</source>
+        <translation>服务器与其基线一致</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="56"/>
+        <source>NCCL bandwidth: each server alone and in pairs</source>
+        <translation>NCCL 带宽：每台服务器单独及两两成对</translation>
+    </message>
+    <message>
+        <location filename="../core/acceptance/check_result.cpp" line="58"/>
+        <source>RDMA bandwidth between servers (ib_write_bw)</source>
+        <translation>服务器之间的 RDMA 带宽（ib_write_bw）</translation>
     </message>
 </context>
 <context>
@@ -1910,7 +2015,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="129"/>
+        <location filename="../app/gui/main_window.cpp" line="135"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
@@ -1950,67 +2055,67 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="151"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="153"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="174"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="176"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="175"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="176"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="178"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="179"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="132"/>
+        <location filename="../app/gui/main_window.cpp" line="138"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="133"/>
+        <location filename="../app/gui/main_window.cpp" line="139"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="85"/>
+        <location filename="../app/gui/main_window.cpp" line="89"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="87"/>
+        <location filename="../app/gui/main_window.cpp" line="91"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="93"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="96"/>
+        <location filename="../app/gui/main_window.cpp" line="100"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="99"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="107"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
@@ -2145,62 +2250,67 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="152"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="151"/>
+        <source>&amp;Check the rack</source>
+        <translation>检查机架(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="154"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="154"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="156"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="155"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="157"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="156"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="158"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="161"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="163"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="163"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="165"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="163"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="165"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="167"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="169"/>
         <source>Export inference load report…</source>
         <translation>导出推理负载报告…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="170"/>
         <source>Export the load run&apos;s report</source>
         <translation>导出负载运行的报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="169"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="171"/>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="173"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="175"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="186"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="188"/>
         <source>Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;All files (*)</source>
         <translation>拓扑、网络、会话和运行记录 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;所有文件 (*)</translation>
     </message>
@@ -2255,7 +2365,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="340"/>
+        <location filename="../app/gui/main_window.cpp" line="347"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -2280,107 +2390,112 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window.cpp" line="153"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="242"/>
+        <location filename="../app/gui/main_window.cpp" line="249"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="245"/>
+        <location filename="../app/gui/main_window.cpp" line="252"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="214"/>
+        <location filename="../app/gui/main_window.cpp" line="221"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="185"/>
+        <location filename="../app/gui/main_window.cpp" line="111"/>
+        <source>Rack check</source>
+        <translation>机架检查</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="192"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="216"/>
+        <location filename="../app/gui/main_window.cpp" line="223"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="224"/>
+        <location filename="../app/gui/main_window.cpp" line="231"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="248"/>
+        <location filename="../app/gui/main_window.cpp" line="255"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="261"/>
+        <location filename="../app/gui/main_window.cpp" line="268"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="250"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="266"/>
+        <location filename="../app/gui/main_window.cpp" line="273"/>
         <source>on the fabric only (%1)</source>
         <translation>仅见于网络拓扑（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="364"/>
+        <location filename="../app/gui/main_window.cpp" line="371"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="367"/>
+        <location filename="../app/gui/main_window.cpp" line="374"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="240"/>
+        <location filename="../app/gui/main_window.cpp" line="247"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="185"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="187"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="379"/>
+        <location filename="../app/gui/main_window.cpp" line="386"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="393"/>
+        <location filename="../app/gui/main_window.cpp" line="400"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="396"/>
+        <location filename="../app/gui/main_window.cpp" line="403"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="280"/>
+        <location filename="../app/gui/main_window.cpp" line="287"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="222"/>
-        <location filename="../app/gui/main_window.cpp" line="363"/>
-        <location filename="../app/gui/main_window.cpp" line="379"/>
-        <location filename="../app/gui/main_window.cpp" line="393"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
+        <location filename="../app/gui/main_window.cpp" line="370"/>
+        <location filename="../app/gui/main_window.cpp" line="386"/>
+        <location filename="../app/gui/main_window.cpp" line="400"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
         <location filename="../app/gui/main_window_runs.cpp" line="28"/>
         <location filename="../app/gui/main_window_runs.cpp" line="53"/>
@@ -2388,14 +2503,29 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="101"/>
+        <location filename="../app/gui/main_window.cpp" line="105"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="230"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_check.cpp" line="43"/>
+        <source>%1 failed the rack check: %2</source>
+        <translation>%1 未通过机架检查：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_check.cpp" line="44"/>
+        <source>%1 was warned by the rack check: %2</source>
+        <translation>%1 在机架检查中收到警告：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_check.cpp" line="49"/>
+        <source>rack check: %1</source>
+        <translation>机架检查：%1</translation>
     </message>
 </context>
 <context>
@@ -2581,6 +2711,79 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/nccl_run_dialog.cpp" line="189"/>
         <source>This run cannot start: %1</source>
         <translation>无法开始运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::RackCheckPanel</name>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="35"/>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="37"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="39"/>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="41"/>
+        <source>fail</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="84"/>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="88"/>
+        <source>Check the rack</source>
+        <translation>检查机架</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="90"/>
+        <source>Every server the window shows, by every check: counts, links, placement, GPUDirect, ports, MTU, QoS, cabling, NVLink, versions, and what differs from the rack&apos;s majority</source>
+        <translation>对窗口中的每台服务器逐项检查：数量、链路、位置、GPUDirect、端口、MTU、QoS、布线、NVLink、版本，以及与机架多数不一致之处</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="92"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="92"/>
+        <source>Subject</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="92"/>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="92"/>
+        <source>What to do</source>
+        <translation>处理建议</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="96"/>
+        <source>No check yet: open or connect to servers, then check the rack.</source>
+        <translation>尚未检查：请先打开或连接服务器，再检查机架。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="144"/>
+        <source>Nothing to check: open or connect to servers first.</source>
+        <translation>没有可检查的内容：请先打开或连接服务器。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/rack_check_panel.cpp" line="146"/>
+        <source>%1 servers: %2 pass, %3 warn, %4 fail, %5 unknown (%6)</source>
+        <translation>%1 台服务器：%2 通过，%3 警告，%4 失败，%5 未知（%6）</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "inference_panel.h"
 #include "inspector_panel.h"
 #include "language.h"
+#include "rack_check_panel.h"
 #include "rackscope_version.h"
 #include "render/diagram_export.h"
 #include "runs/run_record.h"
@@ -36,7 +37,8 @@ MainWindow::MainWindow(QWidget* parent)
       canvas_(new TopologyCanvas(this)), servers_(new ServersPanel(this)),
       inspector_(new InspectorPanel(this)), findings_(new FindingsPanel(this)),
       report_(new QPlainTextEdit(this)), console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)),
-      inference_(new InferencePanel(this)), demoOffer_(new QPushButton(this)),
+      inference_(new InferencePanel(this)), rackCheck_(new RackCheckPanel(this)),
+      demoOffer_(new QPushButton(this)),
       agent_(std::async(
           std::launch::async, [] { // the agent to deploy: reading and hashing it takes a few hundred ms
               AgentLoad a;
@@ -61,6 +63,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(runs_, &RunsPanel::runFinished, this, &MainWindow::keepRun);
     connect(runs_, &RunsPanel::recordChosen, this, [this](const QString& path) { openFiles({path}); });
     connect(inference_, &InferencePanel::log, this, &MainWindow::log);
+    connect(rackCheck_, &RackCheckPanel::runRequested, this, &MainWindow::checkTheRack);
+    connect(rackCheck_, &RackCheckPanel::itemChosen, this, &MainWindow::selectCheckSubject);
     // Offered while there is nothing but this machine to look at.
     demoOffer_->setFlat(true);
     statusBar()->addPermanentWidget(demoOffer_);
@@ -104,6 +108,8 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(findingsDock, consoleDock);
     tabifyDockWidget(consoleDock, runsDock);
     tabifyDockWidget(runsDock, loadDock);
+    rackCheckDock_ = dock(QT_TR_NOOP("Rack check"), "rackCheckDock", rackCheck_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(loadDock, rackCheckDock_);
     findingsDock->raise();
     // The canvas gets most of the window.
     QTimer::singleShot(0, this, [=, this] { // once the window has its size
@@ -137,6 +143,7 @@ void MainWindow::retranslate() {
     findings_->retranslate();
     runs_->retranslate();
     inference_->retranslate();
+    rackCheck_->retranslate();
     buildMenus();
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "acceptance/rack_check.h"
 #include "connect_dialog.h"
 #include "export_dialog.h"
 #include "nccl_run_dialog.h"
@@ -22,6 +23,7 @@ class FindingsPanel;
 class InferencePanel;
 class InspectorPanel;
 class LoadChart;
+class RackCheckPanel;
 class RunsPanel;
 class ServersPanel;
 class TopologyCanvas;
@@ -80,12 +82,18 @@ public:
     LoadChart* loadChart() const;
     LoadRunner* loadRunner() const;
     bool openLoadResults(const QString& directory);
+    // Run → Check the rack: every server shown, by every check (acceptance/rack_check.h), off the window's
+    // thread; the Rack check dock shows it and the servers carry their worst verdict. False when nothing
+    // is shown to check.
+    bool checkTheRack();
+    RackCheckPanel* rackCheckPanel() const { return rackCheck_; }
     void clearLoadComparison();
     bool exportLoadCsv(const QString& path);
     bool exportLoadReport(const QString& path); // the last run finished or opened, as load --report writes it
 
 signals:
     void serversDone(); // a connection or refresh has ended and every answer is shown
+    void rackChecked(); // the Rack check dock shows a new check
     void viewShown();   // a new view of the workspace is on screen
 
 protected:
@@ -113,6 +121,8 @@ private:
     void showDock(QDockWidget* dock);
     FleetOptions fleetOptions(QString* error);
     void log(const QString& host, const QString& what);
+    void showRackCheck(const RackCheck& rack); // main_window_check.cpp
+    void selectCheckSubject(const QString& host, const QString& subject);
 
     LiveWorkspace* live_;
     TopologyCanvas* canvas_;
@@ -123,6 +133,8 @@ private:
     QPlainTextEdit* console_;
     RunsPanel* runs_;
     InferencePanel* inference_;
+    RackCheckPanel* rackCheck_;
+    QDockWidget* rackCheckDock_ = nullptr;
     QPushButton* demoOffer_;
     std::vector<std::pair<QDockWidget*, const char*>> docks_; // with their untranslated titles
     DiagramOptions diagramOptions_;

@@ -148,6 +148,8 @@ void MainWindow::buildMenus() {
     view->addAction(find);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Check the rack"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K), this,
+                   &MainWindow::checkTheRack);
     run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
     run->addAction(tr("&Inference load run…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this,
                    &MainWindow::chooseLoadRun);

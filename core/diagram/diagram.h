@@ -101,9 +101,11 @@ enum class HighlightKind {
     SlowHost,
     RunTransport,
     NicThroughPeer, // a GPU that reaches its NCCL NIC only through an NVLink peer (PXN)
-    NvlinkFabric    // a GPU outside its NVLink domain, not registered, or unhealthy; an IMEX peer down
+    NvlinkFabric,   // a GPU outside its NVLink domain, not registered, or unhealthy; an IMEX peer down
+    CheckFailed,    // a server the rack check failed
+    CheckWarned     // a server the rack check warned of
 };
-constexpr int kHighlightKinds = 10;
+constexpr int kHighlightKinds = 12;
 QString
 highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
 std::optional<HighlightKind> highlightKindFromName(const QString& name);
@@ -171,12 +173,20 @@ struct Diagram {
 // Gives every server and switch its shortLabel.
 void giveShortLabels(Diagram& d);
 
+// A server's worst verdict of the rack check, where it is a fail or a warn, and the checks that gave it.
+struct CheckMark {
+    QString host;
+    bool failed = false; // else warned
+    QString why;
+};
+
 struct DiagramInput {
     QString title;
     std::vector<InspectedHost> hosts;
     std::optional<Fabric> fabric;
-    QStringList flaggedHosts; // from a straggler hunt
-    NvlinkFabric nvlink;      // multi-node NVLink: the domains, drawn as bands under their servers
+    QStringList flaggedHosts;          // from a straggler hunt
+    std::vector<CheckMark> checkMarks; // the rack check's worst verdicts
+    NvlinkFabric nvlink;               // multi-node NVLink: the domains, drawn as bands under their servers
     // What NCCL did in a load run (no GPUDirect RDMA, sockets, not the nearest NIC), with subjects "host",
     // "host/GPU0", "host/NIC1".
     std::vector<Finding> runFindings;

@@ -1087,6 +1087,10 @@ private:
             if (!items.empty())
                 d_.highlights.push_back({HighlightKind::RunTransport, items, {}, {}, findingText(f)});
         }
+        for (const CheckMark& m : in_.checkMarks)
+            if (const int i = item(QStringLiteral("host:") + m.host); i >= 0)
+                d_.highlights.push_back(
+                    {m.failed ? HighlightKind::CheckFailed : HighlightKind::CheckWarned, {i}, {}, {}, m.why});
         for (const QString& host : in_.flaggedHosts)
             if (const int i = item(QStringLiteral("host:") + host); i >= 0)
                 d_.highlights.push_back(

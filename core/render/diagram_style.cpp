@@ -69,6 +69,10 @@ QColor highlightColour(HighlightKind kind) {
         return QColor(0x1e, 0x88, 0xe5);
     case HighlightKind::NvlinkFabric:
         return QColor(0x6d, 0x4c, 0x41);
+    case HighlightKind::CheckFailed:
+        return QColor(0xe5, 0x39, 0x35);
+    case HighlightKind::CheckWarned:
+        return QColor(0xf9, 0xa8, 0x25);
     }
     return Qt::red;
 }
@@ -97,6 +101,10 @@ QString highlightTitle(HighlightKind kind) {
     case HighlightKind::NvlinkFabric:
         return QCoreApplication::translate("rackscope",
                                            "GPU outside its NVLink domain, not registered or unhealthy");
+    case HighlightKind::CheckFailed:
+        return QCoreApplication::translate("rackscope", "server failed the rack check");
+    case HighlightKind::CheckWarned:
+        return QCoreApplication::translate("rackscope", "server warned by the rack check");
     }
     return {};
 }
@@ -123,16 +131,20 @@ QString highlightBadge(HighlightKind kind) {
         return QCoreApplication::translate("rackscope", "PXN");
     case HighlightKind::NvlinkFabric:
         return QCoreApplication::translate("rackscope", "NVLink");
+    case HighlightKind::CheckFailed:
+        return QCoreApplication::translate("rackscope", "check: fail");
+    case HighlightKind::CheckWarned:
+        return QCoreApplication::translate("rackscope", "check: warn");
     }
     return {};
 }
 
 int highlightRank(HighlightKind kind) {
     static constexpr std::array<HighlightKind, kHighlightKinds> kWorstFirst{
-        HighlightKind::CrossSocket,    HighlightKind::NvlinkFabric, HighlightKind::SlowHost,
-        HighlightKind::NoGpuDirect,    HighlightKind::PortDown,     HighlightKind::RailBreak,
-        HighlightKind::LinkBelowSpeed, HighlightKind::PcieDegraded, HighlightKind::RunTransport,
-        HighlightKind::NicThroughPeer};
+        HighlightKind::CheckFailed,  HighlightKind::CrossSocket,    HighlightKind::NvlinkFabric,
+        HighlightKind::SlowHost,     HighlightKind::NoGpuDirect,    HighlightKind::PortDown,
+        HighlightKind::RailBreak,    HighlightKind::LinkBelowSpeed, HighlightKind::PcieDegraded,
+        HighlightKind::RunTransport, HighlightKind::NicThroughPeer, HighlightKind::CheckWarned};
     return int(std::find(kWorstFirst.begin(), kWorstFirst.end(), kind) - kWorstFirst.begin());
 }
 

@@ -181,6 +181,13 @@ void LiveWorkspace::setFlagged(const QStringList& hosts) {
     });
 }
 
+void LiveWorkspace::setCheckMarks(const std::vector<CheckMark>& marks) {
+    post([marks](WorkspaceWorker& w) {
+        w.ws.setCheckMarks(marks);
+        w.dirty = true;
+    });
+}
+
 void LiveWorkspace::addRunFindings(const std::vector<Finding>& findings) {
     post([findings](WorkspaceWorker& w) {
         w.ws.addRunFindings(findings);

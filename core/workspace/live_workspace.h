@@ -59,6 +59,7 @@ public:
     void takeAgentAnswer(int connection, const QString& host, const QJsonObject& snapshot);
     void setServerOrder(const QStringList& hosts);
     void setFlagged(const QStringList& hosts);
+    void setCheckMarks(const std::vector<CheckMark>& marks);
     void addRunFindings(const std::vector<Finding>& findings);
     void setDiagramOptions(const DiagramOptions& options);
     void reanalyse(); // the findings again, in the language now installed

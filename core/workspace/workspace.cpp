@@ -195,6 +195,7 @@ DiagramInput Workspace::diagramInput() const {
     in.hosts = hosts_;
     in.fabric = fabric_;
     in.flaggedHosts = flagged_;
+    in.checkMarks = checkMarks_;
     in.runFindings = runFindings_;
     in.nvlink = nvlink_;
     for (const JudgedRun& r : runs_)

@@ -51,6 +51,9 @@ public:
         sortHosts();
     }
     void setFlagged(const QStringList& hosts) { flagged_ = hosts; }
+    // The rack check's worst verdict per server, drawn on the servers (the check itself lives above:
+    // acceptance/).
+    void setCheckMarks(std::vector<CheckMark> marks) { checkMarks_ = std::move(marks); }
     void addRunFindings(const std::vector<Finding>& findings);
     void setTitle(const QString& title) { title_ = title; }
     void clear();     // everything but the server order
@@ -101,6 +104,7 @@ private:
     NvlinkFabric nvlink_;                         // the parts together
     std::vector<Finding> nvlinkFindings_;
     QStringList flagged_;
+    std::vector<CheckMark> checkMarks_;
     std::vector<Finding> runFindings_;
     std::vector<JudgedRun> runs_;
     std::vector<SavedLoadRun> loadRuns_;
