@@ -78,8 +78,16 @@ QJsonObject rackCheckJson(const RackCheck& rack) {
                                       {"verdict", verdictName(c.verdict)},
                                       {"items", items}});
         }
-        servers.append(QJsonObject{
-            {"host", s.host}, {"source", s.source}, {"verdict", verdictName(s.verdict)}, {"checks", checks}});
+        QJsonObject server{
+            {"host", s.host}, {"source", s.source}, {"verdict", verdictName(s.verdict)}, {"checks", checks}};
+        // What the active checks measured: "rdma.mlx5_0" in Gb/s, "nccl.all_reduce" bus bandwidth in GB/s.
+        if (const auto m = rack.measured.find(s.host); m != rack.measured.end()) {
+            QJsonObject figures;
+            for (const auto& [key, value] : m->second)
+                figures.insert(key, value);
+            server.insert("measured", figures);
+        }
+        servers.append(server);
     }
     QJsonArray drift;
     for (const Drift& d : rack.drift) {

@@ -53,6 +53,8 @@ const std::vector<Question>& checklist() {
         {"Is every server cabled to its rail and leaf?", {"cabling"}},
         {"Are NVLinks up where there are any?", {"nvlink"}},
         {"Do the servers run the same driver, CUDA, NCCL, kernel, OFED and firmware?", {"versions"}},
+        {"Is NCCL measured across nodes for all-reduce, all-gather and all-to-all?", {"nccl-bandwidth"}},
+        {"Does every RDMA device reach its peers at the rack's bandwidth?", {"rdma-bandwidth"}},
     };
     return q;
 }
@@ -139,14 +141,19 @@ QString rackReportHtml(const RackCheck& rack, const QString& inlineSvg) {
 
     t << "<section id=\"checklist\"><h2>Bring-up checklist</h2><table>";
     for (const Question& q : checklist()) {
-        Verdict v = Verdict::Pass;
-        const QString a = answer(rack, q, &v);
+        Verdict v = Verdict::Unknown;
+        // An active check not asked for is not measured: said so, not answered "yes".
+        const bool asked = std::any_of(rack.servers.begin(), rack.servers.end(), [&](const ServerCheck& s) {
+            return std::any_of(q.checks.begin(), q.checks.end(),
+                               [&](const char* id) { return s.check(QLatin1String(id)); });
+        });
+        const QString a =
+            asked ? answer(rack, q, &v)
+                  : QStringLiteral("not measured: check --active %1")
+                        .arg(QString::fromLatin1(q.checks.front()).section(QLatin1Char('-'), 0, 0));
         t << "<tr><td>" << esc(QLatin1String(q.text)) << "</td>" << cell(v, a) << "</tr>\n";
     }
-    t << "<tr><td>Is NCCL measured across nodes for all-reduce, all-gather and all-to-all?</td>"
-      << cell(Verdict::Unknown,
-              QStringLiteral("not measured by this check: run rackscope-cli nccl --find-slow"))
-      << "</tr></table></section>\n";
+    t << "</table></section>\n";
 
     t << "<section id=\"drift\"><h2>Drift</h2>";
     if (rack.drift.empty())

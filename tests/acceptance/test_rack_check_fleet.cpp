@@ -15,6 +15,7 @@
 #include "transport/ssh_test_hosts.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -283,7 +284,8 @@ private slots:
         // mlx5_0 at 85 %: within the rack's 80 % of its median, but more than 10 % below its baseline.
         QVERIFY(writeText(dir.filePath(QStringLiteral("factors-node3")), "mlx5_1 0.5\n"));
         QVERIFY(writeText(dir.filePath(QStringLiteral("factors-node2")), "mlx5_0 0.85\n"));
-        doc = check({QStringLiteral("--baseline"), baseline}, &err);
+        const QString report = dir.filePath(QStringLiteral("report.html"));
+        doc = check({QStringLiteral("--baseline"), baseline, QStringLiteral("--report"), report}, &err);
         QVERIFY2(!doc.isEmpty(), err.constData());
         QCOMPARE(problemsIn(doc), (QStringList{
                                       QStringLiteral("node2 rdma-bandwidth fail mlx5_0"),
@@ -291,6 +293,16 @@ private slots:
                                       QStringLiteral("node3 rdma-bandwidth fail mlx5_1"),
                                   }));
         QVERIFY2(err.contains("rdma node2 mlx5_1 -> node3 mlx5_1: 90.7 Gb/s"), err.constData());
+        // The figures in the JSON, and the report's checklist answered by what was measured.
+        const QJsonObject node2 = doc.value("servers").toArray().at(1).toObject();
+        QCOMPARE(node2.value("host").toString(), QStringLiteral("node2"));
+        QVERIFY(qAbs(node2.value("measured").toObject().value("rdma.mlx5_0").toDouble() - 181.46 * 0.85) <
+                0.01);
+        const QString html = QString::fromUtf8(readAll(report));
+        QVERIFY(html.contains(QRegularExpression(
+            QStringLiteral("Does every RDMA device reach its peers at the rack(&#39;|&apos;|')s "
+                           "bandwidth\\?</td><td class=\"fail\"[^>]*>fail on node2, node3</td>"))));
+        QVERIFY(html.contains(QLatin1String("not measured: check --active nccl")));
         QCOMPARE(doc.value("servers").toArray().size(), 4);
     }
 };
