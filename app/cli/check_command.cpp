@@ -252,18 +252,11 @@ int runCheck(const QStringList& args) {
         spec.maxBytes = parser.value(ncclMaxBytes);
         if (!parseByteSize(spec.maxBytes))
             return usage(QStringLiteral("--nccl-max-bytes takes a size (bytes, K, M, G)"));
-        if (parser.value(launcher) == QLatin1String("srun"))
-            spec.launcher = Launcher::Srun;
-        else if (parser.value(launcher) != QLatin1String("mpirun"))
+        if (!setLauncher(spec, parser.value(launcher)))
             return usage(QStringLiteral("--launcher is mpirun or srun"));
         spec.launcherArgs = parser.values(launcherArg);
-        for (const QString& kv : parser.values(ncclEnv)) {
-            const qsizetype eq = kv.indexOf(QLatin1Char('='));
-            if (eq <= 0)
-                return usage(QStringLiteral("--nccl-env takes NAME=VALUE, not '%1'").arg(kv));
-            std::erase_if(spec.environment, [&](const auto& e) { return e.first == kv.left(eq); });
-            spec.environment.emplace_back(kv.left(eq), kv.mid(eq + 1));
-        }
+        if (const QString bad = addEnvironment(spec, parser.values(ncclEnv)); !bad.isEmpty())
+            return usage(QStringLiteral("--nccl-env takes NAME=VALUE, not '%1'").arg(bad));
         ncclRequest.resultsDirectory = parser.value(results);
     }
 

@@ -206,19 +206,11 @@ int runNccl(const QStringList& args) {
         return usage(QStringLiteral("-f, -g, -n, -w and --ppn take numbers"));
     spec.dataType = parser.value(type);
     spec.reduction = parser.value(redop);
-    if (parser.value(launcher) == QLatin1String("srun"))
-        spec.launcher = Launcher::Srun;
-    else if (parser.value(launcher) != QLatin1String("mpirun"))
+    if (!setLauncher(spec, parser.value(launcher)))
         return usage(QStringLiteral("--launcher is mpirun or srun"));
     spec.launcherArgs = parser.values(launcherArg);
-    for (const QString& kv : parser.values(env)) {
-        const qsizetype eq = kv.indexOf(QLatin1Char('='));
-        if (eq <= 0)
-            return usage(QStringLiteral("--env takes NAME=VALUE, not '%1'").arg(kv));
-        const QString name = kv.left(eq);
-        std::erase_if(spec.environment, [&](const auto& e) { return e.first == name; });
-        spec.environment.emplace_back(name, kv.mid(eq + 1));
-    }
+    if (const QString bad = addEnvironment(spec, parser.values(env)); !bad.isEmpty())
+        return usage(QStringLiteral("--env takes NAME=VALUE, not '%1'").arg(bad));
     spec.binary = parser.value(binary);
     spec.binaryDir = parser.value(binaryDir);
     if (const QString why = validateRunSpec(spec); !why.isEmpty())

@@ -22,6 +22,27 @@ std::optional<qint64> parseByteSize(const QString& text) {
     return n << shift;
 }
 
+bool setLauncher(NcclRunSpec& spec, const QString& name) {
+    if (name == QLatin1String("mpirun"))
+        spec.launcher = Launcher::Mpirun;
+    else if (name == QLatin1String("srun"))
+        spec.launcher = Launcher::Srun;
+    else
+        return false;
+    return true;
+}
+
+QString addEnvironment(NcclRunSpec& spec, const QStringList& pairs) {
+    for (const QString& kv : pairs) {
+        const qsizetype eq = kv.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            return kv;
+        std::erase_if(spec.environment, [&](const auto& e) { return e.first == kv.left(eq); });
+        spec.environment.emplace_back(kv.left(eq), kv.mid(eq + 1));
+    }
+    return {};
+}
+
 QString validateRunSpec(const NcclRunSpec& s) {
     if (s.hosts.isEmpty())
         return QStringLiteral("no hosts to run on");

@@ -34,6 +34,12 @@ struct NcclRunSpec {
     QStringList launcherArgs; // passed to mpirun/srun as given ("--mca", "btl_tcp_if_include", "eth0")
 };
 
+// The launcher by name ("mpirun", "srun"); false for another.
+bool setLauncher(NcclRunSpec& spec, const QString& name);
+// NAME=VALUE pairs into the environment, each replacing one of the same name; the first pair that is not one,
+// or empty.
+QString addEnvironment(NcclRunSpec& spec, const QStringList& pairs);
+
 // What is wrong with the spec, or empty.
 QString validateRunSpec(const NcclRunSpec& spec);
 // The argv to run on the launch host; quote it with shellCommand to show or send it.
