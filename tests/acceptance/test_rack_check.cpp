@@ -328,6 +328,39 @@ private slots:
         }
     }
 
+    // Who is paired and how: the servers over SSH, their devices with a port up in number order, the
+    // address the SSH config gives, and the GPU under the same PCIe switch as each NIC for --use_cuda.
+    void rdmaEndpointsFromTheWorkspace() {
+        QJsonObject s = thisMachine();
+        QJsonObject topology = s.value("topology").toObject();
+        topology.insert("hwloc_xml", QString::fromUtf8(fixtureBytes(
+                                         QStringLiteral("hwloc-32em64t-2n8c2t-pci-normalio.xml"))));
+        s.insert("topology", topology);
+        const auto device = [](const char* name, const char* state) {
+            return QJsonObject{
+                {"name", name},
+                {"ports", QJsonArray{QJsonObject{{"port", "1"}, {"state", QJsonObject{{"name", state}}}}}}};
+        };
+        s.insert("rdma", QJsonObject{{"available", true},
+                                     {"devices",
+                                      QJsonArray{device("mlx5_0", "ACTIVE"), device("mlx5_1", "DOWN"),
+                                                 device("mlx5_10", "ACTIVE"), device("mlx5_2", "ACTIVE")}}});
+        Workspace ws;
+        QVERIFY2(ws.takeAgentAnswer(QStringLiteral("ssh://node1"), s, Workspace::Mode::Add).isEmpty(),
+                 "taken");
+        ws.open({fixture(QStringLiteral("nccl-topo-azure-ndv4.xml"))}, Workspace::Mode::Add); // not over SSH
+        const std::vector<RdmaEndpoint> e =
+            rdmaEndpoints(ws, SshConfig::fromText(QStringLiteral("Host node1\n  HostName 10.1.2.3\n")));
+        QCOMPARE(e.size(), size_t(1));
+        QCOMPARE(e[0].host, QStringLiteral("node1"));
+        QCOMPARE(e[0].address, QStringLiteral("10.1.2.3"));
+        QCOMPARE(e[0].devices, (QStringList{"mlx5_0", "mlx5_2", "mlx5_10"}));
+        // mlx5_0's NIC shares a PCIe switch (PIX) with the third GPU only.
+        const HostTopology& h = ws.hosts().front().host;
+        QCOMPARE(h.gpus.size(), size_t(3));
+        QCOMPARE(e[0].nearestGpu.at(QStringLiteral("mlx5_0")), h.gpus[2].cudaDevice.value_or(2));
+    }
+
     // A slow end is told from its partners; a failed test, a missing perftest and a lone server are said.
     void rdmaVerdicts() {
         const auto pair = [](const char* c, const char* s, std::optional<double> gbps, QString error = {},
