@@ -379,6 +379,31 @@ QString farName(const DiagramItem& it, double scale) {
     return {};
 }
 
+// Where a GPU–NIC pair's path type goes: on its curve, as near the middle as it can be without covering a
+// box's name (the top of each box) or another pair's path type.
+QRectF pathLabelRect(const Diagram& d, const QPainterPath& curve, const QString& path,
+                     std::vector<QRectF>& placed) {
+    const QSizeF size(advance(path, kSmallFont, true) + 4, kSmallFont + 4);
+    const auto clear = [&](const QRectF& r) {
+        for (const DiagramItem& it : d.items)
+            if (r.intersects(QRectF(it.rect.left(), it.rect.top(), it.rect.width(), kFont + 10)))
+                return false;
+        return std::none_of(placed.begin(), placed.end(), [&](const QRectF& q) { return r.intersects(q); });
+    };
+    QRectF best;
+    for (const double t : {0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82}) {
+        const QRectF r(curve.pointAtPercent(t) + QPointF(3, -size.height()), size);
+        if (best.isNull())
+            best = r; // the middle, when nowhere is clear
+        if (clear(r)) {
+            best = r;
+            break;
+        }
+    }
+    placed.push_back(best);
+    return best;
+}
+
 void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     p.save();
     const double scale = scaleOf(p);
@@ -469,6 +494,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
     if (text)
         drawBundleLabels(p, d, o.exposed);
 
+    std::vector<QRectF> placedPathLabels; // the GPU–NIC pairs' path types drawn so far
     for (const Highlight& h : d.highlights) {
         if (!o.show[static_cast<std::size_t>(h.kind)])
             continue;
@@ -521,7 +547,7 @@ void paintDiagram(QPainter& p, const Diagram& d, const PaintOptions& o) {
         if (text && !h.path.isEmpty()) {
             p.setFont(font(kSmallFont, true));
             p.setPen(c);
-            p.drawText(curve.pointAtPercent(0.5) + QPointF(3, -3), h.path);
+            p.drawText(pathLabelRect(d, curve, h.path, placedPathLabels), Qt::AlignCenter, h.path);
         }
         p.setBrush(Qt::NoBrush);
     }
