@@ -455,6 +455,26 @@ private slots:
         QCOMPARE(ncclBandwidthItems(QStringLiteral("gpuless"), n, {}, &figures)[0].verdict, Verdict::Unknown);
     }
 
+    // The active checks' options, refused with a reason before anything is read or run.
+    void activeOptionsRefused() {
+        const QString file = snapshotFile(snapshots_.begin()->first, snapshots_.begin()->second);
+        const QList<QPair<QStringList, QString>> cases = {
+            {{"--active", "bogus", "--hosts", "n1"}, "--active takes nccl and rdma, not bogus"},
+            {{"--active", "rdma", file}, "--active measures servers over SSH: give --hosts"},
+            {{"--tolerance", "150", file}, "--tolerance takes a percentage"},
+            {{"--rdma-seconds", "0", file}, "--rdma-seconds takes 1 to 600"},
+            {{"--rdma-port", "22", file}, "--rdma-port takes 1024 to 65535"},
+            {{"--nccl-env", "NCCL_DEBUG", file}, "--nccl-env takes NAME=VALUE, not 'NCCL_DEBUG'"},
+            {{"--launcher", "pbs", file}, "--launcher is mpirun or srun"},
+            {{"--nccl-max-bytes", "lots", file}, "--nccl-max-bytes takes a size"},
+        };
+        for (const auto& [args, why] : cases) {
+            const Run r = cli(QStringList{QStringLiteral("check")} + args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(why.toUtf8()), r.err.constData());
+        }
+    }
+
     void theCommandItsFilesAndTheBrowser() {
         QStringList files;
         for (const auto& [host, s] : snapshots_)
