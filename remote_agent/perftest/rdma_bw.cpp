@@ -1,5 +1,7 @@
 #include "rdma_bw.h"
 
+#include "protocol/int_param.h"
+
 #include <cctype>
 #include <cstring>
 #include <set>
@@ -29,18 +31,7 @@ std::optional<RdmaBwRun> rdmaBwRun(const Json& params, const HostFs& fs, std::st
         }
     auto integer = [&](const char* name, int64_t lo, int64_t hi, std::optional<int64_t> fallback,
                        std::optional<int64_t>* out) {
-        if (!params.contains(name)) {
-            *out = fallback;
-            return true;
-        }
-        const Json& v = params[name];
-        if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi) {
-            *why = std::string("\"") + name + "\" must be an integer from " + std::to_string(lo) + " to " +
-                   std::to_string(hi);
-            return false;
-        }
-        *out = v.get<int64_t>();
-        return true;
+        return readIntParam(params, name, lo, hi, fallback, out, why);
     };
     auto text = [&](const char* name, std::string* out) {
         if (!params.contains(name) || !params[name].is_string()) {

@@ -1,5 +1,7 @@
 #include "server.h"
 
+#include "int_param.h"
+
 #include "protocol/json_nesting.h"
 #include "protocol/protocol.h"
 #include "rackscope_version.h"
@@ -223,16 +225,13 @@ void Server::forwardLoad() {
 
 void Server::startSample(int64_t id, const Json& params) {
     auto intParam = [&](const char* name, int64_t fallback, int64_t lo, int64_t hi, int64_t* out) {
-        if (!params.contains(name))
-            return *out = fallback, true;
-        const Json& v = params[name];
-        if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi) {
-            sendError(id, protocol::error::kBadParams,
-                      std::string("\"") + name + "\" must be an integer from " + std::to_string(lo) + " to " +
-                          std::to_string(hi));
+        std::optional<int64_t> value;
+        std::string why;
+        if (!readIntParam(params, name, lo, hi, fallback, &value, &why)) {
+            sendError(id, protocol::error::kBadParams, why);
             return false;
         }
-        return *out = v.get<int64_t>(), true;
+        return *out = *value, true;
     };
     SampleJob job;
     if (!intParam("interval_ms", 1000, protocol::kMinIntervalMs, protocol::kMaxIntervalMs, &job.intervalMs))
