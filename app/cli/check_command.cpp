@@ -82,12 +82,7 @@ QString measureRdma(const QCommandLineParser& parser, const RemoteOptions& remot
 
 // nccl-tests on each server alone, then in pairs (nccl_acceptance.h), each run said on stderr as it ends.
 void measureNccl(const Workspace& ws, const RunRequest& request, CheckOptions& o) {
-    std::vector<NcclServer> servers;
-    for (const InspectedHost& h : ws.hosts())
-        if (h.host.source.location.startsWith(QLatin1String("ssh://")))
-            servers.push_back(
-                {h.host.source.location.mid(6), h.host.nvmlGpuCount.value_or(int(h.host.gpus.size()))});
-    NcclAcceptanceRun run(request, servers);
+    NcclAcceptanceRun run(request, ncclServers(ws));
     QEventLoop loop;
     QObject::connect(&run, &NcclAcceptanceRun::runFinished, [](const QString& what, const QString& outcome) {
         fprintf(stderr, "rackscope-cli check: nccl %s: %s\n", qPrintable(what), qPrintable(outcome));

@@ -1,5 +1,7 @@
 #include "measured_checks.h"
 
+#include "statistics.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -8,14 +10,6 @@ namespace {
 
 const QString kRdmaCheck = QStringLiteral("rdma-bandwidth");
 const QString kNcclCheck = QStringLiteral("nccl-bandwidth");
-
-std::optional<double> median(std::vector<double> v) {
-    if (v.empty())
-        return std::nullopt;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 QString gbit(double v) {
     return QStringLiteral("%1 Gb/s").arg(v, 0, 'f', 1);
@@ -104,7 +98,8 @@ std::vector<MeasuredItem> rdmaBandwidthItems(const QString& host, const std::vec
             {kRdmaCheck,
              Verdict::Unknown,
              {},
-             QStringLiteral("not measured: ib_write_bw needs a second server with an RDMA device")});
+             QStringLiteral("not measured: no pair with this server (ib_write_bw needs an RDMA device with a "
+                            "port up here and on a second server)")});
         return out;
     }
     const QString medianText = rackMedian ? QStringLiteral("the rack's median pair %1").arg(gbit(*rackMedian))

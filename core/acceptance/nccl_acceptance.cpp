@@ -12,6 +12,14 @@ const std::vector<Collective>& acceptanceCollectives() {
     return all;
 }
 
+std::vector<NcclServer> ncclServers(const Workspace& ws) {
+    std::vector<NcclServer> out;
+    for (const InspectedHost& h : ws.hosts())
+        if (const QString host = sshHostOf(h.host.source.location); !host.isEmpty())
+            out.push_back({host, h.host.nvmlGpuCount.value_or(int(h.host.gpus.size()))});
+    return out;
+}
+
 NcclAcceptanceRun::NcclAcceptanceRun(RunRequest request, std::vector<NcclServer> servers, QObject* parent)
     : QObject(parent), request_(std::move(request)) {
     std::erase_if(servers, [](const NcclServer& s) { return s.gpus <= 0; });
@@ -47,9 +55,7 @@ void NcclAcceptanceRun::startSingle(size_t server, size_t collective) {
         res.host = result_.servers[server].host;
         res.collective = acceptanceCollectives()[collective];
         res.command = raw->command();
-        res.error = !o.error.isEmpty()  ? o.error
-                    : o.exitStatus != 0 ? QStringLiteral("exit status %1").arg(o.exitStatus)
-                                        : QString();
+        res.error = o.failure();
         if (res.error.isEmpty()) {
             res.busbw = peakBusbw(raw->run());
             if (!res.busbw)

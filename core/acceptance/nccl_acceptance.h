@@ -3,6 +3,7 @@
 // and alltoall over all its GPUs (MoE lives on all-to-all); then the pairwise hunt across the servers
 // (straggler_hunt.h) with all_reduce. Each run goes through the launcher the cluster has, as `nccl` runs it.
 #include "runs/straggler_hunt.h"
+#include "workspace/workspace.h"
 
 #include <QObject>
 #include <memory>
@@ -29,6 +30,9 @@ struct NcclAcceptance {
 };
 
 const std::vector<Collective>& acceptanceCollectives(); // all_reduce, all_gather, alltoall
+
+// The servers reached over SSH, with the GPUs their driver sees (NVML), else those the topology lists.
+std::vector<NcclServer> ncclServers(const Workspace& ws);
 
 class NcclAcceptanceRun : public QObject {
     Q_OBJECT

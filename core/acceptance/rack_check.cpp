@@ -548,9 +548,7 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
             addCounterItems(items, f.host, o);
         const MeasuredJudge judge{o.baseline ? &*o.baseline : nullptr, o.tolerance, f.host};
         // The active checks know a server by the name the console reached it by.
-        const QString alias = h.host.source.location.startsWith(QLatin1String("ssh://"))
-                                  ? h.host.source.location.mid(6)
-                                  : f.host;
+        const QString ssh = sshHostOf(h.host.source.location), alias = ssh.isEmpty() ? f.host : ssh;
         std::map<QString, double> figures;
         std::vector<MeasuredItem> measuredItems;
         if (o.rdmaPairs)

@@ -2,9 +2,8 @@
 
 #include "workspace/workspace.h"
 
-#include <QJsonDocument>
-
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
 
 namespace rackscope {

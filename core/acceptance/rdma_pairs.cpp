@@ -6,6 +6,7 @@
 #include "runs/perftest_output.h"
 
 #include <QJsonArray>
+#include <QTimer>
 
 namespace rackscope {
 namespace {
@@ -35,10 +36,10 @@ std::vector<RdmaEndpoint> rdmaEndpoints(const Workspace& ws, const SshConfig& co
     std::vector<RdmaEndpoint> out;
     for (const InspectedHost& ih : ws.hosts()) {
         const HostTopology& h = ih.host;
-        if (!h.source.location.startsWith(QLatin1String("ssh://")))
-            continue;
         RdmaEndpoint e;
-        e.host = h.source.location.mid(6);
+        e.host = sshHostOf(h.source.location);
+        if (e.host.isEmpty())
+            continue;
         e.address = config.resolve(e.host).hostName;
         if (e.address.isEmpty())
             e.address = e.host;
@@ -212,7 +213,8 @@ struct SideReading {
 SideReading readSide(const HostResult& r) {
     SideReading s;
     if (r.error) {
-        s.unavailable = r.error->message.contains(QLatin1String("unknown method"));
+        // The fleet's message names the agent's error code.
+        s.unavailable = r.error->message.contains(QLatin1String(rsagent::protocol::error::kUnknownMethod));
         s.error =
             s.unavailable
                 ? QStringLiteral("%1's agent predates the rdma_bw method: deploy this version").arg(r.host)

@@ -7,7 +7,6 @@
 #include "workspace/workspace.h"
 
 #include <QObject>
-#include <QTimer>
 #include <memory>
 
 namespace rackscope {

@@ -1,5 +1,7 @@
 #include "perftest_output.h"
 
+#include "statistics.h"
+
 #include <QRegularExpression>
 #include <algorithm>
 
@@ -85,9 +87,7 @@ std::optional<double> PerftestRun::averageGbps() const {
     for (const PerftestRow& r : rows)
         if (r.bytes == *largest)
             values.push_back(r.average);
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return gbps(n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
+    return gbps(*median(values)); // the largest size has a row
 }
 
 std::optional<PerftestRun> readPerftestOutput(const QByteArray& text, QString* error) {

@@ -29,7 +29,13 @@ struct RunRequest {
 
 struct RunOutcome {
     int exitStatus = -1;
-    QString error;  // why it could not run or was cut short
+    QString error; // why it could not run or was cut short
+    // Why the run gave no result: `error`, else a non-zero exit status; empty when it ran to its end.
+    QString failure() const {
+        return !error.isEmpty()  ? error
+               : exitStatus != 0 ? QStringLiteral("exit status %1").arg(exitStatus)
+                                 : QString();
+    }
     QString record; // the saved run
     std::vector<CounterChange> counterChanges;
     QStringList counterErrors;     // hosts whose counters could not be read, and why

@@ -1,5 +1,7 @@
 #include "straggler.h"
 
+#include "statistics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,14 +9,6 @@
 
 namespace rackscope {
 namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 // A slow host, or a slow pair: the first host, and the other as its peer.
 FindingTarget pairTarget(const QStringList& hosts) {
@@ -84,11 +78,11 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
         double median, mad, spread;
     };
     auto reference = [&](const std::vector<double>& values) {
-        Reference r{median(values), 0, 0};
+        Reference r{median(values).value_or(0), 0, 0};
         std::vector<double> deviations;
         for (double x : values)
             deviations.push_back(std::abs(x - r.median));
-        r.mad = median(deviations);
+        r.mad = median(deviations).value_or(0);
         r.spread = std::max(r.mad, rule.madFloorFraction * r.median);
         return r;
     };
@@ -109,7 +103,7 @@ StragglerVerdict findStragglers(const std::vector<PairBandwidth>& pairs, const S
     // (half of them for four hosts), but only 1/n of the host scores.
     std::vector<double> scores;
     for (const auto& [host, values] : byHost) {
-        v.hosts.emplace_back(host, median(values));
+        v.hosts.emplace_back(host, median(values).value_or(0));
         scores.push_back(v.hosts.back().second);
     }
     std::sort(v.hosts.begin(), v.hosts.end(),

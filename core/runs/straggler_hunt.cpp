@@ -68,9 +68,7 @@ void StragglerHunt::startRound() {
             g.hosts = group;
             g.record = o.record;
             g.findings = o.findings;
-            g.error = !o.error.isEmpty()  ? o.error
-                      : o.exitStatus != 0 ? QStringLiteral("exit status %1").arg(o.exitStatus)
-                                          : QString();
+            g.error = o.failure();
             if (g.error.isEmpty())
                 g.busbw = peakBusbw(raw->run()); // a run cut short measures nothing
             runs_.push_back(g);

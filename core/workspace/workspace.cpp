@@ -95,7 +95,8 @@ std::vector<ServerEntry> Workspace::servers() const {
 }
 
 qsizetype Workspace::rank(const QString& location) const {
-    const qsizetype i = location.startsWith(QLatin1String("ssh://")) ? order_.indexOf(location.mid(6)) : -1;
+    const QString host = sshHostOf(location);
+    const qsizetype i = host.isEmpty() ? -1 : order_.indexOf(host);
     return i < 0 ? order_.size() : i;
 }
 

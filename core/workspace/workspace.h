@@ -18,6 +18,11 @@ namespace rackscope {
 
 // Where this machine's own agent answered from, as its sources name it.
 inline const QString kLocalAgentLocation = QStringLiteral("rackscope-agent on this machine");
+// The server an agent's answer came from over SSH ("ssh://node3" -> "node3"), as the console reached it;
+// empty for any other source.
+inline QString sshHostOf(const QString& location) {
+    return location.startsWith(QLatin1String("ssh://")) ? location.mid(6) : QString();
+}
 
 // A finding with the server it was found on (empty: the fabric's).
 struct WorkspaceFinding {
