@@ -7,6 +7,7 @@
 #include "load_command.h"
 #include "nccl_command.h"
 #include "nccl_log_command.h"
+#include "nccl_ras_command.h"
 #include "nccl_tests_command.h"
 #include "nvlink_command.h"
 #include "rackscope_version.h"
@@ -38,6 +39,9 @@ const char kUsage[] =
     "                                       NCCL_DEBUG=INFO logs: per rank the NICs, each channel's "
     "transport, "
     "GPUDirect\n"
+    "  nccl-ras --host H [--port 28028] [--verbose] [--json] [--watch S] [FILE...] [--hosts LIST]\n"
+    "                                       a running job's NCCL RAS: ranks missing, dead or behind, placed "
+    "on servers, GPUs, leaves\n"
     "  results [list [DIR] | show FILE [--json|--csv] | compare A B]\n"
     "                                       saved runs: reopen, export, compare size by size\n"
     "  load --url URL --model M [--concurrency N] [--rate R --burstiness B] [--requests N] [--hosts LIST] "
@@ -88,6 +92,8 @@ int main(int argc, char** argv) {
         return rackscope::cli::runParseNcclTests(args);
     if (command == QLatin1String("nccl-log"))
         return rackscope::cli::runNcclLog(args);
+    if (command == QLatin1String("nccl-ras"))
+        return rackscope::cli::runNcclRas(args);
     if (command == QLatin1String("nccl"))
         return rackscope::cli::runNccl(args);
     if (command == QLatin1String("results"))

@@ -4,6 +4,7 @@
 
 #include "analysis/nvlink_findings.h"
 #include "import/input_file.h"
+#include "job/ras_json.h"
 #include "nccl_tests_command.h"
 #include "report/nccl_tests_report.h"
 #include "runs/nccl_ras.h"
@@ -49,26 +50,9 @@ QJsonObject watchdogJson(const TorchWatchdog& w) {
 }
 
 QJsonObject rasJson(const QString& file, const NcclRasReport& r) {
-    QJsonArray problems;
-    for (const NcclRasProblem& p : r.problems) {
-        QJsonArray ranks;
-        for (const NcclRasRank& k : p.ranks)
-            ranks.append(QJsonObject{{"rank", k.rank ? QJsonValue(*k.rank) : QJsonValue()},
-                                     {"host", k.host},
-                                     {"pid", k.pid ? QJsonValue(*k.pid) : QJsonValue()},
-                                     {"gpu", k.gpu ? QJsonValue(*k.gpu) : QJsonValue()},
-                                     {"status", k.status}});
-        problems.append(QJsonObject{{"kind", p.kind},
-                                    {"communicator", p.communicator},
-                                    {"warning", p.warning},
-                                    {"lines", QJsonArray::fromStringList(p.lines)},
-                                    {"ranks", ranks}});
-    }
-    return {{"source", file},
-            {"format", r.format},
-            {"nccl_version", r.ncclVersion},
-            {"repaired", r.repaired.isEmpty() ? QJsonValue() : QJsonValue(r.repaired)},
-            {"problems", problems}};
+    QJsonObject o = rasReportJson(r);
+    o.insert("source", file);
+    return o;
 }
 
 } // namespace

@@ -37,9 +37,11 @@ struct RemoteOptions {
     QCommandLineOption verbose{QStringLiteral("verbose"),
                                QStringLiteral("Print each server's stages and their times on stderr.")};
 
-    void addTo(QCommandLineParser& parser) const {
-        parser.addOptions(
-            {hosts, hostsFile, sshConfig, knownHosts, acceptNew, timeout, concurrency, verbose});
+    // `withVerbose` false: the command gives --verbose a meaning of its own (it still prints the stages).
+    void addTo(QCommandLineParser& parser, bool withVerbose = true) const {
+        parser.addOptions({hosts, hostsFile, sshConfig, knownHosts, acceptNew, timeout, concurrency});
+        if (withVerbose)
+            parser.addOption(verbose);
     }
     bool wanted(const QCommandLineParser& parser) const {
         return parser.isSet(hosts) || parser.isSet(hostsFile);

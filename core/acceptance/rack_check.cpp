@@ -493,7 +493,7 @@ RackCheck checkRack(const Workspace& ws, const CheckOptions& o) {
     for (const ServerEntry& e : ws.servers())
         if (e.host) {
             hosts.push_back(e.host);
-            snapshots.push_back(agentSnapshotOf(ws, *e.host));
+            snapshots.push_back(ws.agentSnapshot(*e.host));
             rack.facts.push_back(factsOf(*e.host, snapshots.back()));
         }
     rack.drift = findDrift(rack.facts);

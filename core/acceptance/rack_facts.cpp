@@ -8,15 +8,6 @@
 
 namespace rackscope {
 
-QJsonObject agentSnapshotOf(const Workspace& ws, const InspectedHost& h) {
-    for (const RawSource& r : ws.sources())
-        if (r.location == h.host.source.location) {
-            const QJsonObject o = QJsonDocument::fromJson(r.content).object();
-            if (o.value("type").toString() == QLatin1String("rackscope-snapshot"))
-                return o;
-        }
-    return {};
-}
 namespace {
 
 // A section's reason for saying nothing, or empty when it has its facts.

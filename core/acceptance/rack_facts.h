@@ -31,9 +31,6 @@ struct HostFacts {
     const Fact* find(const QString& key) const;
 };
 
-// The agent's collect answer the host was read from, or empty for a topology file.
-QJsonObject agentSnapshotOf(const Workspace& ws, const InspectedHost& host);
-
 // `snapshot`: the agent's collect answer the host was read from, or empty for a topology file.
 HostFacts factsOf(const InspectedHost& host, const QJsonObject& snapshot);
 

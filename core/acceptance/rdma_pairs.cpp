@@ -44,8 +44,7 @@ std::vector<RdmaEndpoint> rdmaEndpoints(const Workspace& ws, const SshConfig& co
         if (e.address.isEmpty())
             e.address = e.host;
         // The devices the agent read with a port up; one that is down fails rdma-ports, not a bandwidth test.
-        const QJsonArray devices =
-            agentSnapshotOf(ws, ih).value("rdma").toObject().value("devices").toArray();
+        const QJsonArray devices = ws.agentSnapshot(ih).value("rdma").toObject().value("devices").toArray();
         for (const QJsonValue& v : devices) {
             const QJsonObject dev = v.toObject();
             const QJsonArray ports = dev.value("ports").toArray();

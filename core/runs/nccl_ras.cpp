@@ -73,15 +73,16 @@ void addVerdict(NcclRasProblem& p) {
     QStringList list;
     for (int r : ranks)
         list << QString::number(r);
-    p.lines << (ranks.size() == 1 ? QStringLiteral("rank %1%2 is %3 %4 %5 the other %6")
-                                  : QStringLiteral("ranks %1%2 are %3 %4 %5 the other %6"))
+    p.lag = QStringLiteral("%1 %2 %3 the other %4")
+                .arg(std::abs(by))
+                .arg(opName.isEmpty() ? QStringLiteral("operations") : opName,
+                     by > 0 ? QStringLiteral("ahead of") : QStringLiteral("behind"))
+                .arg(other.second);
+    p.lines << (ranks.size() == 1 ? QStringLiteral("rank %1%2 is %3") : QStringLiteral("ranks %1%2 are %3"))
                    .arg(list.join(QLatin1Char(',')),
                         hosts.isEmpty() ? QString()
-                                        : QStringLiteral(" (on %1)").arg(hosts.join(QStringLiteral(", "))))
-                   .arg(std::abs(by))
-                   .arg(opName.isEmpty() ? QStringLiteral("operations") : opName,
-                        by > 0 ? QStringLiteral("ahead of") : QStringLiteral("behind"))
-                   .arg(other.second);
+                                        : QStringLiteral(" (on %1)").arg(hosts.join(QStringLiteral(", "))),
+                        p.lag);
 }
 
 std::optional<NcclRasReport> readText(const QByteArray& content) {
@@ -121,7 +122,8 @@ std::optional<NcclRasReport> readText(const QByteArray& content) {
                                    pr.captured(1).toLongLong(),
                                    pr.captured(3).toInt(),
                                    QStringLiteral("dead"),
-                                   {}});
+                                   {},
+                                   std::nullopt});
             r.problems.push_back(p);
             continue;
         }
@@ -133,9 +135,9 @@ std::optional<NcclRasReport> readText(const QByteArray& content) {
             current = nullptr;
             status.clear();
             if (const auto c = kCommProblem.match(line); c.hasMatch())
-                r.problems.push_back({c.captured(2), c.captured(1), {}, {}, warning});
+                r.problems.push_back({c.captured(2), c.captured(1), {}, {}, warning, {}});
             else if (const auto j = kJobProblem.match(line); j.hasMatch())
-                r.problems.push_back({j.captured(1), QString(), {}, {}, warning});
+                r.problems.push_back({j.captured(1), QString(), {}, {}, warning, {}});
             else {
                 inProblems = false; // another program's line: the RAS output has ended
                 continue;
@@ -157,7 +159,8 @@ std::optional<NcclRasReport> readText(const QByteArray& content) {
                                       k.captured(3).toLongLong(),
                                       k.captured(2).toInt(),
                                       status,
-                                      {}});
+                                      {},
+                                      std::nullopt});
         else if (const auto p = kProcessLine.match(text); p.hasMatch())
             current->ranks.push_back(
                 {std::nullopt,
@@ -165,11 +168,17 @@ std::optional<NcclRasReport> readText(const QByteArray& content) {
                  p.captured(1).toLongLong(),
                  p.captured(3).toInt(),
                  current->kind == QLatin1String("DEAD") ? QStringLiteral("dead") : status,
-                 {}});
+                 {},
+                 std::nullopt});
         else if (const auto ms = kMissing.match(text); ms.hasMatch())
             for (int rank : rankList(ms.captured(1)))
-                current->ranks.push_back(
-                    {rank, QString(), std::nullopt, std::nullopt, QStringLiteral("missing"), {}});
+                current->ranks.push_back({rank,
+                                          QString(),
+                                          std::nullopt,
+                                          std::nullopt,
+                                          QStringLiteral("missing"),
+                                          {},
+                                          std::nullopt});
     }
     if (r.groups.empty() && r.problems.empty() && r.ncclVersion.isEmpty())
         return std::nullopt;
@@ -206,6 +215,8 @@ NcclRasRank jsonRank(const QJsonObject& o) {
         k.pid = o.value("pid").toInteger();
     if (o.contains("cuda_dev"))
         k.gpu = o.value("cuda_dev").toInt();
+    if (o.contains("nvml_dev"))
+        k.nvmlGpu = o.value("nvml_dev").toInt();
     const QJsonObject s = o.value("status").toObject();
     if (s.value("considered_dead").toBool())
         k.status = QStringLiteral("dead");
@@ -261,6 +272,8 @@ std::optional<NcclRasReport> readJson(const QByteArray& content, QString* error)
         k.pid = peer.value("pid").toInteger();
         if (!peer.value("cuda_devs").toArray().isEmpty())
             k.gpu = peer.value("cuda_devs").toArray().first().toInt();
+        if (!peer.value("nvml_devs").toArray().isEmpty())
+            k.nvmlGpu = peer.value("nvml_devs").toArray().first().toInt();
         k.status = QStringLiteral("dead");
         p.lines
             << QStringLiteral("%1 at %2: %3").arg(p.kind, root.value("timestamp").toString(), describe(k));
@@ -339,7 +352,8 @@ std::optional<NcclRasReport> readJson(const QByteArray& content, QString* error)
                                       comm,
                                       {describe(k) + QStringLiteral(": ") + k.status},
                                       {k},
-                                      false});
+                                      false,
+                                      {}});
     }
     if (const int timeouts = root.value("ras").toObject().value("timeouts_count").toInt(); timeouts > 0)
         r.problems.push_back(
@@ -348,7 +362,8 @@ std::optional<NcclRasReport> readJson(const QByteArray& content, QString* error)
              {QStringLiteral("Encountered %1 communication timeouts while gathering communicator data")
                   .arg(timeouts)},
              {},
-             true});
+             true,
+             {}});
     return r;
 }
 

@@ -20,9 +20,10 @@ struct NcclRasRank {
     std::optional<int> rank; // unknown where the output names only the process
     QString host;
     std::optional<qint64> pid;
-    std::optional<int> gpu;
-    QString status; // "RUNNING", "UNKNOWN", "unresponsive", "dead", ...; empty where unsaid
+    std::optional<int> gpu; // the CUDA device index, as NCCL counts them in the process
+    QString status;         // "RUNNING", "UNKNOWN", "unresponsive", "dead", ...; empty where unsaid
     std::map<QString, qint64> collectiveCounts; // JSON: per operation ("AllReduce": 101)
+    std::optional<int> nvmlGpu; // the NVML index (nvidia-smi's, PCI order), where the JSON gives it
 };
 
 // One error or warning as the output gives it.
@@ -32,6 +33,7 @@ struct NcclRasProblem {
     QStringList lines;              // its explanation, as written (JSON: made in the same words)
     std::vector<NcclRasRank> ranks; // the ranks and processes it names
     bool warning = false;
+    QString lag; // a MISMATCH of counts between two groups: the named ranks' "1 AllReduce behind the other 3"
 };
 
 struct NcclRasReport {

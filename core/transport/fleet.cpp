@@ -141,19 +141,50 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
     }
 }
 
+std::shared_ptr<Fleet::Link> Fleet::link(const QString& host) {
+    std::lock_guard lock(linksMutex_);
+    auto& slot = links_[host];
+    if (!slot)
+        slot = std::make_shared<Link>();
+    return slot;
+}
+
+std::unique_ptr<ByteStream> Fleet::openPort(const QString& host, quint16 port,
+                                            const std::atomic<bool>* cancel, QString* error) {
+    // The channel holds the host's link, locked, until it closes: one user of the libssh session at a time.
+    struct Held {
+        std::shared_ptr<Link> link;
+        std::unique_lock<std::mutex> lock;
+    };
+    auto held = std::make_shared<Held>();
+    held->link = link(host);
+    held->lock = std::unique_lock(held->link->mutex);
+    SshConnection& ssh = held->link->ssh;
+    if (!ssh.isOpen()) {
+        held->link->agent.reset();
+        if (auto e = ssh.open(options_.config.resolve(host), options_.ssh)) {
+            ssh.close();
+            *error = QStringLiteral("%1: %2").arg(stageName(e->stage), e->message);
+            return nullptr;
+        }
+    }
+    SshError e;
+    std::unique_ptr<SshChannel> channel = ssh.forward(QStringLiteral("localhost"), port, &e);
+    if (!channel) {
+        *error = e.message;
+        return nullptr;
+    }
+    channel->setCancel(cancel);
+    channel->holdWhileOpen(std::move(held));
+    return channel;
+}
+
 HostResult Fleet::run(const QString& host, const QString& method, const QJsonObject& params, bool streaming) {
     QElapsedTimer clock;
     clock.start();
     HostResult r;
     r.host = host;
-    std::shared_ptr<Link> link;
-    {
-        std::lock_guard lock(linksMutex_);
-        auto& slot = links_[host];
-        if (!slot)
-            slot = std::make_shared<Link>();
-        link = slot;
-    }
+    const std::shared_ptr<Link> link = this->link(host);
     std::lock_guard lock(link->mutex);
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (cancel_) {

@@ -52,6 +52,12 @@ public:
     void stream(const QStringList& hosts, const QString& method, const QJsonObject& params);
     void cancel();
     bool waitForDone(int timeoutMs = -1);
+    // A stream to `port` on the host's own loopback (NCCL's RAS service), carried by the host's SSH
+    // connection as a direct-tcpip channel (what `ssh -L` opens; nothing listens on this machine). The
+    // connection is opened if need be, without the agent; it serves nothing else while the stream lives.
+    // Blocks: call it, use the stream and close it on one thread that is not the window's.
+    std::unique_ptr<ByteStream> openPort(const QString& host, quint16 port, const std::atomic<bool>* cancel,
+                                         QString* error);
 
 signals:
     void hostStage(const QString& host, rackscope::SshStage stage);
@@ -63,6 +69,7 @@ private:
     struct Link;
     void start(const QStringList& hosts, const QString& method, const QJsonObject& params, bool streaming);
     HostResult run(const QString& host, const QString& method, const QJsonObject& params, bool streaming);
+    std::shared_ptr<Link> link(const QString& host);
     std::optional<SshError> ensureAgent(Link& link, const QString& host, HostResult* r);
 
     FleetOptions options_;

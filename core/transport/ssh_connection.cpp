@@ -397,6 +397,26 @@ std::unique_ptr<SshChannel> SshConnection::start(const QString& commandLine, Ssh
     return c;
 }
 
+std::unique_ptr<SshChannel> SshConnection::forward(const QString& host, quint16 port, SshError* error) {
+    if (!isOpen()) {
+        *error = {SshStage::Request, QStringLiteral("not connected")};
+        return nullptr;
+    }
+    std::unique_ptr<SshChannel> c(new SshChannel);
+    c->cancel_ = cancel_;
+    c->d_ = std::make_unique<SshChannel::Impl>();
+    c->d_->channel = ssh_channel_new(d_->session);
+    if (!c->d_->channel ||
+        ssh_channel_open_forward(c->d_->channel, host.toUtf8().constData(), port, "127.0.0.1", 0) != SSH_OK) {
+        *error = {SshStage::Request, QStringLiteral("%1 could not open port %2 on its %3: %4")
+                                         .arg(peer_)
+                                         .arg(port)
+                                         .arg(host, lastError(d_->session))};
+        return nullptr;
+    }
+    return c;
+}
+
 std::optional<SshError> SshConnection::exec(const QString& commandLine, const QByteArray& input,
                                             int timeoutMs, SshStage stage, ExecResult* r) {
     SshError e;
@@ -444,6 +464,7 @@ SshChannel::~SshChannel() = default;
 
 void SshChannel::close() {
     d_.reset();
+    held_.reset();
 }
 
 bool SshChannel::write(const QByteArray& data) {
@@ -468,34 +489,19 @@ void SshChannel::drainStderr() {
             err_.append(buf, n);
 }
 
-SshChannel::Read SshChannel::readLine(QByteArray* line, qsizetype maxLine, int timeoutMs) {
+ByteStream::Got SshChannel::receive(QByteArray* buffer, int waitMs) {
     if (!d_)
-        return Read::Failed;
-    const QDeadlineTimer deadline(timeoutMs);
-    for (;;) {
-        const qsizetype nl = buffer_.indexOf('\n');
-        if (nl >= 0) {
-            *line = buffer_.left(nl);
-            buffer_.remove(0, nl + 1);
-            return Read::Line;
-        }
-        if (buffer_.size() > maxLine)
-            return Read::TooLong;
-        if (cancelled(cancel_))
-            return Read::Cancelled;
-        if (deadline.hasExpired())
-            return Read::Timeout;
-        char buf[65536];
-        const int n = ssh_channel_read_timeout(d_->channel, buf, sizeof buf, 0,
-                                               int(std::clamp<qint64>(deadline.remainingTime(), 1, 100)));
-        drainStderr();
-        if (n == SSH_ERROR)
-            return Read::Failed;
-        if (n > 0)
-            buffer_.append(buf, n);
-        else if (ssh_channel_is_eof(d_->channel) || ssh_channel_is_closed(d_->channel))
-            return Read::Eof;
+        return Got::Failed;
+    char buf[65536];
+    const int n = ssh_channel_read_timeout(d_->channel, buf, sizeof buf, 0, waitMs);
+    drainStderr();
+    if (n == SSH_ERROR)
+        return Got::Failed;
+    if (n > 0) {
+        buffer->append(buf, n);
+        return Got::Data;
     }
+    return ssh_channel_is_eof(d_->channel) || ssh_channel_is_closed(d_->channel) ? Got::End : Got::Nothing;
 }
 
 std::optional<int> SshChannel::exitStatus() {

@@ -5,6 +5,7 @@
 // ssh-agent and keys (a password only when a person types it), then run
 // fixed commands and keep a channel open for the agent protocol. Every
 // blocking step has a deadline and looks at the cancel flag.
+#include "byte_stream.h"
 #include "ssh_config.h"
 
 #include <QByteArray>
@@ -73,6 +74,9 @@ public:
                                  SshStage stage, ExecResult* result);
     // Starts a command whose channel stays open (the agent's --stdio).
     std::unique_ptr<SshChannel> start(const QString& commandLine, SshError* error);
+    // A channel to host:port as the server sees them (direct-tcpip, as `ssh -L` opens): "localhost" is the
+    // server's own loopback. Nothing listens on this machine.
+    std::unique_ptr<SshChannel> forward(const QString& host, quint16 port, SshError* error);
 
 private:
     std::optional<SshError> verifyHostKey(const SshOptions& options);
@@ -83,25 +87,27 @@ private:
     const std::atomic<bool>* cancel_ = nullptr;
 };
 
-class SshChannel {
+class SshChannel : public ByteStream {
 public:
-    enum class Read { Line, Eof, Timeout, TooLong, Cancelled, Failed };
-    ~SshChannel();
-    bool write(const QByteArray& data);
-    // The next complete line (without its newline), waiting at most timeoutMs.
-    Read readLine(QByteArray* line, qsizetype maxLine, int timeoutMs);
+    ~SshChannel() override;
+    bool write(const QByteArray& data) override;
     // Reads no longer stop at the cancel flag, only at their timeout: to read a cancelled run to its end.
     void ignoreCancel() { cancel_ = nullptr; }
     QByteArray errorOutput() const { return err_; } // what the command wrote to stderr so far (first 64 KiB)
     std::optional<int> exitStatus();
     void close();
+    // Kept until the channel is closed (after it): what must outlive it, a lock on its connection.
+    void holdWhileOpen(std::shared_ptr<void> held) { held_ = std::move(held); }
+
+protected:
+    Got receive(QByteArray* buffer, int waitMs) override;
 
 private:
     friend class SshConnection;
     struct Impl;
+    std::shared_ptr<void> held_; // before d_: released after the channel
     std::unique_ptr<Impl> d_;
-    QByteArray buffer_, err_;
-    const std::atomic<bool>* cancel_ = nullptr;
+    QByteArray err_;
     SshChannel();
     void drainStderr();
 };

@@ -214,4 +214,14 @@ Session Workspace::session() const {
     return s;
 }
 
+QJsonObject Workspace::agentSnapshot(const InspectedHost& h) const {
+    for (const RawSource& r : raw_)
+        if (r.location == h.host.source.location) {
+            const QJsonObject o = QJsonDocument::fromJson(r.content).object();
+            if (o.value("type").toString() == QLatin1String("rackscope-snapshot"))
+                return o;
+        }
+    return {};
+}
+
 } // namespace rackscope

@@ -83,6 +83,8 @@ public:
     // Inference load runs' results folders opened, in the order opened, with their findings.
     const std::vector<SavedLoadRun>& loadRuns() const { return loadRuns_; }
     const std::vector<RawSource>& sources() const { return raw_; }
+    // The agent's collect answer a host was read from; empty for a topology file.
+    QJsonObject agentSnapshot(const InspectedHost& host) const;
     const QString& title() const { return title_; }
     // Every finding: each server's, the fabric's, the saved runs' (NCCL and inference) and the load runs'.
     std::vector<WorkspaceFinding> findings() const;

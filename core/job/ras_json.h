@@ -1,0 +1,12 @@
+#pragma once
+// NCCL RAS reports and their verdicts as JSON, for the CLI's --json and saved watches.
+#include "job/ras_verdict.h"
+
+#include <QJsonObject>
+
+namespace rackscope {
+
+QJsonObject rasReportJson(const NcclRasReport& report);
+QJsonObject rasVerdictJson(const RasVerdict& verdict);
+
+} // namespace rackscope

@@ -1,0 +1,250 @@
+#include "ras_verdict.h"
+
+#include "runs/torch_watchdog.h"
+
+#include <QJsonArray>
+#include <algorithm>
+#include <set>
+
+namespace rackscope {
+namespace {
+
+// The server shown at `address`, and how it was found.
+struct ServerAt {
+    QString name, by;
+};
+
+class ServerIndex {
+public:
+    ServerIndex(const Workspace& ws, const SshAddressOf& sshAddress) {
+        for (const InspectedHost& ih : ws.hosts()) {
+            const QString name = ih.host.name;
+            const QJsonArray interfaces =
+                ws.agentSnapshot(ih).value("net").toObject().value("interfaces").toArray();
+            for (const QJsonValue& v : interfaces) {
+                const QJsonObject i = v.toObject();
+                const QJsonObject a = i.value("addresses").toObject();
+                for (const char* family : {"ipv4", "ipv6"})
+                    for (const QJsonValue& addr : a.value(QLatin1String(family)).toArray())
+                        byAddress_.try_emplace(
+                            addr.toString(),
+                            ServerAt{name, QStringLiteral("its %1 has %2")
+                                               .arg(i.value("name").toString(), addr.toString())});
+            }
+            const QString ssh = sshHostOf(ih.host.source.location);
+            if (!ssh.isEmpty() && sshAddress)
+                if (const QString at = sshAddress(ssh); !at.isEmpty())
+                    byAddress_.try_emplace(at,
+                                           ServerAt{name, QStringLiteral("reached over SSH at %1").arg(at)});
+            byAddress_.try_emplace(name, ServerAt{name, QStringLiteral("its name")});
+            if (!ssh.isEmpty())
+                byAddress_.try_emplace(ssh, ServerAt{name, QStringLiteral("its SSH name")});
+        }
+    }
+    std::optional<ServerAt> find(const QString& address) const {
+        const auto it = byAddress_.find(address);
+        return it == byAddress_.end() ? std::nullopt : std::optional(it->second);
+    }
+
+private:
+    std::map<QString, ServerAt> byAddress_;
+};
+
+// The rank's GPU in the server: by its NVML index (PCI order, as rackscope numbers GPUs) where RAS gave
+// one, else by CUDA's device index, which is PCI order unless CUDA_DEVICE_ORDER or CUDA_VISIBLE_DEVICES
+// says otherwise.
+void placeGpu(const HostTopology& host, RasRankPlace* p) {
+    const auto byIndex = [&](int index) -> QString {
+        const QString id = QStringLiteral("GPU%1").arg(index);
+        return host.findDevice(id) ? id : QString();
+    };
+    if (p->rank.nvmlGpu) {
+        p->gpu = byIndex(*p->rank.nvmlGpu);
+        p->gpuBy = QStringLiteral("NVML index %1").arg(*p->rank.nvmlGpu);
+    } else if (p->rank.gpu) {
+        for (const Device& d : host.gpus)
+            if (d.cudaDevice == *p->rank.gpu)
+                p->gpu = d.id;
+        if (p->gpu.isEmpty())
+            p->gpu = byIndex(*p->rank.gpu);
+        p->gpuBy = QStringLiteral("CUDA device %1, PCI order assumed").arg(*p->rank.gpu);
+    }
+}
+
+QString stateOf(const NcclRasProblem& p, const NcclRasRank& k) {
+    if (!p.lag.isEmpty())
+        return p.lag;
+    if (!k.status.isEmpty())
+        return k.status;
+    if (p.kind == QLatin1String("INCOMPLETE"))
+        return QStringLiteral("missing: RAS has no data from it");
+    return p.kind.toLower();
+}
+
+bool isSevere(const NcclRasProblem& p) {
+    return p.kind.contains(QLatin1String("DEAD")) || p.kind.contains(QLatin1String("INCOMPLETE")) ||
+           p.kind == QLatin1String("ERROR");
+}
+
+// A finding of the server's that no other server under the same leaf has (the same check, on any device).
+QStringList onlyUnderLeaf(const Workspace& ws, const QString& server, const QStringList& leaves) {
+    QStringList out;
+    const auto& fabric = ws.fabricAnalysis();
+    if (!fabric || leaves.isEmpty())
+        return out;
+    const std::vector<WorkspaceFinding> all = ws.findings();
+    for (const WorkspaceFinding& f : all) {
+        if (f.host != server || f.finding.severity == Severity::Info)
+            continue;
+        for (const QString& leaf : leaves) {
+            int neighbours = 0;
+            bool shared = false;
+            for (const FabricHost& h : fabric->hosts)
+                if (h.name != server && h.leaves.contains(leaf)) {
+                    ++neighbours;
+                    shared = shared || std::any_of(all.begin(), all.end(), [&](const WorkspaceFinding& g) {
+                                 return g.host == h.name && g.finding.code == f.finding.code;
+                             });
+                }
+            if (neighbours > 0 && !shared) {
+                out << QStringLiteral("%1 is the only server under leaf %2 (of %3) where: %4")
+                           .arg(server, leaf)
+                           .arg(neighbours + 1)
+                           .arg(findingText(f.finding));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+QStringList nextSteps(const Workspace& ws, const RasRankPlace& first, const QList<qint64>& pids) {
+    QStringList next;
+    if (first.server.isEmpty()) {
+        next << QStringLiteral("%1 is not among the servers shown: connect to it to place these ranks on "
+                               "its GPUs and the fabric")
+                    .arg(first.rank.host);
+    } else {
+        next << onlyUnderLeaf(ws, first.server, first.leaves);
+        int shown = 0;
+        for (Severity s : {Severity::Error, Severity::Warning})
+            for (const WorkspaceFinding& f : ws.findings())
+                if (f.host == first.server && f.finding.severity == s && shown < 3 &&
+                    !next.join(' ').contains(findingText(f.finding))) {
+                    next << QStringLiteral("%1: %2").arg(first.server, findingText(f.finding));
+                    ++shown;
+                }
+    }
+    QStringList pidList;
+    for (qint64 pid : pids)
+        pidList << QString::number(pid);
+    const QString host = first.server.isEmpty() ? first.rank.host : first.server;
+    if (first.severe)
+        next << QStringLiteral("the process is gone or cut off: its own log, and %1's kernel log (a GPU "
+                               "Xid, an OOM kill) say which")
+                    .arg(host);
+    else if (first.state.contains(QLatin1String(" ahead of ")))
+        next << QStringLiteral("these ranks wait in their next collective for the others, which are behind: "
+                               "VERBOSE STATUS (--verbose) names every rank and where it is");
+    else if (!pidList.isEmpty())
+        next << QStringLiteral("a stack dump of process %1 on %2 (py-spy dump --pid %3) shows what it waits "
+                               "on before the next collective")
+                    .arg(pidList.join(QStringLiteral(", ")), host, QString::number(pids.first()));
+    return next;
+}
+
+// ", GPU3" or ", GPUs 0-7" (rackscope's GPU ids are "GPU<n>").
+QString gpuList(const QStringList& gpus) {
+    if (gpus.size() == 1)
+        return QStringLiteral(", ") + gpus.front();
+    std::vector<int> numbers;
+    for (const QString& id : gpus)
+        numbers.push_back(id.mid(3).toInt());
+    return gpus.isEmpty() ? QString() : QStringLiteral(", GPUs ") + rankRanges(numbers);
+}
+
+} // namespace
+
+RasVerdict placeNcclRas(const NcclRasReport& report, const Workspace& ws, const SshAddressOf& sshAddress) {
+    RasVerdict v;
+    const ServerIndex servers(ws, sshAddress);
+    for (const NcclRasProblem& p : report.problems) {
+        if (p.kind == QLatin1String("TIMEOUT"))
+            continue;
+        for (const NcclRasRank& k : p.ranks) {
+            RasRankPlace place;
+            place.rank = k;
+            place.problem = p.kind;
+            place.communicator = p.communicator;
+            place.state = stateOf(p, k);
+            place.severe = isSevere(p);
+            if (const auto at = servers.find(k.host)) {
+                place.server = at->name;
+                place.serverBy = at->by;
+                if (const InspectedHost* ih = ws.host(at->name))
+                    placeGpu(ih->host, &place);
+                if (const auto& fabric = ws.fabricAnalysis())
+                    if (const FabricHost* fh = fabric->host(at->name)) {
+                        place.leaves = fh->leaves;
+                        for (const Rail& rail : fabric->rails)
+                            for (const HostPort& port : fh->ports)
+                                if (port.device == rail.device && !place.rails.contains(rail.device))
+                                    place.rails << rail.device;
+                    }
+            } else if (!k.host.isEmpty() && !v.unplaced.contains(k.host)) {
+                v.unplaced << k.host;
+            }
+            v.ranks.push_back(place);
+        }
+    }
+    // Groups: one state on one server, in the order first named; severe ones first.
+    std::vector<std::pair<QString, std::vector<const RasRankPlace*>>> groups;
+    for (const RasRankPlace& r : v.ranks) {
+        const QString key = (r.server.isEmpty() ? r.rank.host : r.server) + QLatin1Char('\n') + r.state +
+                            QLatin1Char('\n') + r.communicator;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        if (it == groups.end())
+            groups.push_back({key, {&r}});
+        else
+            it->second.push_back(&r);
+    }
+    for (const auto& [key, members] : groups) {
+        const RasRankPlace& first = *members.front();
+        RasGroupVerdict g;
+        g.server = first.server;
+        g.severe = first.severe;
+        std::vector<int> ranks;
+        QList<qint64> pids;
+        for (const RasRankPlace* r : members) {
+            if (r->rank.rank)
+                ranks.push_back(*r->rank.rank);
+            if (r->rank.pid && !pids.contains(*r->rank.pid))
+                pids << *r->rank.pid;
+            if (!r->gpu.isEmpty() && !g.gpus.contains(r->gpu))
+                g.gpus << r->gpu;
+        }
+        QString who = ranks.empty()       ? QStringLiteral("process %1").arg(pids.value(0))
+                      : ranks.size() == 1 ? QStringLiteral("rank %1").arg(ranks.front())
+                                          : QStringLiteral("ranks %1").arg(rankRanges(ranks));
+        QString where =
+            first.server.isEmpty() ? QStringLiteral("%1 (not among the servers shown)").arg(first.rank.host)
+            : first.server == first.rank.host ? first.server
+                                              : QStringLiteral("%1 (%2)").arg(first.server, first.rank.host);
+        where += gpuList(g.gpus);
+        if (first.leaves.size() == 1)
+            where += QStringLiteral(", under leaf %1").arg(first.leaves.front());
+        else if (first.leaves.size() > 1) // a rail-optimised fabric: a leaf per rail
+            where += QStringLiteral(", under %1 leaves").arg(first.leaves.size());
+        g.text = QStringLiteral("%1 on %2: %3").arg(who, where, first.state);
+        if (!first.communicator.isEmpty())
+            g.text += QStringLiteral(" (communicator %1)").arg(first.communicator);
+        g.next = nextSteps(ws, first, pids);
+        v.groups.push_back(g);
+    }
+    std::stable_sort(
+        v.groups.begin(), v.groups.end(),
+        [](const RasGroupVerdict& a, const RasGroupVerdict& b) { return a.severe && !b.severe; });
+    return v;
+}
+
+} // namespace rackscope
