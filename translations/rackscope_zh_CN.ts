@@ -42,184 +42,194 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope</name>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="595"/>
+        <location filename="../core/render/diagram_painter.cpp" line="621"/>
         <source>GPU to the NIC NCCL would use, with its path</source>
         <translation>GPU 到 NCCL 将使用的网卡，及其路径</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="598"/>
+        <location filename="../core/render/diagram_painter.cpp" line="624"/>
         <source>cable</source>
         <translation>线缆</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="602"/>
+        <location filename="../core/render/diagram_painter.cpp" line="628"/>
         <source>C2C: GPU on NVLink-C2C to its CPU (Grace)</source>
         <translation>C2C：GPU 经 NVLink-C2C 连到其 CPU（Grace）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="608"/>
+        <location filename="../core/render/diagram_painter.cpp" line="634"/>
         <source>NVLink domain, every GPU registered: %1</source>
         <translation>NVLink 域，所有 GPU 均已注册：%1</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="613"/>
+        <location filename="../core/render/diagram_painter.cpp" line="639"/>
         <source>NVLink domain with a problem: %1</source>
         <translation>有问题的 NVLink 域：%1</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="616"/>
+        <location filename="../core/render/diagram_painter.cpp" line="642"/>
         <source>rail %1 (%2)</source>
         <translation>轨道 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="635"/>
-        <location filename="../core/render/diagram_painter.cpp" line="652"/>
+        <location filename="../core/render/diagram_painter.cpp" line="672"/>
+        <location filename="../core/render/diagram_painter.cpp" line="689"/>
         <source>Legend</source>
         <translation>图例</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_painter.cpp" line="690"/>
+        <location filename="../core/render/diagram_painter.cpp" line="727"/>
         <source>%1 · rackscope %2 · source: %3</source>
         <translation>%1 · rackscope %2 · 来源：%3</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="83"/>
+        <location filename="../core/render/diagram_style.cpp" line="85"/>
         <source>GPU–NIC path crosses the CPU socket</source>
         <translation>GPU–网卡路径跨越 CPU 插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="85"/>
+        <location filename="../core/render/diagram_style.cpp" line="87"/>
         <source>GPU–NIC pair cannot use GPUDirect RDMA</source>
         <translation>GPU–网卡对无法使用 GPUDirect RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="87"/>
+        <location filename="../core/render/diagram_style.cpp" line="89"/>
         <source>PCIe link degraded</source>
         <translation>PCIe 链路降级</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="89"/>
+        <location filename="../core/render/diagram_style.cpp" line="91"/>
         <source>link below expected speed</source>
         <translation>链路低于预期速率</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="91"/>
+        <location filename="../core/render/diagram_style.cpp" line="93"/>
         <source>port or link down</source>
         <translation>端口或链路断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="93"/>
-        <location filename="../core/render/diagram_style.cpp" line="125"/>
+        <location filename="../core/render/diagram_style.cpp" line="95"/>
+        <location filename="../core/render/diagram_style.cpp" line="129"/>
         <source>rail break</source>
         <translation>轨道错接</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="95"/>
+        <location filename="../core/render/diagram_style.cpp" line="97"/>
         <source>slow host (straggler hunt)</source>
         <translation>慢节点（掉队者排查）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="97"/>
+        <location filename="../core/render/diagram_style.cpp" line="99"/>
         <source>load run without GPUDirect RDMA or RDMA</source>
         <translation>压测中未用上 GPUDirect RDMA 或 RDMA</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="99"/>
+        <location filename="../core/render/diagram_style.cpp" line="101"/>
         <source>GPU reaches its NIC only through an NVLink peer (PXN)</source>
         <translation>GPU 只能经由 NVLink 对等 GPU 到达其网卡（PXN）</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="102"/>
+        <location filename="../core/render/diagram_style.cpp" line="104"/>
         <source>GPU outside its NVLink domain, not registered or unhealthy</source>
         <translation>GPU 脱离其 NVLink 域、未注册或不健康</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="105"/>
+        <location filename="../core/render/diagram_style.cpp" line="107"/>
         <source>server failed the rack check</source>
         <translation>未通过机架检查的服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="107"/>
+        <location filename="../core/render/diagram_style.cpp" line="109"/>
         <source>server warned by the rack check</source>
         <translation>机架检查给出警告的服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="115"/>
+        <location filename="../core/render/diagram_style.cpp" line="111"/>
+        <source>job rank missing, dead or behind (NCCL RAS)</source>
+        <translation>作业 rank 缺失、失效或落后（NCCL RAS）</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="119"/>
         <source>cross-socket</source>
         <translation>跨插槽</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="117"/>
+        <location filename="../core/render/diagram_style.cpp" line="121"/>
         <source>no GDR</source>
         <translation>无 GDR</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="119"/>
+        <location filename="../core/render/diagram_style.cpp" line="123"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="121"/>
+        <location filename="../core/render/diagram_style.cpp" line="125"/>
         <source>slow link</source>
         <translation>链路降速</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="123"/>
+        <location filename="../core/render/diagram_style.cpp" line="127"/>
         <source>port down</source>
         <translation>端口断开</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="127"/>
+        <location filename="../core/render/diagram_style.cpp" line="131"/>
         <source>slow</source>
         <translation>慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="129"/>
+        <location filename="../core/render/diagram_style.cpp" line="133"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="131"/>
+        <location filename="../core/render/diagram_style.cpp" line="135"/>
         <source>PXN</source>
         <translation>PXN</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="135"/>
+        <location filename="../core/render/diagram_style.cpp" line="139"/>
         <source>check: fail</source>
         <translation>检查：失败</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="137"/>
+        <location filename="../core/render/diagram_style.cpp" line="141"/>
         <source>check: warn</source>
         <translation>检查：警告</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="154"/>
+        <location filename="../core/render/diagram_style.cpp" line="143"/>
+        <source>job rank</source>
+        <translation>作业 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/render/diagram_style.cpp" line="160"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="156"/>
+        <location filename="../core/render/diagram_style.cpp" line="162"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="158"/>
+        <location filename="../core/render/diagram_style.cpp" line="164"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="160"/>
+        <location filename="../core/render/diagram_style.cpp" line="166"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="162"/>
+        <location filename="../core/render/diagram_style.cpp" line="168"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="164"/>
+        <location filename="../core/render/diagram_style.cpp" line="170"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
@@ -257,7 +267,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
-        <location filename="../core/render/diagram_style.cpp" line="166"/>
+        <location filename="../core/render/diagram_style.cpp" line="172"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
@@ -457,8 +467,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="855"/>
         <location filename="../core/diagram/diagram_builder.cpp" line="864"/>
-        <location filename="../core/render/diagram_painter.cpp" line="589"/>
-        <location filename="../core/render/diagram_style.cpp" line="133"/>
+        <location filename="../core/render/diagram_painter.cpp" line="615"/>
+        <location filename="../core/render/diagram_style.cpp" line="137"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
@@ -514,38 +524,38 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 → %2 无法使用 GPUDirect RDMA：%3</translation>
     </message>
     <message>
-        <location filename="../core/diagram/diagram_builder.cpp" line="1101"/>
+        <location filename="../core/diagram/diagram_builder.cpp" line="1112"/>
         <source>%1 was flagged slow by the straggler hunt</source>
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="168"/>
+        <location filename="../core/render/diagram_style.cpp" line="174"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="375"/>
-        <location filename="../core/render/diagram_style.cpp" line="170"/>
+        <location filename="../core/render/diagram_style.cpp" line="176"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="172"/>
+        <location filename="../core/render/diagram_style.cpp" line="178"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="174"/>
+        <location filename="../core/render/diagram_style.cpp" line="180"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="176"/>
+        <location filename="../core/render/diagram_style.cpp" line="182"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="178"/>
+        <location filename="../core/render/diagram_style.cpp" line="184"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -861,7 +871,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 用的是 %2（%3），不是最近的网卡 %4：请检查 NCCL_IB_HCA</translation>
     </message>
     <message>
-        <location filename="../core/runs/straggler.cpp" line="145"/>
+        <location filename="../core/runs/straggler.cpp" line="139"/>
         <source>%1: %2 GB/s, %3</source>
         <translation>%1：%2 GB/s，%3</translation>
     </message>
@@ -941,17 +951,17 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>进程组 %2 的 rank %1 完成的集合通信少于其他 rank（其他 rank 已完成到 %3）：它们在超时前就已落后</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_ras.cpp" line="398"/>
+        <location filename="../core/runs/nccl_ras.cpp" line="413"/>
         <source>the job</source>
         <translation>该作业</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_ras.cpp" line="399"/>
+        <location filename="../core/runs/nccl_ras.cpp" line="414"/>
         <source>communicator %1</source>
         <translation>通信器 %1</translation>
     </message>
     <message>
-        <location filename="../core/runs/nccl_ras.cpp" line="401"/>
+        <location filename="../core/runs/nccl_ras.cpp" line="416"/>
         <source>NCCL RAS: %1 %2: %3</source>
         <translation>NCCL RAS：%1 %2：%3</translation>
     </message>
@@ -1622,6 +1632,119 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
 </context>
 <context>
+    <name>rackscope::gui::JobWatchDialog</name>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="15"/>
+        <source>Watch a running NCCL job</source>
+        <translation>监视运行中的 NCCL 作业</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="17"/>
+        <source>NCCL 2.24 and later serve the job&apos;s state on port 28028 of every node of the job (RAS). rackscope asks one node through its SSH connection and marks the ranks that are missing, dead or behind on the picture.</source>
+        <translation>NCCL 2.24 及更高版本在作业每个节点的 28028 端口提供作业状态（RAS）。rackscope 通过 SSH 连接询问其中一个节点，并在图中标出缺失、失效或落后的 rank。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="27"/>
+        <source>Node of the job:</source>
+        <translation>作业节点：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="31"/>
+        <source>RAS port:</source>
+        <translation>RAS 端口：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="35"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="36"/>
+        <source>Ask every:</source>
+        <translation>询问间隔：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="37"/>
+        <source>List every rank (VERBOSE STATUS)</source>
+        <translation>列出所有 rank（VERBOSE STATUS）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="40"/>
+        <source>Watch</source>
+        <translation>监视</translation>
+    </message>
+</context>
+<context>
+    <name>rackscope::gui::JobWatchPanel</name>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="18"/>
+        <source>%1  no answer: %2</source>
+        <translation>%1  无应答：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="20"/>
+        <source>%1  no rank missing, dead or behind</source>
+        <translation>%1  没有缺失、失效或落后的 rank</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/job_watch_panel.cpp" line="25"/>
+        <source>%1  %n group(s) of ranks named, %2 missing or dead</source>
+        <translation>
+            <numerusform>%1  指出 %n 组 rank，其中 %2 组缺失或失效</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="61"/>
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="63"/>
+        <source>No job watched: Run → Watch a running NCCL job…</source>
+        <translation>未监视作业：运行 → 监视运行中的 NCCL 作业…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="64"/>
+        <source>Watching the NCCL job at %1</source>
+        <translation>正在监视 %1 上的 NCCL 作业</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="65"/>
+        <source>Stopped watching the NCCL job at %1</source>
+        <translation>已停止监视 %1 上的 NCCL 作业</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="103"/>
+        <source>No answer: %1</source>
+        <translation>无应答：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="107"/>
+        <source>NCCL %1, %2 report in %3 s</source>
+        <translation>NCCL %1，%2 报告，用时 %3 秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="108"/>
+        <source>(version not given)</source>
+        <translation>（未给出版本）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="116"/>
+        <source>No rank is missing, dead or behind</source>
+        <translation>没有缺失、失效或落后的 rank</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="126"/>
+        <source>Next: %1</source>
+        <translation>下一步：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/job_watch_panel.cpp" line="132"/>
+        <source>%1 is not among the servers shown</source>
+        <translation>%1 不在所显示的服务器中</translation>
+    </message>
+</context>
+<context>
     <name>rackscope::gui::LoadChart</name>
     <message>
         <location filename="../app/gui/load_chart.cpp" line="77"/>
@@ -2015,7 +2138,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="135"/>
+        <location filename="../app/gui/main_window.cpp" line="143"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
@@ -2055,67 +2178,67 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="153"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="156"/>
         <source>&amp;NCCL load run…</source>
         <translation>NCCL 压测(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="176"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="179"/>
         <source>&amp;Stop the run</source>
         <translation>停止运行(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="177"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="180"/>
         <source>&amp;Open saved run…</source>
         <translation>打开已保存的运行(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="178"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="181"/>
         <source>Open saved run</source>
         <translation>打开已保存的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="179"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="182"/>
         <source>Runs (*.rsrun)</source>
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="138"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="139"/>
+        <location filename="../app/gui/main_window.cpp" line="147"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="89"/>
+        <location filename="../app/gui/main_window.cpp" line="95"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="91"/>
+        <location filename="../app/gui/main_window.cpp" line="97"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="103"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="100"/>
+        <location filename="../app/gui/main_window.cpp" line="106"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="109"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="107"/>
+        <location filename="../app/gui/main_window.cpp" line="113"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
@@ -2255,102 +2378,112 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>检查机架(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="154"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="153"/>
+        <source>&amp;Watch a running NCCL job…</source>
+        <translation>监视运行中的 NCCL 作业(&amp;W)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="155"/>
+        <source>Stop watching the NCCL job</source>
+        <translation>停止监视 NCCL 作业</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="157"/>
         <source>&amp;Inference load run…</source>
         <translation>推理压测(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="156"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="159"/>
         <source>Stop the inference load run</source>
         <translation>停止推理压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="157"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="160"/>
         <source>Open saved inference load run…</source>
         <translation>打开已保存的推理负载运行…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="158"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="161"/>
         <source>Open saved inference load run</source>
         <translation>打开已保存的推理负载运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="163"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="166"/>
         <source>Export inference load requests as CSV…</source>
         <translation>将推理负载请求导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="165"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
         <source>Export requests as CSV</source>
         <translation>将请求导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="165"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="168"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="169"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="172"/>
         <source>Export inference load report…</source>
         <translation>导出推理负载报告…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="170"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="173"/>
         <source>Export the load run&apos;s report</source>
         <translation>导出负载运行的报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="171"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="174"/>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="175"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="178"/>
         <source>Clear the inference load comparison</source>
         <translation>清空推理负载对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="188"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="191"/>
         <source>Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;All files (*)</source>
         <translation>拓扑、网络、会话和运行记录 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="24"/>
         <source>Cannot connect: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="28"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="31"/>
         <source>%1…</source>
         <translation>%1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="60"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="63"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="77"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="80"/>
         <source>no server of %1 answered; the view still shows %2</source>
         <translation>%1 中没有服务器应答；视图仍显示 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="79"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="82"/>
         <source>No server answered (see the Servers list); still showing %1</source>
         <translation>没有服务器应答（原因见“服务器”列表）；仍显示 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="42"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="45"/>
         <source>connecting to %1 servers (%2)</source>
         <translation>正在连接 %1 台服务器（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="44"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="47"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="91"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="94"/>
         <source>the jump host is not [user@]host[:port]: %1</source>
         <translation>跳板机格式不是 [user@]host[:port]：%1</translation>
     </message>
@@ -2365,150 +2498,156 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="347"/>
+        <location filename="../app/gui/main_window.cpp" line="356"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="59"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="62"/>
         <source>failed at %1: %2</source>
         <translation>在 %1 阶段失败：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="66"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="69"/>
         <source>ok (connection reused)</source>
         <translation>正常（复用连接）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="66"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="69"/>
         <source>ok (agent %1)</source>
         <translation>正常（代理：%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_fleet.cpp" line="67"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="70"/>
         <source>collected in %1 s</source>
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="153"/>
+        <location filename="../app/gui/main_window.cpp" line="162"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="249"/>
+        <location filename="../app/gui/main_window.cpp" line="258"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="252"/>
+        <location filename="../app/gui/main_window.cpp" line="261"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="221"/>
+        <location filename="../app/gui/main_window.cpp" line="230"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="111"/>
+        <location filename="../app/gui/main_window.cpp" line="117"/>
         <source>Rack check</source>
         <translation>机架检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="192"/>
+        <location filename="../app/gui/main_window.cpp" line="119"/>
+        <source>NCCL job</source>
+        <translation>NCCL 作业</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="201"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="223"/>
+        <location filename="../app/gui/main_window.cpp" line="232"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="231"/>
+        <location filename="../app/gui/main_window.cpp" line="240"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="255"/>
+        <location filename="../app/gui/main_window.cpp" line="264"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="268"/>
+        <location filename="../app/gui/main_window.cpp" line="277"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="257"/>
+        <location filename="../app/gui/main_window.cpp" line="266"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="273"/>
+        <location filename="../app/gui/main_window.cpp" line="282"/>
         <source>on the fabric only (%1)</source>
         <translation>仅见于网络拓扑（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="371"/>
+        <location filename="../app/gui/main_window.cpp" line="380"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="374"/>
+        <location filename="../app/gui/main_window.cpp" line="383"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="247"/>
+        <location filename="../app/gui/main_window.cpp" line="256"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="187"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="190"/>
         <source>Open topologies and fabric sources</source>
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="386"/>
+        <location filename="../app/gui/main_window.cpp" line="395"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="400"/>
+        <location filename="../app/gui/main_window.cpp" line="409"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="403"/>
+        <location filename="../app/gui/main_window.cpp" line="412"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="287"/>
+        <location filename="../app/gui/main_window.cpp" line="296"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="229"/>
-        <location filename="../app/gui/main_window.cpp" line="370"/>
-        <location filename="../app/gui/main_window.cpp" line="386"/>
-        <location filename="../app/gui/main_window.cpp" line="400"/>
-        <location filename="../app/gui/main_window_fleet.cpp" line="23"/>
+        <location filename="../app/gui/main_window.cpp" line="238"/>
+        <location filename="../app/gui/main_window.cpp" line="379"/>
+        <location filename="../app/gui/main_window.cpp" line="395"/>
+        <location filename="../app/gui/main_window.cpp" line="409"/>
+        <location filename="../app/gui/main_window_fleet.cpp" line="24"/>
         <location filename="../app/gui/main_window_runs.cpp" line="28"/>
         <location filename="../app/gui/main_window_runs.cpp" line="53"/>
+        <location filename="../app/gui/main_window_job.cpp" line="34"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="105"/>
+        <location filename="../app/gui/main_window.cpp" line="111"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="230"/>
+        <location filename="../app/gui/main_window.cpp" line="239"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>
@@ -2526,6 +2665,16 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/main_window_check.cpp" line="49"/>
         <source>rack check: %1</source>
         <translation>机架检查：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_job.cpp" line="34"/>
+        <source>Cannot watch the job: %1</source>
+        <translation>无法监视作业：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_job.cpp" line="57"/>
+        <source>watching the NCCL job through RAS at %1, every %2 s</source>
+        <translation>通过 %1 的 RAS 监视 NCCL 作业，每 %2 秒一次</translation>
     </message>
 </context>
 <context>

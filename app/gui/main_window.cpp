@@ -3,6 +3,7 @@
 #include "findings_panel.h"
 #include "inference_panel.h"
 #include "inspector_panel.h"
+#include "job_watch_panel.h"
 #include "language.h"
 #include "rack_check_panel.h"
 #include "rackscope_version.h"
@@ -38,7 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
       inspector_(new InspectorPanel(this)), findings_(new FindingsPanel(this)),
       report_(new QPlainTextEdit(this)), console_(new QPlainTextEdit(this)), runs_(new RunsPanel(this)),
       inference_(new InferencePanel(this)), rackCheck_(new RackCheckPanel(this)),
-      demoOffer_(new QPushButton(this)),
+      jobWatch_(new JobWatchPanel(this)), demoOffer_(new QPushButton(this)),
       agent_(std::async(
           std::launch::async, [] { // the agent to deploy: reading and hashing it takes a few hundred ms
               AgentLoad a;
@@ -65,6 +66,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(inference_, &InferencePanel::log, this, &MainWindow::log);
     connect(rackCheck_, &RackCheckPanel::runRequested, this, &MainWindow::checkTheRack);
     connect(rackCheck_, &RackCheckPanel::itemChosen, this, &MainWindow::selectCheckSubject);
+    connect(jobWatch_, &JobWatchPanel::stopRequested, this, &MainWindow::stopWatchingJob);
+    connect(jobWatch_, &JobWatchPanel::itemChosen, this, &MainWindow::selectCheckSubject);
+    connect(&ras_, &RasWatch::snapshot, this, &MainWindow::showJobSnapshot);
     // Offered while there is nothing but this machine to look at.
     demoOffer_->setFlat(true);
     statusBar()->addPermanentWidget(demoOffer_);
@@ -74,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    ras_.stop();    // it may be using a fleet's connection
     fleet_.reset(); // before the panels its answers go to
 }
 
@@ -110,6 +115,8 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(runsDock, loadDock);
     rackCheckDock_ = dock(QT_TR_NOOP("Rack check"), "rackCheckDock", rackCheck_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(loadDock, rackCheckDock_);
+    jobDock_ = dock(QT_TR_NOOP("NCCL job"), "jobDock", jobWatch_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(rackCheckDock_, jobDock_);
     findingsDock->raise();
     // The canvas gets most of the window.
     QTimer::singleShot(0, this, [=, this] { // once the window has its size
@@ -144,6 +151,7 @@ void MainWindow::retranslate() {
     runs_->retranslate();
     inference_->retranslate();
     rackCheck_->retranslate();
+    jobWatch_->retranslate();
     buildMenus();
 }
 

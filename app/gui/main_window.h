@@ -2,6 +2,8 @@
 #include "acceptance/rack_check.h"
 #include "connect_dialog.h"
 #include "export_dialog.h"
+#include "job/ras_watch.h"
+#include "job_watch_dialog.h"
 #include "nccl_run_dialog.h"
 #include "runs/load_runner.h"
 #include "runs/recorded_run.h"
@@ -22,6 +24,7 @@ namespace rackscope::gui {
 class FindingsPanel;
 class InferencePanel;
 class InspectorPanel;
+class JobWatchPanel;
 class LoadChart;
 class RackCheckPanel;
 class RunsPanel;
@@ -87,14 +90,21 @@ public:
     // is shown to check.
     bool checkTheRack();
     RackCheckPanel* rackCheckPanel() const { return rackCheck_; }
+    // Run → Watch a running NCCL job: asks the node's RAS service every few seconds (through the servers'
+    // SSH connection, or directly on this machine), marks the ranks it names on the picture and keeps a
+    // timeline in the NCCL job dock. False with a dialog when it cannot start.
+    bool watchNcclJob(const JobWatchRequest& request);
+    void stopWatchingJob();
+    JobWatchPanel* jobWatchPanel() const { return jobWatch_; }
     void clearLoadComparison();
     bool exportLoadCsv(const QString& path);
     bool exportLoadReport(const QString& path); // the last run finished or opened, as load --report writes it
 
 signals:
-    void serversDone(); // a connection or refresh has ended and every answer is shown
-    void rackChecked(); // the Rack check dock shows a new check
-    void viewShown();   // a new view of the workspace is on screen
+    void serversDone();      // a connection or refresh has ended and every answer is shown
+    void rackChecked();      // the Rack check dock shows a new check
+    void jobSnapshotShown(); // the NCCL job dock shows a new answer of the watched job
+    void viewShown();        // a new view of the workspace is on screen
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -123,6 +133,8 @@ private:
     void log(const QString& host, const QString& what);
     void showRackCheck(const RackCheck& rack); // main_window_check.cpp
     void selectCheckSubject(const QString& host, const QString& subject);
+    void chooseJobWatch(); // main_window_job.cpp
+    void showJobSnapshot(const RasSnapshot& s);
 
     LiveWorkspace* live_;
     TopologyCanvas* canvas_;
@@ -135,6 +147,11 @@ private:
     InferencePanel* inference_;
     RackCheckPanel* rackCheck_;
     QDockWidget* rackCheckDock_ = nullptr;
+    JobWatchPanel* jobWatch_;
+    QDockWidget* jobDock_ = nullptr;
+    RasWatch ras_;
+    std::unique_ptr<Fleet> jobFleet_; // for a node of the job that is not among the servers shown
+    SshConfig jobConfig_;             // the job's nodes' addresses, to place the ranks RAS names
     QPushButton* demoOffer_;
     std::vector<std::pair<QDockWidget*, const char*>> docks_; // with their untranslated titles
     DiagramOptions diagramOptions_;

@@ -1,6 +1,7 @@
 // The window's servers over SSH: connecting a fleet to them, asking them again, and what each answered (its
 // stage in the Servers dock, its topology to the workspace).
 #include "fleet_prompts.h"
+#include "job_watch_panel.h"
 #include "main_window.h"
 #include "model/hostlist.h"
 #include "protocol/protocol.h"
@@ -23,6 +24,8 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
         QMessageBox::warning(this, tr("rackscope"), tr("Cannot connect: %1").arg(error));
         return false;
     }
+    if (ras_.running() && serverNames_.contains(jobWatch_->property("node").toString()))
+        stopWatchingJob();                          // it asks through the fleet that goes now
     fleet_ = std::make_unique<Fleet>(std::move(o)); // the one before is stopped: its open questions close
     connect(fleet_.get(), &Fleet::hostStage, this, [this](const QString& host, SshStage stage) {
         servers_->setStatus(host, tr("%1…").arg(stageName(stage)));

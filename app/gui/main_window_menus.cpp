@@ -150,6 +150,9 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Check the rack"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K), this,
                    &MainWindow::checkTheRack);
+    run->addAction(tr("&Watch a running NCCL job…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W), this,
+                   &MainWindow::chooseJobWatch);
+    run->addAction(tr("Stop watching the NCCL job"), this, &MainWindow::stopWatchingJob);
     run->addAction(tr("&NCCL load run…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::chooseRun);
     run->addAction(tr("&Inference load run…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this,
                    &MainWindow::chooseLoadRun);

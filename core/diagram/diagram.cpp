@@ -23,8 +23,9 @@ constexpr std::array<std::pair<ItemKind, const char*>, kItemKinds> kKinds{
      {ItemKind::Other, "pci-device"}}};
 
 constexpr std::array<const char*, kHighlightKinds> kHighlights{
-    "cross-socket", "no-gpudirect",  "pcie-degraded",    "link-below-speed", "port-down",    "rail-break",
-    "slow-host",    "run-transport", "nic-through-peer", "nvlink-fabric",    "check-failed", "check-warned"};
+    "cross-socket", "no-gpudirect", "pcie-degraded", "link-below-speed", "port-down",
+    "rail-break",   "slow-host",    "run-transport", "nic-through-peer", "nvlink-fabric",
+    "check-failed", "check-warned", "job-rank"};
 
 } // namespace
 

@@ -103,9 +103,10 @@ enum class HighlightKind {
     NicThroughPeer, // a GPU that reaches its NCCL NIC only through an NVLink peer (PXN)
     NvlinkFabric,   // a GPU outside its NVLink domain, not registered, or unhealthy; an IMEX peer down
     CheckFailed,    // a server the rack check failed
-    CheckWarned     // a server the rack check warned of
+    CheckWarned,    // a server the rack check warned of
+    JobRank         // a rank of a running job that NCCL's RAS says is missing, dead or behind
 };
-constexpr int kHighlightKinds = 12;
+constexpr int kHighlightKinds = 13;
 QString
 highlightKindName(HighlightKind kind); // "cross-socket", "no-gpudirect", ... (--highlight takes these)
 std::optional<HighlightKind> highlightKindFromName(const QString& name);
@@ -180,12 +181,20 @@ struct CheckMark {
     QString why;
 };
 
+// A running job's rank that NCCL's RAS names, on its server (and GPUs where known).
+struct JobMark {
+    QString host;
+    QStringList devices; // "GPU4"; empty: the server
+    QString why;
+};
+
 struct DiagramInput {
     QString title;
     std::vector<InspectedHost> hosts;
     std::optional<Fabric> fabric;
     QStringList flaggedHosts;          // from a straggler hunt
     std::vector<CheckMark> checkMarks; // the rack check's worst verdicts
+    std::vector<JobMark> jobMarks;     // a watched job's ranks missing, dead or behind
     NvlinkFabric nvlink;               // multi-node NVLink: the domains, drawn as bands under their servers
     // What NCCL did in a load run (no GPUDirect RDMA, sockets, not the nearest NIC), with subjects "host",
     // "host/GPU0", "host/NIC1".

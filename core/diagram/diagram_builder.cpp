@@ -1091,6 +1091,17 @@ private:
             if (const int i = item(QStringLiteral("host:") + m.host); i >= 0)
                 d_.highlights.push_back(
                     {m.failed ? HighlightKind::CheckFailed : HighlightKind::CheckWarned, {i}, {}, {}, m.why});
+        for (const JobMark& m : in_.jobMarks) {
+            std::vector<int> items;
+            for (const QString& d : m.devices)
+                if (const int i = item(m.host + QLatin1Char('/') + d); i >= 0)
+                    items.push_back(i);
+            if (items.empty())
+                if (const int i = item(QStringLiteral("host:") + m.host); i >= 0)
+                    items.push_back(i);
+            if (!items.empty())
+                d_.highlights.push_back({HighlightKind::JobRank, items, {}, {}, m.why});
+        }
         for (const QString& host : in_.flaggedHosts)
             if (const int i = item(QStringLiteral("host:") + host); i >= 0)
                 d_.highlights.push_back(

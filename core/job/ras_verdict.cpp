@@ -107,10 +107,10 @@ QStringList onlyUnderLeaf(const Workspace& ws, const QString& server, const QStr
                              });
                 }
             if (neighbours > 0 && !shared) {
-                out << QStringLiteral("%1 is the only server under leaf %2 (of %3) where: %4")
-                           .arg(server, leaf)
+                out << QStringLiteral("%1 is the only one of the %2 servers under leaf %3 where: %4")
+                           .arg(server)
                            .arg(neighbours + 1)
-                           .arg(findingText(f.finding));
+                           .arg(leaf, findingText(f.finding));
                 break;
             }
         }
@@ -245,6 +245,14 @@ RasVerdict placeNcclRas(const NcclRasReport& report, const Workspace& ws, const 
         v.groups.begin(), v.groups.end(),
         [](const RasGroupVerdict& a, const RasGroupVerdict& b) { return a.severe && !b.severe; });
     return v;
+}
+
+std::vector<JobMark> jobMarks(const RasVerdict& verdict) {
+    std::vector<JobMark> marks;
+    for (const RasGroupVerdict& g : verdict.groups)
+        if (!g.server.isEmpty())
+            marks.push_back({g.server, g.gpus, g.text});
+    return marks;
 }
 
 } // namespace rackscope

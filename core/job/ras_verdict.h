@@ -41,6 +41,9 @@ struct RasVerdict {
     bool healthy() const { return ranks.empty(); }
 };
 
+// The groups placed on a server, as marks the picture draws on its GPUs (or the server).
+std::vector<JobMark> jobMarks(const RasVerdict& verdict);
+
 // `sshAddress`: the address an SSH host is reached at (its HostName), or empty.
 using SshAddressOf = std::function<QString(const QString& sshHost)>;
 RasVerdict placeNcclRas(const NcclRasReport& report, const Workspace& ws,

@@ -644,12 +644,15 @@ std::vector<LegendRow> legendRows(const Diagram& d, const PaintOptions& o) {
     for (const Highlight& h : d.highlights)
         ++counts[static_cast<std::size_t>(h.kind)];
     for (int k = 0; k < kHighlightKinds; ++k) {
-        // Every other kind is judged whenever servers are drawn; the rack check's only when a check ran.
+        // Every other kind is judged whenever servers are drawn; the rack check's only when a check ran, a
+        // job's ranks only while a job is watched and names some.
         const bool checkMark =
             HighlightKind(k) == HighlightKind::CheckFailed || HighlightKind(k) == HighlightKind::CheckWarned;
         if (checkMark && counts[std::size_t(HighlightKind::CheckFailed)] +
                                  counts[std::size_t(HighlightKind::CheckWarned)] ==
                              0)
+            continue;
+        if (HighlightKind(k) == HighlightKind::JobRank && counts[std::size_t(k)] == 0)
             continue;
         if (o.show[static_cast<std::size_t>(k)])
             rows.push_back({Qt::transparent, highlightColour(HighlightKind(k)), true,

@@ -73,6 +73,8 @@ QColor highlightColour(HighlightKind kind) {
         return QColor(0xe5, 0x39, 0x35);
     case HighlightKind::CheckWarned:
         return QColor(0xf9, 0xa8, 0x25);
+    case HighlightKind::JobRank:
+        return QColor(0xd8, 0x1b, 0x60);
     }
     return Qt::red;
 }
@@ -105,6 +107,8 @@ QString highlightTitle(HighlightKind kind) {
         return QCoreApplication::translate("rackscope", "server failed the rack check");
     case HighlightKind::CheckWarned:
         return QCoreApplication::translate("rackscope", "server warned by the rack check");
+    case HighlightKind::JobRank:
+        return QCoreApplication::translate("rackscope", "job rank missing, dead or behind (NCCL RAS)");
     }
     return {};
 }
@@ -135,16 +139,19 @@ QString highlightBadge(HighlightKind kind) {
         return QCoreApplication::translate("rackscope", "check: fail");
     case HighlightKind::CheckWarned:
         return QCoreApplication::translate("rackscope", "check: warn");
+    case HighlightKind::JobRank:
+        return QCoreApplication::translate("rackscope", "job rank");
     }
     return {};
 }
 
 int highlightRank(HighlightKind kind) {
     static constexpr std::array<HighlightKind, kHighlightKinds> kWorstFirst{
-        HighlightKind::CheckFailed,  HighlightKind::CrossSocket,    HighlightKind::NvlinkFabric,
-        HighlightKind::SlowHost,     HighlightKind::NoGpuDirect,    HighlightKind::PortDown,
-        HighlightKind::RailBreak,    HighlightKind::LinkBelowSpeed, HighlightKind::PcieDegraded,
-        HighlightKind::RunTransport, HighlightKind::NicThroughPeer, HighlightKind::CheckWarned};
+        HighlightKind::JobRank,      HighlightKind::CheckFailed,  HighlightKind::CrossSocket,
+        HighlightKind::NvlinkFabric, HighlightKind::SlowHost,     HighlightKind::NoGpuDirect,
+        HighlightKind::PortDown,     HighlightKind::RailBreak,    HighlightKind::LinkBelowSpeed,
+        HighlightKind::PcieDegraded, HighlightKind::RunTransport, HighlightKind::NicThroughPeer,
+        HighlightKind::CheckWarned};
     return int(std::find(kWorstFirst.begin(), kWorstFirst.end(), kind) - kWorstFirst.begin());
 }
 

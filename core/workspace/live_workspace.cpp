@@ -188,6 +188,13 @@ void LiveWorkspace::setCheckMarks(const std::vector<CheckMark>& marks) {
     });
 }
 
+void LiveWorkspace::setJobMarks(const std::vector<JobMark>& marks) {
+    post([marks](WorkspaceWorker& w) {
+        w.ws.setJobMarks(marks);
+        w.dirty = true;
+    });
+}
+
 void LiveWorkspace::addRunFindings(const std::vector<Finding>& findings) {
     post([findings](WorkspaceWorker& w) {
         w.ws.addRunFindings(findings);

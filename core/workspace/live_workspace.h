@@ -60,6 +60,7 @@ public:
     void setServerOrder(const QStringList& hosts);
     void setFlagged(const QStringList& hosts);
     void setCheckMarks(const std::vector<CheckMark>& marks);
+    void setJobMarks(const std::vector<JobMark>& marks);
     void addRunFindings(const std::vector<Finding>& findings);
     void setDiagramOptions(const DiagramOptions& options);
     void reanalyse(); // the findings again, in the language now installed

@@ -197,6 +197,7 @@ DiagramInput Workspace::diagramInput() const {
     in.fabric = fabric_;
     in.flaggedHosts = flagged_;
     in.checkMarks = checkMarks_;
+    in.jobMarks = jobMarks_;
     in.runFindings = runFindings_;
     in.nvlink = nvlink_;
     for (const JudgedRun& r : runs_)

@@ -59,6 +59,8 @@ public:
     // The rack check's worst verdict per server, drawn on the servers (the check itself lives above:
     // acceptance/).
     void setCheckMarks(std::vector<CheckMark> marks) { checkMarks_ = std::move(marks); }
+    // A watched job's ranks that NCCL's RAS names (job/ras_verdict.h), drawn on their servers and GPUs.
+    void setJobMarks(std::vector<JobMark> marks) { jobMarks_ = std::move(marks); }
     void addRunFindings(const std::vector<Finding>& findings);
     void setTitle(const QString& title) { title_ = title; }
     void clear();     // everything but the server order
@@ -112,6 +114,7 @@ private:
     std::vector<Finding> nvlinkFindings_;
     QStringList flagged_;
     std::vector<CheckMark> checkMarks_;
+    std::vector<JobMark> jobMarks_;
     std::vector<Finding> runFindings_;
     std::vector<JudgedRun> runs_;
     std::vector<SavedLoadRun> loadRuns_;
