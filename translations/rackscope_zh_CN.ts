@@ -204,32 +204,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>作业 rank</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="160"/>
+        <location filename="../core/render/diagram_style.cpp" line="161"/>
         <source>core switch</source>
         <translation>核心交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="162"/>
+        <location filename="../core/render/diagram_style.cpp" line="163"/>
         <source>spine switch</source>
         <translation>脊交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="164"/>
+        <location filename="../core/render/diagram_style.cpp" line="165"/>
         <source>leaf switch</source>
         <translation>叶交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="166"/>
+        <location filename="../core/render/diagram_style.cpp" line="167"/>
         <source>switch</source>
         <translation>交换机</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="168"/>
+        <location filename="../core/render/diagram_style.cpp" line="169"/>
         <source>server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="170"/>
+        <location filename="../core/render/diagram_style.cpp" line="171"/>
         <source>CPU package</source>
         <translation>CPU 插槽</translation>
     </message>
@@ -267,7 +267,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="98"/>
-        <location filename="../core/render/diagram_style.cpp" line="172"/>
+        <location filename="../core/render/diagram_style.cpp" line="173"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
@@ -529,33 +529,33 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>%1 被慢节点排查标记为慢</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="174"/>
+        <location filename="../core/render/diagram_style.cpp" line="175"/>
         <source>PCIe host bridge</source>
         <translation>PCIe 主桥</translation>
     </message>
     <message>
         <location filename="../core/diagram/diagram_builder.cpp" line="375"/>
-        <location filename="../core/render/diagram_style.cpp" line="176"/>
+        <location filename="../core/render/diagram_style.cpp" line="177"/>
         <source>PCIe switch</source>
         <translation>PCIe 交换芯片</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="178"/>
+        <location filename="../core/render/diagram_style.cpp" line="179"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="180"/>
+        <location filename="../core/render/diagram_style.cpp" line="181"/>
         <source>NIC</source>
         <translation>网卡</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="182"/>
+        <location filename="../core/render/diagram_style.cpp" line="183"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/render/diagram_style.cpp" line="184"/>
+        <location filename="../core/render/diagram_style.cpp" line="185"/>
         <source>other PCI device</source>
         <translation>其他 PCI 设备</translation>
     </message>
@@ -1639,37 +1639,37 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>监视运行中的 NCCL 作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="17"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="18"/>
         <source>NCCL 2.24 and later serve the job&apos;s state on port 28028 of every node of the job (RAS). rackscope asks one node through its SSH connection and marks the ranks that are missing, dead or behind on the picture.</source>
         <translation>NCCL 2.24 及更高版本在作业每个节点的 28028 端口提供作业状态（RAS）。rackscope 通过 SSH 连接询问其中一个节点，并在图中标出缺失、失效或落后的 rank。</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="27"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="28"/>
         <source>Node of the job:</source>
         <translation>作业节点：</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="31"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="32"/>
         <source>RAS port:</source>
         <translation>RAS 端口：</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="35"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="36"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="36"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="37"/>
         <source>Ask every:</source>
         <translation>询问间隔：</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="37"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="38"/>
         <source>List every rank (VERBOSE STATUS)</source>
         <translation>列出所有 rank（VERBOSE STATUS）</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_dialog.cpp" line="40"/>
+        <location filename="../app/gui/job_watch_dialog.cpp" line="41"/>
         <source>Watch</source>
         <translation>监视</translation>
     </message>
@@ -1719,27 +1719,27 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无应答：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="107"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="108"/>
         <source>NCCL %1, %2 report in %3 s</source>
         <translation>NCCL %1，%2 报告，用时 %3 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="108"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="109"/>
         <source>(version not given)</source>
         <translation>（未给出版本）</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="116"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="117"/>
         <source>No rank is missing, dead or behind</source>
         <translation>没有缺失、失效或落后的 rank</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="126"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="127"/>
         <source>Next: %1</source>
         <translation>下一步：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="132"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="133"/>
         <source>%1 is not among the servers shown</source>
         <translation>%1 不在所显示的服务器中</translation>
     </message>
@@ -2138,7 +2138,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
 <context>
     <name>rackscope::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="143"/>
+        <location filename="../app/gui/main_window.cpp" line="142"/>
         <source>rackscope %1</source>
         <translation>rackscope %1</translation>
     </message>
@@ -2203,42 +2203,42 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>运行记录 (*.rsrun)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="146"/>
+        <location filename="../app/gui/main_window.cpp" line="145"/>
         <source>Open the demo cluster</source>
         <translation>打开演示集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="147"/>
+        <location filename="../app/gui/main_window.cpp" line="146"/>
         <source>Eight 8-GPU servers under rail leaves and spines, with a few planted faults: every feature at once</source>
         <translation>8 台 8-GPU 服务器，接在轨道叶交换机和脊交换机下，预置了几处故障：一次看到全部功能</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="95"/>
+        <location filename="../app/gui/main_window.cpp" line="94"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="97"/>
+        <location filename="../app/gui/main_window.cpp" line="96"/>
         <source>Inspector</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="103"/>
+        <location filename="../app/gui/main_window.cpp" line="102"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="106"/>
+        <location filename="../app/gui/main_window.cpp" line="105"/>
         <source>Findings</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="109"/>
+        <location filename="../app/gui/main_window.cpp" line="108"/>
         <source>Console</source>
         <translation>控制台</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="113"/>
+        <location filename="../app/gui/main_window.cpp" line="112"/>
         <source>Inference load</source>
         <translation>推理压测</translation>
     </message>
@@ -2444,8 +2444,8 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="191"/>
-        <source>Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;All files (*)</source>
-        <translation>拓扑、网络、会话和运行记录 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun);;所有文件 (*)</translation>
+        <source>Topologies, fabrics, sessions, runs and NCCL logs (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun *.log);;All files (*)</source>
+        <translation>拓扑、网络、会话、运行记录和 NCCL 日志 (*.xml *.txt *.json *.conf *.fabric *.cluster *.rsession *.rsrun *.log);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_fleet.cpp" line="24"/>
@@ -2498,7 +2498,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>无法采样计数器：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="356"/>
+        <location filename="../app/gui/main_window.cpp" line="355"/>
         <source>flagged slow by the load runs</source>
         <translation>压测判定为慢节点</translation>
     </message>
@@ -2523,84 +2523,84 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>采集用时 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="162"/>
+        <location filename="../app/gui/main_window.cpp" line="161"/>
         <source>A run is going: choose the language again when it has ended, or it changes the next time rackscope starts.</source>
         <translation>正在运行测试：请在结束后再选择一次语言，否则将在下次启动 rackscope 时切换。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="258"/>
+        <location filename="../app/gui/main_window.cpp" line="257"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="261"/>
+        <location filename="../app/gui/main_window.cpp" line="260"/>
         <source>collected through the local agent</source>
         <translation>已通过本地代理采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="230"/>
+        <location filename="../app/gui/main_window.cpp" line="229"/>
         <source>could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="117"/>
+        <location filename="../app/gui/main_window.cpp" line="116"/>
         <source>Rack check</source>
         <translation>机架检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="119"/>
+        <location filename="../app/gui/main_window.cpp" line="118"/>
         <source>NCCL job</source>
         <translation>NCCL 作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="201"/>
+        <location filename="../app/gui/main_window.cpp" line="200"/>
         <source>asking this machine&apos;s agent</source>
         <translation>正在询问本机的代理</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="232"/>
+        <location filename="../app/gui/main_window.cpp" line="231"/>
         <source>failed at import: %1</source>
         <translation>导入失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="240"/>
+        <location filename="../app/gui/main_window.cpp" line="239"/>
         <source>Could not read:
 %1</source>
         <translation>无法读取：
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="264"/>
+        <location filename="../app/gui/main_window.cpp" line="263"/>
         <source>opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="277"/>
+        <location filename="../app/gui/main_window.cpp" line="276"/>
         <source>from %1</source>
         <translation>来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="266"/>
+        <location filename="../app/gui/main_window.cpp" line="265"/>
         <source>fabric from %1</source>
         <translation>网络来自 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="282"/>
+        <location filename="../app/gui/main_window.cpp" line="281"/>
         <source>on the fabric only (%1)</source>
         <translation>仅见于网络拓扑（%1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="380"/>
+        <location filename="../app/gui/main_window.cpp" line="379"/>
         <source>Could not save the session to %1: %2</source>
         <translation>无法将会话保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="383"/>
+        <location filename="../app/gui/main_window.cpp" line="382"/>
         <source>saved the session (%1 sources) to %2</source>
         <translation>已保存会话（%1 个来源）到 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="256"/>
+        <location filename="../app/gui/main_window.cpp" line="255"/>
         <source>the rackscope demo cluster</source>
         <translation>rackscope 演示集群</translation>
     </message>
@@ -2610,30 +2610,30 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>打开拓扑和网络来源</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="395"/>
+        <location filename="../app/gui/main_window.cpp" line="394"/>
         <source>Choose a name ending in .svg, .png, .pdf or .dot</source>
         <translation>请选择以 .svg、.png、.pdf 或 .dot 结尾的文件名</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="409"/>
+        <location filename="../app/gui/main_window.cpp" line="408"/>
         <source>Could not export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="412"/>
+        <location filename="../app/gui/main_window.cpp" line="411"/>
         <source>exported the diagram to %1</source>
         <translation>已将拓扑图导出到 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="296"/>
+        <location filename="../app/gui/main_window.cpp" line="295"/>
         <source>%1 of %2 servers answered</source>
         <translation>%2 台服务器中已有 %1 台应答</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="238"/>
-        <location filename="../app/gui/main_window.cpp" line="379"/>
-        <location filename="../app/gui/main_window.cpp" line="395"/>
-        <location filename="../app/gui/main_window.cpp" line="409"/>
+        <location filename="../app/gui/main_window.cpp" line="237"/>
+        <location filename="../app/gui/main_window.cpp" line="378"/>
+        <location filename="../app/gui/main_window.cpp" line="394"/>
+        <location filename="../app/gui/main_window.cpp" line="408"/>
         <location filename="../app/gui/main_window_fleet.cpp" line="24"/>
         <location filename="../app/gui/main_window_runs.cpp" line="28"/>
         <location filename="../app/gui/main_window_runs.cpp" line="53"/>
@@ -2642,12 +2642,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>rackscope</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="111"/>
+        <location filename="../app/gui/main_window.cpp" line="110"/>
         <source>Load runs</source>
         <translation>压测</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="239"/>
+        <location filename="../app/gui/main_window.cpp" line="238"/>
         <source>Could not read this machine: %1</source>
         <translation>无法读取本机拓扑：%1</translation>
     </message>

@@ -188,8 +188,8 @@ void MainWindow::buildMenus() {
 void MainWindow::chooseFile() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open topologies and fabric sources"), {},
-        tr("Topologies, fabrics, sessions and runs (*.xml *.txt *.json *.conf *.fabric *.cluster "
-           "*.rsession *.rsrun);;All files (*)"));
+        tr("Topologies, fabrics, sessions, runs and NCCL logs (*.xml *.txt *.json *.conf *.fabric *.cluster "
+           "*.rsession *.rsrun *.log);;All files (*)"));
     if (!paths.isEmpty())
         openFiles(paths);
 }

@@ -129,6 +129,15 @@ LoadedSources importSources(std::vector<RawSource> sources) {
                     error.clear();
             }
         }
+        // A job's NCCL_DEBUG=INFO log: the transports its ranks used (it may hold MNNVL lines as well).
+        if (format == DetectedFormat::Unknown) {
+            NcclTransport t = readNcclTransport(QString::fromUtf8(content).split(QLatin1Char('\n')));
+            if (!t.ranks.empty()) {
+                out.ncclLogs.push_back({path, std::move(t), {}});
+                used = true;
+                error.clear();
+            }
+        }
         if (!error.isEmpty())
             out.failed.push_back({path, error});
         if (used)

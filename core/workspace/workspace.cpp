@@ -36,6 +36,10 @@ void Workspace::take(LoadedSources loaded, Mode mode, const QString& key) {
         std::erase_if(runs_, [&](const JudgedRun& r) { return r.record.path == record.path; });
         runs_.push_back({std::move(record), {}});
     }
+    for (NcclLog& log : loaded.ncclLogs) { // and a log
+        std::erase_if(ncclLogs_, [&](const NcclLog& l) { return l.location == log.location; });
+        ncclLogs_.push_back(std::move(log));
+    }
     for (SavedLoadRun& run : loaded.loadRuns) { // so does a load run's folder
         std::erase_if(raw_, [&](const RawSource& r) { return r.location == run.location; });
         std::erase_if(loadRuns_, [&](const SavedLoadRun& r) { return r.location == run.location; });
@@ -121,13 +125,15 @@ void Workspace::reanalyse() {
 // Again whenever the servers change: where GPUDirect RDMA was possible for a rank depends on its host's
 // topology.
 void Workspace::judgeRuns() {
-    if (runs_.empty())
+    if (runs_.empty() && ncclLogs_.empty())
         return;
     std::map<QString, HostTopology> topologies;
     for (const InspectedHost& h : hosts_)
         topologies.emplace(h.host.name, h.host);
     for (JudgedRun& r : runs_)
         r.findings = recordFindings(r.record, topologies);
+    for (NcclLog& l : ncclLogs_)
+        l.findings = ncclTransportFindings(l.transport, ranksFromInitLines(l.transport), topologies);
 }
 
 const InspectedHost* Workspace::host(const QString& name) const {
@@ -180,6 +186,9 @@ std::vector<WorkspaceFinding> Workspace::findings() const {
     for (const JudgedRun& r : runs_)
         for (const Finding& f : r.findings)
             out.push_back({f.target.host, f});
+    for (const NcclLog& l : ncclLogs_)
+        for (const Finding& f : l.findings)
+            out.push_back({f.target.host, f});
     for (const SavedLoadRun& r : loadRuns_)
         for (const Finding& f : r.findings)
             out.push_back({{}, f});
@@ -202,6 +211,8 @@ DiagramInput Workspace::diagramInput() const {
     in.nvlink = nvlink_;
     for (const JudgedRun& r : runs_)
         in.runFindings.insert(in.runFindings.end(), r.findings.begin(), r.findings.end());
+    for (const NcclLog& l : ncclLogs_)
+        in.runFindings.insert(in.runFindings.end(), l.findings.begin(), l.findings.end());
     return in;
 }
 

@@ -67,7 +67,8 @@ public:
     void reanalyse(); // the analysis again: its evidence phrases in the language now installed
 
     bool empty() const {
-        return hosts_.empty() && !fabric_ && nvlink_.empty() && runs_.empty() && loadRuns_.empty();
+        return hosts_.empty() && !fabric_ && nvlink_.empty() && runs_.empty() && loadRuns_.empty() &&
+               ncclLogs_.empty();
     }
     const std::vector<InspectedHost>& hosts() const { return hosts_; }
     const std::vector<UnreachableServer>& unreachable() const { return unreachable_; }
@@ -84,6 +85,8 @@ public:
     const std::vector<JudgedRun>& runs() const { return runs_; }
     // Inference load runs' results folders opened, in the order opened, with their findings.
     const std::vector<SavedLoadRun>& loadRuns() const { return loadRuns_; }
+    // Jobs' NCCL_DEBUG=INFO logs opened, with what they mean on the servers shown.
+    const std::vector<NcclLog>& ncclLogs() const { return ncclLogs_; }
     const std::vector<RawSource>& sources() const { return raw_; }
     // The agent's collect answer a host was read from; empty for a topology file.
     QJsonObject agentSnapshot(const InspectedHost& host) const;
@@ -118,6 +121,7 @@ private:
     std::vector<Finding> runFindings_;
     std::vector<JudgedRun> runs_;
     std::vector<SavedLoadRun> loadRuns_;
+    std::vector<NcclLog> ncclLogs_;
     QStringList order_;
     QString title_;
     int opened_ = 0;
