@@ -121,18 +121,18 @@ int runNcclRas(const QStringList& args) {
         return 0;
     }
     const QString node = parser.value(host);
-    bool ok = false;
-    const int portNumber = parser.value(port).toInt(&ok);
-    const int timeoutS = parser.value(remote.timeout).toInt(&ok) * (ok ? 1 : 0);
-    const double every = parser.isSet(watch) ? parser.value(watch).toDouble(&ok) : 0;
+    bool portOk = false, timeoutOk = false, everyOk = true;
+    const int portNumber = parser.value(port).toInt(&portOk);
+    const int timeoutS = parser.value(remote.timeout).toInt(&timeoutOk);
+    const double every = parser.isSet(watch) ? parser.value(watch).toDouble(&everyOk) : 0;
     QString wrong;
     if (node.isEmpty())
         wrong = QStringLiteral("--host names a node of the job");
-    else if (portNumber <= 0 || portNumber > 65535)
+    else if (!portOk || portNumber <= 0 || portNumber > 65535)
         wrong = QStringLiteral("--port takes a TCP port");
-    else if (timeoutS <= 0)
+    else if (!timeoutOk || timeoutS <= 0)
         wrong = QStringLiteral("--timeout takes a number of seconds");
-    else if (parser.isSet(watch) && (!ok || every < 0.5 || every > 86400))
+    else if (parser.isSet(watch) && (!everyOk || every < 0.5 || every > 86400))
         wrong = QStringLiteral("--watch takes seconds between 0.5 and 86400");
     if (!wrong.isEmpty()) {
         fprintf(stderr, "rackscope-cli nccl-ras: %s\n", qPrintable(wrong));

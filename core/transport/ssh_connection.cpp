@@ -379,42 +379,41 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
                                    : offered.join(QLatin1Char(',')))};
 }
 
-std::unique_ptr<SshChannel> SshConnection::start(const QString& commandLine, SshError* error) {
+// A new channel of the session, opened by `open` (a session for a command, or a forwarded port); null and
+// *error with `stage` and what libssh said when it cannot be.
+std::unique_ptr<SshChannel> SshConnection::openChannel(const std::function<int(ssh_channel)>& open,
+                                                       SshStage stage, const QString& what, SshError* error) {
     if (!isOpen()) {
-        *error = {SshStage::Agent, QStringLiteral("not connected")};
+        *error = {stage, QStringLiteral("not connected")};
         return nullptr;
     }
     std::unique_ptr<SshChannel> c(new SshChannel);
     c->cancel_ = cancel_;
     c->d_ = std::make_unique<SshChannel::Impl>();
     c->d_->channel = ssh_channel_new(d_->session);
-    if (!c->d_->channel || ssh_channel_open_session(c->d_->channel) != SSH_OK ||
-        ssh_channel_request_exec(c->d_->channel, commandLine.toUtf8().constData()) != SSH_OK) {
-        *error = {SshStage::Agent,
-                  QStringLiteral("cannot start a command on %1: %2").arg(peer_, lastError(d_->session))};
+    if (!c->d_->channel || open(c->d_->channel) != SSH_OK) {
+        *error = {stage, QStringLiteral("%1: %2").arg(what, lastError(d_->session))};
         return nullptr;
     }
     return c;
 }
 
+std::unique_ptr<SshChannel> SshConnection::start(const QString& commandLine, SshError* error) {
+    const QByteArray command = commandLine.toUtf8();
+    return openChannel(
+        [&](ssh_channel ch) {
+            const int rc = ssh_channel_open_session(ch);
+            return rc != SSH_OK ? rc : ssh_channel_request_exec(ch, command.constData());
+        },
+        SshStage::Agent, QStringLiteral("cannot start a command on %1").arg(peer_), error);
+}
+
 std::unique_ptr<SshChannel> SshConnection::forward(const QString& host, quint16 port, SshError* error) {
-    if (!isOpen()) {
-        *error = {SshStage::Request, QStringLiteral("not connected")};
-        return nullptr;
-    }
-    std::unique_ptr<SshChannel> c(new SshChannel);
-    c->cancel_ = cancel_;
-    c->d_ = std::make_unique<SshChannel::Impl>();
-    c->d_->channel = ssh_channel_new(d_->session);
-    if (!c->d_->channel ||
-        ssh_channel_open_forward(c->d_->channel, host.toUtf8().constData(), port, "127.0.0.1", 0) != SSH_OK) {
-        *error = {SshStage::Request, QStringLiteral("%1 could not open port %2 on its %3: %4")
-                                         .arg(peer_)
-                                         .arg(port)
-                                         .arg(host, lastError(d_->session))};
-        return nullptr;
-    }
-    return c;
+    const QByteArray name = host.toUtf8();
+    return openChannel(
+        [&](ssh_channel ch) { return ssh_channel_open_forward(ch, name.constData(), port, "127.0.0.1", 0); },
+        SshStage::Request,
+        QStringLiteral("%1 could not open port %2 on its %3").arg(peer_).arg(port).arg(host), error);
 }
 
 std::optional<SshError> SshConnection::exec(const QString& commandLine, const QByteArray& input,

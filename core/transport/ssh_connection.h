@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 
+struct ssh_channel_struct; // libssh's channel
+
 namespace rackscope {
 
 enum class SshStage { Connect, HostKey, Auth, Deploy, Agent, Request };
@@ -79,6 +81,8 @@ public:
     std::unique_ptr<SshChannel> forward(const QString& host, quint16 port, SshError* error);
 
 private:
+    std::unique_ptr<SshChannel> openChannel(const std::function<int(ssh_channel_struct*)>& open,
+                                            SshStage stage, const QString& what, SshError* error);
     std::optional<SshError> verifyHostKey(const SshOptions& options);
     std::optional<SshError> authenticate(const SshTarget& target, const SshOptions& options);
     struct Impl;
