@@ -1,5 +1,5 @@
 #pragma once
-// NCCL RAS reports and their verdicts as JSON, for the CLI's --json and saved watches.
+// NCCL RAS reports and their verdicts as JSON, for the CLI's --json (nccl-ras, nccl-log).
 #include "job/ras_verdict.h"
 
 #include <QJsonObject>

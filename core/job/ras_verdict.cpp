@@ -86,31 +86,43 @@ bool isSevere(const NcclRasProblem& p) {
            p.kind == QLatin1String("ERROR");
 }
 
+// The workspace's findings, read once per verdict: each server's, and which checks each server has.
+struct Findings {
+    std::map<QString, std::vector<const Finding*>> byServer; // errors and warnings, worst first
+    std::set<std::pair<QString, QString>> codes;             // (server, finding code)
+    std::vector<WorkspaceFinding> all;
+    explicit Findings(const Workspace& ws) : all(ws.findings()) {
+        for (Severity s : {Severity::Error, Severity::Warning})
+            for (const WorkspaceFinding& f : all)
+                if (f.finding.severity == s && !f.host.isEmpty())
+                    byServer[f.host].push_back(&f.finding);
+        for (const WorkspaceFinding& f : all)
+            codes.insert({f.host, f.finding.code});
+    }
+};
+
 // A finding of the server's that no other server under the same leaf has (the same check, on any device).
-QStringList onlyUnderLeaf(const Workspace& ws, const QString& server, const QStringList& leaves) {
+QStringList onlyUnderLeaf(const Workspace& ws, const Findings& findings, const QString& server,
+                          const QStringList& leaves) {
     QStringList out;
     const auto& fabric = ws.fabricAnalysis();
-    if (!fabric || leaves.isEmpty())
+    const auto mine = findings.byServer.find(server);
+    if (!fabric || leaves.isEmpty() || mine == findings.byServer.end())
         return out;
-    const std::vector<WorkspaceFinding> all = ws.findings();
-    for (const WorkspaceFinding& f : all) {
-        if (f.host != server || f.finding.severity == Severity::Info)
-            continue;
+    for (const Finding* f : mine->second) {
         for (const QString& leaf : leaves) {
             int neighbours = 0;
             bool shared = false;
             for (const FabricHost& h : fabric->hosts)
                 if (h.name != server && h.leaves.contains(leaf)) {
                     ++neighbours;
-                    shared = shared || std::any_of(all.begin(), all.end(), [&](const WorkspaceFinding& g) {
-                                 return g.host == h.name && g.finding.code == f.finding.code;
-                             });
+                    shared = shared || findings.codes.count({h.name, f->code});
                 }
             if (neighbours > 0 && !shared) {
                 out << QStringLiteral("%1 is the only one of the %2 servers under leaf %3 where: %4")
                            .arg(server)
                            .arg(neighbours + 1)
-                           .arg(leaf, findingText(f.finding));
+                           .arg(leaf, findingText(*f));
                 break;
             }
         }
@@ -118,20 +130,20 @@ QStringList onlyUnderLeaf(const Workspace& ws, const QString& server, const QStr
     return out;
 }
 
-QStringList nextSteps(const Workspace& ws, const RasRankPlace& first, const QList<qint64>& pids) {
+QStringList nextSteps(const Workspace& ws, const Findings& findings, const RasRankPlace& first,
+                      const QList<qint64>& pids) {
     QStringList next;
     if (first.server.isEmpty()) {
         next << QStringLiteral("%1 is not among the servers shown: connect to it to place these ranks on "
                                "its GPUs and the fabric")
                     .arg(first.rank.host);
     } else {
-        next << onlyUnderLeaf(ws, first.server, first.leaves);
+        next << onlyUnderLeaf(ws, findings, first.server, first.leaves);
         int shown = 0;
-        for (Severity s : {Severity::Error, Severity::Warning})
-            for (const WorkspaceFinding& f : ws.findings())
-                if (f.host == first.server && f.finding.severity == s && shown < 3 &&
-                    !next.join(' ').contains(findingText(f.finding))) {
-                    next << QStringLiteral("%1: %2").arg(first.server, findingText(f.finding));
+        if (const auto mine = findings.byServer.find(first.server); mine != findings.byServer.end())
+            for (const Finding* f : mine->second)
+                if (shown < 3 && !next.join(' ').contains(findingText(*f))) {
+                    next << QStringLiteral("%1: %2").arg(first.server, findingText(*f));
                     ++shown;
                 }
     }
@@ -168,6 +180,7 @@ QString gpuList(const QStringList& gpus) {
 RasVerdict placeNcclRas(const NcclRasReport& report, const Workspace& ws, const SshAddressOf& sshAddress) {
     RasVerdict v;
     const ServerIndex servers(ws, sshAddress);
+    const Findings findings(ws);
     for (const NcclRasProblem& p : report.problems) {
         if (p.kind == QLatin1String("TIMEOUT"))
             continue;
@@ -238,7 +251,7 @@ RasVerdict placeNcclRas(const NcclRasReport& report, const Workspace& ws, const 
         g.text = QStringLiteral("%1 on %2: %3").arg(who, where, first.state);
         if (!first.communicator.isEmpty())
             g.text += QStringLiteral(" (communicator %1)").arg(first.communicator);
-        g.next = nextSteps(ws, first, pids);
+        g.next = nextSteps(ws, findings, first, pids);
         v.groups.push_back(g);
     }
     std::stable_sort(
