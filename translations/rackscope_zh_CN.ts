@@ -1110,6 +1110,116 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <source>RDMA bandwidth between servers (ib_write_bw)</source>
         <translation>服务器之间的 RDMA 带宽（ib_write_bw）</translation>
     </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="34"/>
+        <source>its %1 has %2</source>
+        <translation>其 %1 的地址为 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="43"/>
+        <source>reached over SSH at %1</source>
+        <translation>经 SSH 在 %1 连接</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="45"/>
+        <source>its name</source>
+        <translation>其名称</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="48"/>
+        <source>its SSH name</source>
+        <translation>其 SSH 名称</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="70"/>
+        <source>NVML index %1</source>
+        <translation>NVML 编号 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="78"/>
+        <source>CUDA device %1, PCI order assumed</source>
+        <translation>CUDA 设备 %1（假定按 PCI 顺序）</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="88"/>
+        <source>missing: RAS has no data from it</source>
+        <translation>缺失：RAS 没有它的数据</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="130"/>
+        <source>%1 is the only one of the %2 servers under leaf %3 where: %4</source>
+        <translation>在叶交换机 %3 下的 %2 台服务器中，只有 %1 存在：%4</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="146"/>
+        <source>%1 is not among the servers shown: connect to it to place these ranks on its GPUs and the fabric</source>
+        <translation>%1 不在所显示的服务器中：连接它，才能把这些 rank 定位到其 GPU 和网络上</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="165"/>
+        <source>the process is gone or cut off: its own log, and %1&apos;s kernel log (a GPU Xid, an OOM kill) say which</source>
+        <translation>进程已退出或失联：查看其自身日志及 %1 的内核日志（GPU Xid、OOM 终止）可知原因</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="170"/>
+        <source>these ranks wait in their next collective for the others, which are behind: VERBOSE STATUS (--verbose) names every rank and where it is</source>
+        <translation>这些 rank 在下一个集合通信中等待其他落后的 rank：VERBOSE STATUS（--verbose）会列出每个 rank 及其位置</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="174"/>
+        <source>a stack dump of process %1 on %2 (py-spy dump --pid %3) shows what it waits on before the next collective</source>
+        <translation>%2 上进程 %1 的调用栈（py-spy dump --pid %3）可显示它在下一个集合通信前等待什么</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="190"/>
+        <source>, GPUs </source>
+        <translation>，GPU </translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="255"/>
+        <source>process %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="256"/>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="257"/>
+        <source>ranks %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="260"/>
+        <source>%1 (not among the servers shown)</source>
+        <translation>%1（不在所显示的服务器中）</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="264"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="267"/>
+        <source>, under leaf %1</source>
+        <translation>，位于叶交换机 %1 下</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="269"/>
+        <source>, under %1 leaves</source>
+        <translation>，位于 %1 台叶交换机下</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="270"/>
+        <source>%1 on %2: %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/job/ras_verdict.cpp" line="272"/>
+        <source> (communicator %1)</source>
+        <translation>（通信器 %1）</translation>
+    </message>
 </context>
 <context>
     <name>rackscope::gui::ConnectDialog</name>

@@ -2,10 +2,13 @@
 
 #include "runs/torch_watchdog.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <algorithm>
 #include <set>
 
+// The sentences are in the language installed (the window's; the CLI installs none and stays English), made
+// again with each answer.
 namespace rackscope {
 namespace {
 
@@ -28,17 +31,21 @@ public:
                     for (const QJsonValue& addr : a.value(QLatin1String(family)).toArray())
                         byAddress_.try_emplace(
                             addr.toString(),
-                            ServerAt{name, QStringLiteral("its %1 has %2")
+                            ServerAt{name, QCoreApplication::translate("rackscope", "its %1 has %2")
                                                .arg(i.value("name").toString(), addr.toString())});
             }
             const QString ssh = sshHostOf(ih.host.source.location);
             if (!ssh.isEmpty() && sshAddress)
                 if (const QString at = sshAddress(ssh); !at.isEmpty())
-                    byAddress_.try_emplace(at,
-                                           ServerAt{name, QStringLiteral("reached over SSH at %1").arg(at)});
-            byAddress_.try_emplace(name, ServerAt{name, QStringLiteral("its name")});
+                    byAddress_.try_emplace(
+                        at,
+                        ServerAt{name,
+                                 QCoreApplication::translate("rackscope", "reached over SSH at %1").arg(at)});
+            byAddress_.try_emplace(name,
+                                   ServerAt{name, QCoreApplication::translate("rackscope", "its name")});
             if (!ssh.isEmpty())
-                byAddress_.try_emplace(ssh, ServerAt{name, QStringLiteral("its SSH name")});
+                byAddress_.try_emplace(
+                    ssh, ServerAt{name, QCoreApplication::translate("rackscope", "its SSH name")});
         }
     }
     std::optional<ServerAt> find(const QString& address) const {
@@ -60,14 +67,15 @@ void placeGpu(const HostTopology& host, RasRankPlace* p) {
     };
     if (p->rank.nvmlGpu) {
         p->gpu = byIndex(*p->rank.nvmlGpu);
-        p->gpuBy = QStringLiteral("NVML index %1").arg(*p->rank.nvmlGpu);
+        p->gpuBy = QCoreApplication::translate("rackscope", "NVML index %1").arg(*p->rank.nvmlGpu);
     } else if (p->rank.gpu) {
         for (const Device& d : host.gpus)
             if (d.cudaDevice == *p->rank.gpu)
                 p->gpu = d.id;
         if (p->gpu.isEmpty())
             p->gpu = byIndex(*p->rank.gpu);
-        p->gpuBy = QStringLiteral("CUDA device %1, PCI order assumed").arg(*p->rank.gpu);
+        p->gpuBy =
+            QCoreApplication::translate("rackscope", "CUDA device %1, PCI order assumed").arg(*p->rank.gpu);
     }
 }
 
@@ -77,7 +85,7 @@ QString stateOf(const NcclRasProblem& p, const NcclRasRank& k) {
     if (!k.status.isEmpty())
         return k.status;
     if (p.kind == QLatin1String("INCOMPLETE"))
-        return QStringLiteral("missing: RAS has no data from it");
+        return QCoreApplication::translate("rackscope", "missing: RAS has no data from it");
     return p.kind.toLower();
 }
 
@@ -119,7 +127,8 @@ QStringList onlyUnderLeaf(const Workspace& ws, const Findings& findings, const Q
                     shared = shared || findings.codes.count({h.name, f->code});
                 }
             if (neighbours > 0 && !shared) {
-                out << QStringLiteral("%1 is the only one of the %2 servers under leaf %3 where: %4")
+                out << QCoreApplication::translate(
+                           "rackscope", "%1 is the only one of the %2 servers under leaf %3 where: %4")
                            .arg(server)
                            .arg(neighbours + 1)
                            .arg(leaf, findingText(*f));
@@ -134,8 +143,9 @@ QStringList nextSteps(const Workspace& ws, const Findings& findings, const RasRa
                       const QList<qint64>& pids) {
     QStringList next;
     if (first.server.isEmpty()) {
-        next << QStringLiteral("%1 is not among the servers shown: connect to it to place these ranks on "
-                               "its GPUs and the fabric")
+        next << QCoreApplication::translate(
+                    "rackscope", "%1 is not among the servers shown: connect to it to place these ranks on "
+                                 "its GPUs and the fabric")
                     .arg(first.rank.host);
     } else {
         next << onlyUnderLeaf(ws, findings, first.server, first.leaves);
@@ -152,15 +162,19 @@ QStringList nextSteps(const Workspace& ws, const Findings& findings, const RasRa
         pidList << QString::number(pid);
     const QString host = first.server.isEmpty() ? first.rank.host : first.server;
     if (first.severe)
-        next << QStringLiteral("the process is gone or cut off: its own log, and %1's kernel log (a GPU "
-                               "Xid, an OOM kill) say which")
+        next << QCoreApplication::translate(
+                    "rackscope", "the process is gone or cut off: its own log, and %1's kernel log (a GPU "
+                                 "Xid, an OOM kill) say which")
                     .arg(host);
     else if (first.state.contains(QLatin1String(" ahead of ")))
-        next << QStringLiteral("these ranks wait in their next collective for the others, which are behind: "
-                               "VERBOSE STATUS (--verbose) names every rank and where it is");
+        next << QCoreApplication::translate(
+            "rackscope", "these ranks wait in their next collective for the others, which are behind: "
+                         "VERBOSE STATUS (--verbose) names every rank and where it is");
     else if (!pidList.isEmpty())
-        next << QStringLiteral("a stack dump of process %1 on %2 (py-spy dump --pid %3) shows what it waits "
-                               "on before the next collective")
+        next << QCoreApplication::translate(
+                    "rackscope",
+                    "a stack dump of process %1 on %2 (py-spy dump --pid %3) shows what it waits "
+                    "on before the next collective")
                     .arg(pidList.join(QStringLiteral(", ")), host, QString::number(pids.first()));
     return next;
 }
@@ -172,7 +186,8 @@ QString gpuList(const QStringList& gpus) {
     std::vector<int> numbers;
     for (const QString& id : gpus)
         numbers.push_back(id.mid(3).toInt());
-    return gpus.isEmpty() ? QString() : QStringLiteral(", GPUs ") + rankRanges(numbers);
+    return gpus.isEmpty() ? QString()
+                          : QCoreApplication::translate("rackscope", ", GPUs ") + rankRanges(numbers);
 }
 
 } // namespace
@@ -236,21 +251,25 @@ RasVerdict placeNcclRas(const NcclRasReport& report, const Workspace& ws, const 
             if (!r->gpu.isEmpty() && !g.gpus.contains(r->gpu))
                 g.gpus << r->gpu;
         }
-        QString who = ranks.empty()       ? QStringLiteral("process %1").arg(pids.value(0))
-                      : ranks.size() == 1 ? QStringLiteral("rank %1").arg(ranks.front())
-                                          : QStringLiteral("ranks %1").arg(rankRanges(ranks));
+        QString who =
+            ranks.empty()       ? QCoreApplication::translate("rackscope", "process %1").arg(pids.value(0))
+            : ranks.size() == 1 ? QCoreApplication::translate("rackscope", "rank %1").arg(ranks.front())
+                                : QCoreApplication::translate("rackscope", "ranks %1").arg(rankRanges(ranks));
         QString where =
-            first.server.isEmpty() ? QStringLiteral("%1 (not among the servers shown)").arg(first.rank.host)
-            : first.server == first.rank.host ? first.server
-                                              : QStringLiteral("%1 (%2)").arg(first.server, first.rank.host);
+            first.server.isEmpty()
+                ? QCoreApplication::translate("rackscope", "%1 (not among the servers shown)")
+                      .arg(first.rank.host)
+            : first.server == first.rank.host
+                ? first.server
+                : QCoreApplication::translate("rackscope", "%1 (%2)").arg(first.server, first.rank.host);
         where += gpuList(g.gpus);
         if (first.leaves.size() == 1)
-            where += QStringLiteral(", under leaf %1").arg(first.leaves.front());
+            where += QCoreApplication::translate("rackscope", ", under leaf %1").arg(first.leaves.front());
         else if (first.leaves.size() > 1) // a rail-optimised fabric: a leaf per rail
-            where += QStringLiteral(", under %1 leaves").arg(first.leaves.size());
-        g.text = QStringLiteral("%1 on %2: %3").arg(who, where, first.state);
+            where += QCoreApplication::translate("rackscope", ", under %1 leaves").arg(first.leaves.size());
+        g.text = QCoreApplication::translate("rackscope", "%1 on %2: %3").arg(who, where, first.state);
         if (!first.communicator.isEmpty())
-            g.text += QStringLiteral(" (communicator %1)").arg(first.communicator);
+            g.text += QCoreApplication::translate("rackscope", " (communicator %1)").arg(first.communicator);
         g.next = nextSteps(ws, findings, first, pids);
         v.groups.push_back(g);
     }

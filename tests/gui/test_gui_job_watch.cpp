@@ -9,8 +9,11 @@
 #include "job_watch_panel.h"
 #include "topology_canvas.h"
 
+#include <QApplication>
+#include <QDockWidget>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTranslator>
 #include <QTreeWidget>
 
 using namespace rackscope;
@@ -93,6 +96,35 @@ private slots:
         w.stopWatchingJob();
         QVERIFY(settled(w));
         QVERIFY(jobMarks(w).empty());
+    }
+
+    // In Simplified Chinese: the dock, and the verdict's own sentences (NCCL's words stay NCCL's).
+    void speaksSimplifiedChinese() {
+        QTranslator zh;
+        QVERIFY(zh.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("rackscope"),
+                        QStringLiteral("_"), QStringLiteral(":/i18n")));
+        QApplication::installTranslator(&zh);
+        RasStandin ras(
+            {QStringLiteral("--text"),
+             incoming(QStringLiteral("ncclras-text_4node-32gpu-allgather-mismatch_nccl2.26.2.txt")),
+             QStringLiteral("--replace"), QStringLiteral("10.137.190.124=node07")});
+        QVERIFY(ras.port());
+        gui::MainWindow w;
+        w.openDemo();
+        QVERIFY(settled(w));
+        QSignalSpy shown(&w, &gui::MainWindow::jobSnapshotShown);
+        QVERIFY(w.watchNcclJob({QStringLiteral("localhost"), ras.port(), 0.5, false}));
+        QVERIFY(shown.wait(30000));
+        gui::JobWatchPanel* panel = w.jobWatchPanel();
+        QCOMPARE(qobject_cast<QDockWidget*>(panel->parentWidget())->windowTitle(),
+                 QStringLiteral("NCCL 作业"));
+        QString texts;
+        for (int i = 0; i < panel->verdict()->topLevelItemCount(); ++i)
+            texts += panel->verdict()->topLevelItem(i)->text(0) + QLatin1Char('\n');
+        QVERIFY2(texts.contains(QStringLiteral("rank 12-13（node07，GPU 4-5，位于 6 台叶交换机下）：")),
+                 qPrintable(texts));
+        w.stopWatchingJob();
+        QApplication::removeTranslator(&zh);
     }
 
     // A node where nothing answers: each answer says so, and the window goes on.
