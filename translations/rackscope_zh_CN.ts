@@ -1824,32 +1824,32 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>已停止监视 %1 上的 NCCL 作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="103"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="107"/>
         <source>No answer: %1</source>
         <translation>无应答：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="108"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="112"/>
         <source>NCCL %1, %2 report in %3 s</source>
         <translation>NCCL %1，%2 报告，用时 %3 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="109"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="113"/>
         <source>(version not given)</source>
         <translation>（未给出版本）</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="117"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="121"/>
         <source>No rank is missing, dead or behind</source>
         <translation>没有缺失、失效或落后的 rank</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="127"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="131"/>
         <source>Next: %1</source>
         <translation>下一步：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/job_watch_panel.cpp" line="133"/>
+        <location filename="../app/gui/job_watch_panel.cpp" line="137"/>
         <source>%1 is not among the servers shown</source>
         <translation>%1 不在所显示的服务器中</translation>
     </message>
@@ -2747,7 +2747,7 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <location filename="../app/gui/main_window_fleet.cpp" line="24"/>
         <location filename="../app/gui/main_window_runs.cpp" line="28"/>
         <location filename="../app/gui/main_window_runs.cpp" line="53"/>
-        <location filename="../app/gui/main_window_job.cpp" line="34"/>
+        <location filename="../app/gui/main_window_job.cpp" line="31"/>
         <source>rackscope</source>
         <translation>rackscope</translation>
     </message>
@@ -2777,12 +2777,12 @@ Compare it with the one your administrator gives (ssh-keygen -lf on the server).
         <translation>机架检查：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_job.cpp" line="34"/>
+        <location filename="../app/gui/main_window_job.cpp" line="31"/>
         <source>Cannot watch the job: %1</source>
         <translation>无法监视作业：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_job.cpp" line="57"/>
+        <location filename="../app/gui/main_window_job.cpp" line="46"/>
         <source>watching the NCCL job through RAS at %1, every %2 s</source>
         <translation>通过 %1 的 RAS 监视 NCCL 作业，每 %2 秒一次</translation>
     </message>

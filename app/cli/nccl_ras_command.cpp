@@ -8,23 +8,16 @@
 #include "job/ras_json.h"
 #include "job/ras_watch.h"
 #include "server_inputs.h"
-#include "transport/tcp_stream.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSysInfo>
 #include <QTextStream>
 #include <cstdio>
 
 namespace rackscope::cli {
 namespace {
-
-bool isThisMachine(const QString& host) {
-    return host == QLatin1String("localhost") || host == QLatin1String("127.0.0.1") ||
-           host == QLatin1String("::1") || host == QSysInfo::machineHostName();
-}
 
 QJsonObject snapshotJson(const RasSnapshot& s, const QString& where, const RasVerdict* verdict) {
     QJsonObject o{{"at", s.at.toString(Qt::ISODateWithMs)},
@@ -151,16 +144,8 @@ int runNcclRas(const QStringList& args) {
     FleetTarget target = fleetFromOptions(parser, remote, timeoutS, 1); // its agent is not needed
     const SshConfig config = target.options.config;
     Fleet fleet(std::move(target.options));
-    const bool direct = isThisMachine(node);
     const QString where = QStringLiteral("%1:%2").arg(node).arg(portNumber);
-    RasPortOpener open = [&fleet, direct, node, portNumber, timeoutS](const std::atomic<bool>* cancel,
-                                                                      QString* error) {
-        std::unique_ptr<ByteStream> s = direct ? connectTcp(node, quint16(portNumber), timeoutS * 1000, error)
-                                               : fleet.openPort(node, quint16(portNumber), cancel, error);
-        if (s)
-            s->setCancel(cancel);
-        return s;
-    };
+    const RasPortOpener open = rasPortOpener(&fleet, node, quint16(portNumber), timeoutS * 1000);
     NcclRasQuery query;
     query.verbose = parser.isSet(verbose);
     query.json = !parser.isSet(text);

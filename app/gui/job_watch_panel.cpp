@@ -85,6 +85,10 @@ void JobWatchPanel::addSnapshot(const RasSnapshot& s, const std::optional<RasVer
     const bool following = timeline_->currentRow() < 0 || timeline_->currentRow() == timeline_->count() - 1;
     entries_.push_back({s, verdict});
     timeline_->addItem(timelineText(s, verdict));
+    if (timeline_->count() > kMaxAnswers) {
+        entries_.erase(entries_.begin());
+        delete timeline_->takeItem(0);
+    }
     if (following)
         timeline_->setCurrentRow(timeline_->count() - 1);
 }

@@ -18,6 +18,7 @@ namespace rackscope::gui {
 class JobWatchPanel : public QWidget {
     Q_OBJECT
 public:
+    static constexpr int kMaxAnswers = 2000; // the oldest go first
     explicit JobWatchPanel(QWidget* parent = nullptr);
     void retranslate();
     // A new `where` starts a new timeline; an empty one keeps the job shown (stopping).

@@ -150,6 +150,7 @@ private:
     JobWatchPanel* jobWatch_;
     QDockWidget* jobDock_ = nullptr;
     RasWatch ras_;
+    QString jobNode_;                 // the node of the watched job asked
     std::unique_ptr<Fleet> jobFleet_; // for a node of the job that is not among the servers shown
     SshConfig jobConfig_;             // the job's nodes' addresses, to place the ranks RAS names
     QPushButton* demoOffer_;

@@ -24,7 +24,7 @@ bool MainWindow::connectToHosts(const ConnectRequest& request) {
         QMessageBox::warning(this, tr("rackscope"), tr("Cannot connect: %1").arg(error));
         return false;
     }
-    if (ras_.running() && serverNames_.contains(jobWatch_->property("node").toString()))
+    if (ras_.running() && serverNames_.contains(jobNode_))
         stopWatchingJob();                          // it asks through the fleet that goes now
     fleet_ = std::make_unique<Fleet>(std::move(o)); // the one before is stopped: its open questions close
     connect(fleet_.get(), &Fleet::hostStage, this, [this](const QString& host, SshStage stage) {

@@ -2,12 +2,10 @@
 // placed on what the window shows, its ranks marked on the picture and kept in the NCCL job dock.
 #include "job_watch_panel.h"
 #include "main_window.h"
-#include "transport/tcp_stream.h"
 
 #include <QDir>
 #include <QDockWidget>
 #include <QMessageBox>
-#include <QSysInfo>
 
 namespace rackscope::gui {
 
@@ -21,8 +19,7 @@ bool MainWindow::watchNcclJob(const JobWatchRequest& r) {
     if (r.node.isEmpty())
         return false;
     stopWatchingJob();
-    const bool direct = r.node == QLatin1String("localhost") || r.node == QLatin1String("127.0.0.1") ||
-                        r.node == QLatin1String("::1") || r.node == QSysInfo::machineHostName();
+    const bool direct = isThisMachine(r.node);
     Fleet* fleet = nullptr;
     QString error;
     FleetOptions options = fleetOptions(&error); // its agent is not needed: only the SSH settings
@@ -37,21 +34,13 @@ bool MainWindow::watchNcclJob(const JobWatchRequest& r) {
         jobFleet_ = std::make_unique<Fleet>(std::move(options));
         fleet = jobFleet_.get();
     }
-    const quint16 port = quint16(r.port);
     const int timeoutMs = std::max(5000, request_.timeoutS * 1000);
-    RasPortOpener open = [fleet, node = r.node, port, timeoutMs](const std::atomic<bool>* cancel,
-                                                                 QString* why) {
-        std::unique_ptr<ByteStream> s =
-            fleet ? fleet->openPort(node, port, cancel, why) : connectTcp(node, port, timeoutMs, why);
-        if (s)
-            s->setCancel(cancel);
-        return s;
-    };
+    const RasPortOpener open = rasPortOpener(fleet, r.node, quint16(r.port), timeoutMs);
     NcclRasQuery query;
     query.verbose = r.verbose;
     query.timeoutMs = timeoutMs;
     const QString where = QStringLiteral("%1:%2").arg(r.node).arg(r.port);
-    jobWatch_->setProperty("node", r.node);
+    jobNode_ = r.node;
     jobWatch_->setWatching(where, true);
     showDock(jobDock_);
     log(r.node, tr("watching the NCCL job through RAS at %1, every %2 s").arg(where).arg(r.intervalS));

@@ -1,8 +1,27 @@
 #include "ras_watch.h"
 
+#include "transport/tcp_stream.h"
+
 #include <QElapsedTimer>
+#include <QSysInfo>
 
 namespace rackscope {
+
+bool isThisMachine(const QString& node) {
+    return node == QLatin1String("localhost") || node == QLatin1String("127.0.0.1") ||
+           node == QLatin1String("::1") || node == QSysInfo::machineHostName();
+}
+
+RasPortOpener rasPortOpener(Fleet* fleet, const QString& node, quint16 port, int connectTimeoutMs) {
+    const bool direct = isThisMachine(node);
+    return [fleet, direct, node, port, connectTimeoutMs](const std::atomic<bool>* cancel, QString* error) {
+        std::unique_ptr<ByteStream> s = direct ? connectTcp(node, port, connectTimeoutMs, error)
+                                               : fleet->openPort(node, port, cancel, error);
+        if (s)
+            s->setCancel(cancel);
+        return s;
+    };
+}
 
 RasWatch::RasWatch(QObject* parent) : QObject(parent) {
     qRegisterMetaType<rackscope::RasSnapshot>();
@@ -42,14 +61,7 @@ void RasWatch::loop(RasPortOpener open, QString where, NcclRasQuery query, int i
         if (stop_)
             break;
         QMetaObject::invokeMethod(
-            this,
-            [this, s] {
-                timeline_.push_back(s);
-                if (timeline_.size() > kMaxTimeline)
-                    timeline_.erase(timeline_.begin());
-                emit snapshot(s);
-            },
-            Qt::QueuedConnection);
+            this, [this, s] { emit snapshot(s); }, Qt::QueuedConnection);
         std::unique_lock lock(mutex_);
         wake_.wait_until(lock, next, [this] { return stop_.load(); });
     }

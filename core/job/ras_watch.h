@@ -1,8 +1,9 @@
 #pragma once
 // Watching a running job through NCCL's RAS: the same question every few seconds on a thread of its own,
-// each answer handed to the owner's thread as it comes and kept in a timeline. Stopping ends a question
-// in flight within a fraction of a second.
+// each answer handed to the owner's thread as it comes. Stopping ends a question in flight within a fraction
+// of a second.
 #include "runs/nccl_ras_client.h"
+#include "transport/fleet.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -22,10 +23,15 @@ struct RasSnapshot {
 using RasPortOpener =
     std::function<std::unique_ptr<ByteStream>(const std::atomic<bool>* cancel, QString* error)>;
 
+// Whether `node` names the machine rackscope runs on (localhost, its loopback addresses, its host name).
+bool isThisMachine(const QString& node);
+// The RAS port on `node`: directly on this machine (within connectTimeoutMs), else through the fleet's SSH
+// connection to it (the fleet must outlive the watch).
+RasPortOpener rasPortOpener(Fleet* fleet, const QString& node, quint16 port, int connectTimeoutMs);
+
 class RasWatch : public QObject {
     Q_OBJECT
 public:
-    static constexpr size_t kMaxTimeline = 2000; // the oldest go first
     explicit RasWatch(QObject* parent = nullptr);
     ~RasWatch() override; // stops and waits
 
@@ -33,7 +39,6 @@ public:
     void start(RasPortOpener open, const QString& where, const NcclRasQuery& query, int intervalMs);
     void stop();
     bool running() const { return thread_.joinable(); }
-    const std::vector<RasSnapshot>& timeline() const { return timeline_; }
 
 signals:
     void snapshot(const rackscope::RasSnapshot& s);
@@ -44,7 +49,6 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     std::atomic<bool> stop_{false};
-    std::vector<RasSnapshot> timeline_;
 };
 
 } // namespace rackscope
