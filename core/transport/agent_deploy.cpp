@@ -3,6 +3,7 @@
 #include "shell_quote.h"
 
 #include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QFile>
 
 namespace rackscope {
@@ -47,8 +48,98 @@ std::optional<AgentBinary> loadAgentBinary(const QString& path, const QString& v
     return a;
 }
 
-QString remoteAgentPath(const QString& version) {
-    return QStringLiteral(".cache/rackscope/agent/%1/rackscope-agent").arg(version);
+QString remoteAgentPath(const AgentBinary& agent) {
+    return QStringLiteral(".cache/rackscope/agent/%1/%2/rackscope-agent")
+        .arg(agent.version, QString::fromLatin1(agent.sha256.left(16)));
+}
+
+QString launchCommand(const AgentBinary& agent, const DeployOptions& o) {
+    // POSIX sh whatever the login shell is; every path is quoted here and the whole script once more.
+    const QString launch = QStringLiteral("then echo \"rackscope-launch $a\"; exec \"$a\" --stdio; fi");
+    QString script;
+    if (!o.preinstalled.isEmpty()) {
+        QStringList paths;
+        for (const QString& p : o.preinstalled)
+            paths << shellQuote(p);
+        script +=
+            QStringLiteral("for a in %1; do if [ -f \"$a\" ] && [ \"$(\"$a\" --version 2>/dev/null)\" = "
+                           "%2 ]; %3; done; ")
+                .arg(paths.join(QLatin1Char(' ')),
+                     shellQuote(QStringLiteral("rackscope-agent ") + agent.version), launch);
+    }
+    script += QStringLiteral("a=%1; if [ -f \"$a\" ]; %2; echo \"rackscope-missing $(uname -m)\"")
+                  .arg(shellQuote(remoteAgentPath(agent)), launch);
+    return shellCommand({QStringLiteral("sh"), QStringLiteral("-c"), script}).line;
+}
+
+Launch readLaunch(SshChannel& channel, const AgentBinary& agent, int timeoutMs) {
+    Launch l;
+    const QDeadlineTimer deadline(timeoutMs);
+    for (int skipped = 0; skipped < 1000; ++skipped) {
+        QByteArray line;
+        switch (channel.readLine(&line, 64 << 10, int(std::max<qint64>(1, deadline.remainingTime())))) {
+        case ByteStream::Read::Line:
+            if (line.startsWith("rackscope-launch ")) {
+                const QString path = QString::fromUtf8(line.mid(17)).trimmed();
+                l.kind = Launch::Kind::Started;
+                l.how = path == remoteAgentPath(agent) ? QStringLiteral("cached copy matched")
+                                                       : QStringLiteral("preinstalled ") + path;
+                return l;
+            }
+            if (line.startsWith("rackscope-missing")) {
+                l.kind = Launch::Kind::Missing;
+                l.machine = QString::fromUtf8(line.mid(17)).trimmed();
+                return l;
+            }
+            continue; // a login script's own words
+        case ByteStream::Read::Cancelled:
+            l.error = {SshStage::Agent, QStringLiteral("cancelled")};
+            return l;
+        case ByteStream::Read::Timeout:
+            l.error = {
+                SshStage::Agent,
+                QStringLiteral("the server did not start the agent within %1 s").arg(timeoutMs / 1000.0)};
+            return l;
+        default:
+            l.error = {SshStage::Agent, explainAgentStartFailure(channel.exitStatus().value_or(-1),
+                                                                 channel.errorOutput(), agent.machine)};
+            return l;
+        }
+    }
+    l.error = {SshStage::Agent,
+               QStringLiteral("the server's shell printed more than 1000 lines before the agent")};
+    return l;
+}
+
+std::optional<SshError> uploadAgent(SshConnection& ssh, const AgentBinary& agent, const QString& machine,
+                                    const DeployOptions& o) {
+    if (machine.isEmpty())
+        return SshError{SshStage::Deploy,
+                        QStringLiteral("%1 did not say what machine it is (uname -m)").arg(ssh.peer())};
+    if (machine != agent.machine)
+        return SshError{
+            SshStage::Deploy,
+            QStringLiteral(
+                "%1 is %2, and this rackscope carries an agent for %3: install the rackscope-agent package "
+                "for %2 there")
+                .arg(ssh.peer(), machine, agent.machine)};
+    const QString cached = remoteAgentPath(agent);
+    const QString versionDir = cached.section(QLatin1Char('/'), 0, -3);
+    const QString dir = cached.section(QLatin1Char('/'), 0, -2);
+    const QString tmp = cached + QStringLiteral(".part");
+    const QString upload =
+        QStringLiteral("umask 077 && rm -rf %1 && mkdir -p %2 && cat > %3 && chmod 700 %3 && mv -f %3 %4")
+            .arg(shellQuote(versionDir), shellQuote(dir), shellQuote(tmp), shellQuote(cached));
+    ExecResult u;
+    if (auto e = ssh.exec(upload, agent.content, o.timeoutMs, SshStage::Deploy, &u))
+        return e;
+    if (u.exitStatus != 0)
+        return SshError{SshStage::Deploy,
+                        QStringLiteral("cannot write the agent to ~/%1 on %2 (status %3): %4")
+                            .arg(cached, ssh.peer())
+                            .arg(u.exitStatus)
+                            .arg(QString::fromUtf8(u.err.trimmed().left(300)))};
+    return std::nullopt;
 }
 
 QString explainAgentStartFailure(int status, const QByteArray& err, const QString& machine) {
@@ -70,61 +161,6 @@ QString explainAgentStartFailure(int status, const QByteArray& err, const QStrin
     return QStringLiteral("the agent exited with status %1: %2")
         .arg(status)
         .arg(text.isEmpty() ? QStringLiteral("(no message)") : text);
-}
-
-std::optional<SshError> deployAgent(SshConnection& ssh, const AgentBinary& agent, const DeployOptions& o,
-                                    Deployed* out) {
-    const QString cached = remoteAgentPath(agent.version);
-    // One fixed probe: the machine, the cached copy's digest, and each preinstalled agent's version.
-    QString probe = QStringLiteral("uname -m; (sha256sum %1 2>/dev/null || echo none) | cut -d' ' -f1")
-                        .arg(shellQuote(cached));
-    for (const QString& p : o.preinstalled)
-        probe += QStringLiteral("; (%1 --version 2>/dev/null || echo none) | head -n1").arg(shellQuote(p));
-    ExecResult r;
-    if (auto e = ssh.exec(probe, {}, o.timeoutMs, SshStage::Deploy, &r))
-        return e;
-    const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
-    const QString machine = lines.value(0).trimmed();
-    if (machine.isEmpty())
-        return SshError{SshStage::Deploy, QStringLiteral("%1 did not say what machine it is (uname -m): %2")
-                                              .arg(ssh.peer(), QString::fromUtf8(r.err.left(200)))};
-    const QString wanted = QStringLiteral("rackscope-agent ") + agent.version;
-    for (int i = 0; i < o.preinstalled.size(); ++i)
-        if (lines.value(2 + i).trimmed() == wanted) {
-            out->command = shellCommand({o.preinstalled[i], QStringLiteral("--stdio")}).line;
-            out->how = QStringLiteral("preinstalled ") + o.preinstalled[i];
-            return std::nullopt;
-        }
-    if (machine != agent.machine)
-        return SshError{
-            SshStage::Deploy,
-            QStringLiteral(
-                "%1 is %2, and this rackscope carries an agent for %3: install the rackscope-agent package "
-                "for %2 there")
-                .arg(ssh.peer(), machine, agent.machine)};
-    out->command = shellCommand({cached, QStringLiteral("--stdio")}).line;
-    if (lines.value(1).trimmed().toLatin1() == agent.sha256) {
-        out->how = QStringLiteral("cached copy matched");
-        return std::nullopt;
-    }
-    // Upload beside the target and rename, so a half-written file never runs.
-    const QString dir = cached.section(QLatin1Char('/'), 0, -2);
-    const QString tmp = cached + QStringLiteral(".part");
-    const QString upload =
-        QStringLiteral("umask 077 && mkdir -p %1 && cat > %2 && chmod 700 %2 && mv -f %2 %3")
-            .arg(shellQuote(dir), shellQuote(tmp), shellQuote(cached));
-    ExecResult u;
-    if (auto e = ssh.exec(upload, agent.content, o.timeoutMs, SshStage::Deploy, &u))
-        return e;
-    if (u.exitStatus != 0)
-        return SshError{SshStage::Deploy,
-                        QStringLiteral("cannot write the agent to ~/%1 on %2 (status %3): %4")
-                            .arg(cached, ssh.peer())
-                            .arg(u.exitStatus)
-                            .arg(QString::fromUtf8(u.err.trimmed().left(300)))};
-    out->uploaded = true;
-    out->how = QStringLiteral("uploaded");
-    return std::nullopt;
 }
 
 } // namespace rackscope

@@ -1,9 +1,12 @@
 #pragma once
-// Puts the agent that matches this rackscope on a server and starts it:
-// a copy under ~/.cache/rackscope/agent/<version>/ is checked by SHA-256 and
-// uploaded only when missing or different; a preinstalled agent is used as
-// is when its version matches. A server of another architecture, a noexec
-// home, or an older glibc gets its own message.
+// Puts the agent that matches this rackscope on a server and starts it, in
+// one exec when it is there already: a preinstalled agent is used as is when
+// its version matches, else the copy cached under
+// ~/.cache/rackscope/agent/<version>/<digest>/, whose path names its SHA-256,
+// so finding it is a test of a name and not the hashing of a file. Only when
+// neither is there does the server say what machine it is, and the agent is
+// uploaded. A server of another architecture, a noexec home, or an older
+// glibc gets its own message.
 #include "ssh_connection.h"
 
 namespace rackscope {
@@ -27,17 +30,26 @@ struct DeployOptions {
     int timeoutMs = 60000;
 };
 
-struct Deployed {
-    QString command; // the remote command line that starts `--stdio`
-    bool uploaded = false;
-    QString how; // "uploaded", "cached copy matched", "preinstalled /usr/bin/rackscope-agent"
-};
-
 // The cache path relative to the remote home (where exec channels start).
-QString remoteAgentPath(const QString& version);
+QString remoteAgentPath(const AgentBinary& agent);
 
-std::optional<SshError> deployAgent(SshConnection& ssh, const AgentBinary& agent,
-                                    const DeployOptions& options, Deployed* out);
+// The one command line that starts `--stdio` where the server has the agent, first saying
+// "rackscope-launch PATH"; where it has not, it says "rackscope-missing MACHINE" (`uname -m`).
+QString launchCommand(const AgentBinary& agent, const DeployOptions& options);
+
+struct Launch {
+    enum class Kind { Started, Missing, Failed } kind = Kind::Failed;
+    QString how;     // Started: "preinstalled /usr/bin/rackscope-agent" or "cached copy matched"
+    QString machine; // Missing: the server's `uname -m`
+    SshError error;  // Failed
+};
+// What the launch command said (lines the login shell's own files printed before it are skipped).
+Launch readLaunch(SshChannel& channel, const AgentBinary& agent, int timeoutMs);
+
+// Writes the agent to its cache path on a server of `machine` (beside it, then renamed, so a half-written
+// file never runs; the version's older copies go).
+std::optional<SshError> uploadAgent(SshConnection& ssh, const AgentBinary& agent, const QString& machine,
+                                    const DeployOptions& options);
 
 // Turns what a failed start wrote (exit status, stderr) into a sentence.
 QString explainAgentStartFailure(int exitStatus, const QByteArray& stderrText, const QString& machine);

@@ -104,16 +104,30 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
     const SshTarget target = options_.config.resolve(host);
     if (auto e = link.ssh.open(target, options_.ssh))
         return e;
-    stage(SshStage::Deploy);
-    Deployed d;
-    if (auto e = deployAgent(link.ssh, options_.agent, options_.deploy, &d))
-        return e;
-    link.deployed = r->deployed = d.how;
+    // One exec starts the agent where the server has it; the upload, and a second exec, only where not.
     stage(SshStage::Agent);
-    SshError startError;
-    link.agent = link.ssh.start(d.command, &startError);
-    if (!link.agent)
-        return startError;
+    for (bool uploaded = false;;) {
+        SshError startError;
+        link.agent = link.ssh.start(launchCommand(options_.agent, options_.deploy), &startError);
+        if (!link.agent)
+            return startError;
+        const Launch launch = readLaunch(*link.agent, options_.agent, options_.requestTimeoutMs);
+        if (launch.kind == Launch::Kind::Started) {
+            link.deployed = r->deployed = uploaded ? QStringLiteral("uploaded") : launch.how;
+            break;
+        }
+        link.agent.reset();
+        if (launch.kind == Launch::Kind::Failed)
+            return launch.error;
+        if (uploaded)
+            return SshError{SshStage::Deploy, QStringLiteral("the agent uploaded to ~/%1 on %2 is not there")
+                                                  .arg(remoteAgentPath(options_.agent), link.ssh.peer())};
+        stage(SshStage::Deploy);
+        if (auto e = uploadAgent(link.ssh, options_.agent, launch.machine, options_.deploy))
+            return e;
+        uploaded = true;
+        stage(SshStage::Agent);
+    }
     QByteArray line;
     switch (link.agent->readLine(&line, AgentClient::kMaxLine, options_.requestTimeoutMs)) {
     case SshChannel::Read::Line: {

@@ -9,7 +9,10 @@
 #include <QTemporaryFile>
 #include <QThread>
 #include <libssh/libssh.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/socket.h>
 
 namespace rackscope {
 namespace {
@@ -45,6 +48,17 @@ QString openSshSaid(QTemporaryFile* file) {
         l = l.trimmed();
     lines.removeAll(QString());
     return lines.mid(std::max<qsizetype>(0, lines.size() - 6)).join(QStringLiteral("; "));
+}
+
+// sshd sends a packet of its own after authentication (its host keys) and then the answer to the channel
+// we open; without an ACK for the first, its Nagle holds the second until our delayed ACK, 40 ms later.
+// Asking for quick-ACK sends an ACK that is due at once (the kernel does not keep the mode, so it is asked
+// for each time something came).
+void quickAck(ssh_session s) {
+    const int fd = ssh_get_fd(s);
+    const int on = 1;
+    if (fd >= 0)
+        ::setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &on, sizeof on);
 }
 
 } // namespace
@@ -148,6 +162,7 @@ void SshConnection::close() {
 std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions& o) {
     close();
     cancel_ = o.cancel;
+    answerTimeoutMs_ = o.authTimeoutMs;
     d_ = std::make_unique<Impl>();
     d_->session = ssh_new();
     ssh_session s = d_->session;
@@ -169,6 +184,10 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
     // --known-hosts is authoritative: no system-wide file adds keys beside it.
     if (!o.knownHostsFile.isEmpty())
         ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
+    // Each step of the handshake is a small packet sent right after another: with Nagle's algorithm on,
+    // the second waits for the server's delayed ACK, 40 ms a step, four steps a host.
+    const int noDelay = 1;
+    ssh_options_set(s, SSH_OPTIONS_NODELAY, &noDelay);
     const long authSeconds = std::max(1, o.authTimeoutMs / 1000);
     ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &authSeconds);
     if (!t.proxyJump.empty()) {
@@ -390,9 +409,28 @@ std::unique_ptr<SshChannel> SshConnection::openChannel(const std::function<int(s
     std::unique_ptr<SshChannel> c(new SshChannel);
     c->cancel_ = cancel_;
     c->d_ = std::make_unique<SshChannel::Impl>();
-    c->d_->channel = ssh_channel_new(d_->session);
-    if (!c->d_->channel || open(c->d_->channel) != SSH_OK) {
-        *error = {stage, QStringLiteral("%1: %2").arg(what, lastError(d_->session))};
+    ssh_session s = d_->session;
+    c->d_->channel = ssh_channel_new(s);
+    if (!c->d_->channel) {
+        *error = {stage, QStringLiteral("%1: %2").arg(what, lastError(s))};
+        return nullptr;
+    }
+    // Without blocking, so that what came is ACKed at once (see quickAck) and the cancel flag is seen.
+    ssh_set_blocking(s, 0);
+    const QDeadlineTimer deadline(answerTimeoutMs_);
+    int rc = SSH_AGAIN;
+    while ((rc = open(c->d_->channel)) == SSH_AGAIN && !cancelled(cancel_) && !deadline.hasExpired()) {
+        quickAck(s);
+        pollfd p{ssh_get_fd(s), POLLIN, 0};
+        ::poll(&p, 1, 10);
+    }
+    ssh_set_blocking(s, 1);
+    if (rc != SSH_OK) {
+        *error = {stage,
+                  rc != SSH_AGAIN ? QStringLiteral("%1: %2").arg(what, lastError(s))
+                  : cancelled(cancel_)
+                      ? QStringLiteral("cancelled")
+                      : QStringLiteral("%1: no answer within %2 s").arg(what).arg(answerTimeoutMs_ / 1000.0)};
         return nullptr;
     }
     return c;

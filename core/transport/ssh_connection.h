@@ -89,6 +89,7 @@ private:
     std::unique_ptr<Impl> d_;
     QString peer_;
     const std::atomic<bool>* cancel_ = nullptr;
+    int answerTimeoutMs_ = 10000; // for a channel's opening, as for authentication
 };
 
 class SshChannel : public ByteStream {

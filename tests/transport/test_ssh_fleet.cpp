@@ -27,6 +27,14 @@ QString agentVersion() {
     return QString::fromUtf8(p.readAllStandardOutput()).trimmed().section(QLatin1Char(' '), 1);
 }
 
+AgentBinary agentBinary() {
+    QString error;
+    const auto agent = loadAgentBinary(QStringLiteral(RACKSCOPE_AGENT), agentVersion(), &error);
+    if (!agent)
+        qFatal("%s", qPrintable(error));
+    return *agent;
+}
+
 FleetOptions options(const QString& config, const QString& knownHosts) {
     FleetOptions o;
     o.config = SshConfig::fromFile(config);
@@ -35,11 +43,7 @@ FleetOptions options(const QString& config, const QString& knownHosts) {
     o.ssh.authTimeoutMs = 5000;
     o.requestTimeoutMs = 20000;
     o.deploy.preinstalled = {};
-    QString error;
-    const auto agent = loadAgentBinary(QStringLiteral(RACKSCOPE_AGENT), agentVersion(), &error);
-    if (!agent)
-        qFatal("%s", qPrintable(error));
-    o.agent = *agent;
+    o.agent = agentBinary();
     return o;
 }
 
@@ -95,6 +99,16 @@ private slots:
         }
         const QString config = hosts.sshConfig();
         const QString known = hosts.knownHosts(names);
+        // h1 has another build of this version cached (its digest names another directory), and a login
+        // shell that talks before anything runs.
+        const QString home = hosts.host(names[0]).home;
+        const QString otherBuild =
+            home + QStringLiteral("/.cache/rackscope/agent/%1/0123456789abcdef").arg(agentVersion());
+        QVERIFY(QDir().mkpath(otherBuild));
+        QFile bashrc(home + QStringLiteral("/.bashrc"));
+        QVERIFY(bashrc.open(QIODevice::WriteOnly));
+        bashrc.write("echo 'Welcome to h1'\necho 'rackscope-agent is not installed here'\n");
+        bashrc.close();
         {
             Fleet fleet(options(config, known));
             const Outcome first = collect(fleet, names);
@@ -105,9 +119,10 @@ private slots:
                 QCOMPARE(r.result->value("host").toString(), n); // each server's own agent answered
                 QCOMPARE(r.deployed, QStringLiteral("uploaded"));
                 QVERIFY(!r.reused);
-                QVERIFY(QFile::exists(hosts.host(n).home + QStringLiteral("/") +
-                                      remoteAgentPath(agentVersion())));
+                QVERIFY(
+                    QFile::exists(hosts.host(n).home + QStringLiteral("/") + remoteAgentPath(agentBinary())));
             }
+            QVERIFY(!QFileInfo::exists(otherBuild)); // the version's other copies went with the upload
             // The same fleet again: the connections and agents are reused.
             const Outcome second = collect(fleet, names);
             for (const QString& n : names) {
@@ -205,7 +220,7 @@ private slots:
         QCOMPARE(prompts.size(), 1);
         QVERIFY(prompts[0].contains(QLatin1String(SshTestHosts::kPasswordUser)));
         QVERIFY(QFileInfo(hosts.host(QStringLiteral("p1")).home + QStringLiteral("/") +
-                          remoteAgentPath(agentVersion()))
+                          remoteAgentPath(agentBinary()))
                     .ownerId() == 4242);
     }
 
