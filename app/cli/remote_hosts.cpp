@@ -97,8 +97,12 @@ RemoteAnswers askHosts(const QCommandLineParser& parser, const RemoteOptions& o,
         byHost[r.host] = r;
         if (parser.isSet(o.verbose)) {
             QStringList stages;
-            for (const auto& [stage, seconds] : r.stageSeconds)
-                stages << QStringLiteral("%1 %2 s").arg(stageName(stage)).arg(seconds, 0, 'f', 3);
+            for (const StageTime& s : r.stages)
+                stages << QStringLiteral("%1 %2 s (%3 round trip%4)")
+                              .arg(stageName(s.stage))
+                              .arg(s.seconds, 0, 'f', 3)
+                              .arg(s.roundTrips)
+                              .arg(s.roundTrips == 1 ? "" : "s");
             fprintf(stderr, "%s: %s%s%s\n", qPrintable(r.host), qPrintable(stages.join(QStringLiteral(", "))),
                     r.deployed.isEmpty() ? "" : qPrintable(QStringLiteral(" (agent %1)").arg(r.deployed)),
                     r.reused ? " (connection reused)" : "");

@@ -8,20 +8,27 @@
 namespace rackscope {
 namespace {
 
-// Writes each stage's time into the result when the next begins, and at the end of the scope.
+// Writes each stage's time and round trips into the result when the next begins, and at the end of the scope.
 struct StageClock {
     HostResult* r = nullptr;
+    const SshConnection* ssh = nullptr;
     QElapsedTimer t;
+    int roundTripsBefore = 0;
+    int channelAnswers = 0; // answers read on a channel, beside those the connection counts
     bool running = false;
     void begin(SshStage s) {
         end();
-        r->stageSeconds.emplace_back(s, 0.0);
+        r->stages.push_back({s, 0.0, 0});
         t.start();
+        roundTripsBefore = ssh->roundTrips();
+        channelAnswers = 0;
         running = true;
     }
     void end() {
-        if (running)
-            r->stageSeconds.back().second = double(t.nsecsElapsed()) / 1e9;
+        if (running) {
+            r->stages.back().seconds = double(t.nsecsElapsed()) / 1e9;
+            r->stages.back().roundTrips = ssh->roundTrips() - roundTripsBefore + channelAnswers;
+        }
         running = false;
     }
     ~StageClock() { end(); }
@@ -95,6 +102,7 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
     link.agent.reset();
     StageClock clock;
     clock.r = r;
+    clock.ssh = &link.ssh;
     auto stage = [&](SshStage s) {
         clock.begin(s);
         QMetaObject::invokeMethod(
@@ -112,6 +120,7 @@ std::optional<SshError> Fleet::ensureAgent(Link& link, const QString& host, Host
         if (!link.agent)
             return startError;
         const Launch launch = readLaunch(*link.agent, options_.agent, options_.requestTimeoutMs);
+        ++clock.channelAnswers; // its first words
         if (launch.kind == Launch::Kind::Started) {
             link.deployed = r->deployed = uploaded ? QStringLiteral("uploaded") : launch.how;
             break;
@@ -279,7 +288,7 @@ HostResult Fleet::run(const QString& host, const QString& method, const QJsonObj
                              QStringLiteral("the connection to %1 dropped during %2").arg(host, method)};
             }
         }
-        r.stageSeconds.emplace_back(SshStage::Request, double(requestClock.nsecsElapsed()) / 1e9);
+        r.stages.push_back({SshStage::Request, double(requestClock.nsecsElapsed()) / 1e9, 1});
         if (cancelSent) { // the channel no longer looks at the cancel flag: it is not used again
             link->agent.reset();
             link->ssh.close();

@@ -25,6 +25,12 @@ struct FleetOptions {
     int requestTimeoutMs = 60000;
 };
 
+struct StageTime {
+    SshStage stage;
+    double seconds = 0;
+    int roundTrips = 0; // the server's answers waited for
+};
+
 struct HostResult {
     QString host;
     std::optional<QJsonObject> result; // the agent's answer (for collect: a snapshot)
@@ -34,7 +40,7 @@ struct HostResult {
     QString deployed;    // how the agent got there
     bool reused = false; // the connection was already open
     double seconds = 0;
-    std::vector<std::pair<SshStage, double>> stageSeconds; // how long each stage took, in order
+    std::vector<StageTime> stages; // how long each stage took, in order
 };
 
 class Fleet : public QObject {

@@ -236,7 +236,8 @@ std::optional<SshError> SshConnection::open(const SshTarget& t, const SshOptions
         }
         // Wake as soon as the server answers; at most 10 ms late while libssh waits to write.
         pollfd p{ssh_get_fd(s), POLLIN, 0};
-        ::poll(&p, 1, 10);
+        if (::poll(&p, 1, 10) > 0)
+            ++roundTrips_; // the server's next answer came
     }
     ssh_set_blocking(s, 1);
     qCDebug(lcTransport) << peer_ << "connected"
@@ -312,7 +313,11 @@ std::optional<SshError> SshConnection::verifyHostKey(const SshOptions& o) {
 
 std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const SshOptions& o) {
     ssh_session s = d_->session;
-    int rc = ssh_userauth_none(s, nullptr);
+    const auto asked = [this](int rc) { // each attempt is a request the server answers
+        ++roundTrips_;
+        return rc;
+    };
+    int rc = asked(ssh_userauth_none(s, nullptr));
     if (rc == SSH_AUTH_SUCCESS)
         return std::nullopt;
     const int methods = ssh_userauth_list(s, nullptr);
@@ -320,7 +325,7 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
     if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
         if (!qEnvironmentVariable("SSH_AUTH_SOCK").isEmpty()) {
             tried << QStringLiteral("ssh-agent");
-            if (ssh_userauth_agent(s, nullptr) == SSH_AUTH_SUCCESS)
+            if (asked(ssh_userauth_agent(s, nullptr)) == SSH_AUTH_SUCCESS)
                 return std::nullopt;
         }
         for (const QString& file : t.identityFiles) {
@@ -334,14 +339,14 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
                     QStringLiteral(" (cannot read it, or it needs a passphrase: load it into ssh-agent)");
                 continue;
             }
-            rc = ssh_userauth_publickey(s, nullptr, key);
+            rc = asked(ssh_userauth_publickey(s, nullptr, key));
             ssh_key_free(key);
             if (rc == SSH_AUTH_SUCCESS)
                 return std::nullopt;
         }
         if (t.identityFiles.isEmpty()) {
             tried << QStringLiteral("the default keys in ~/.ssh");
-            if (ssh_userauth_publickey_auto(s, nullptr, nullptr) == SSH_AUTH_SUCCESS)
+            if (asked(ssh_userauth_publickey_auto(s, nullptr, nullptr)) == SSH_AUTH_SUCCESS)
                 return std::nullopt;
         }
     }
@@ -350,7 +355,7 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
         if (const auto pw =
                 o.askPassword(QStringLiteral("Password for %1@%2:").arg(t.user, t.hostName), o.cancel)) {
             QByteArray secret = pw->toUtf8();
-            rc = ssh_userauth_password(s, nullptr, secret.constData());
+            rc = asked(ssh_userauth_password(s, nullptr, secret.constData()));
             secret.fill('\0');
             if (rc == SSH_AUTH_SUCCESS)
                 return std::nullopt;
@@ -358,7 +363,7 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
     }
     if (o.askPassword && (methods & SSH_AUTH_METHOD_INTERACTIVE)) {
         tried << QStringLiteral("keyboard-interactive");
-        rc = ssh_userauth_kbdint(s, nullptr, nullptr);
+        rc = asked(ssh_userauth_kbdint(s, nullptr, nullptr));
         for (int round = 0; rc == SSH_AUTH_INFO && round < 8; ++round) {
             bool answered = true;
             for (int i = 0; answered && i < ssh_userauth_kbdint_getnprompts(s); ++i) {
@@ -376,7 +381,7 @@ std::optional<SshError> SshConnection::authenticate(const SshTarget& t, const Ss
             }
             if (!answered)
                 break;
-            rc = ssh_userauth_kbdint(s, nullptr, nullptr);
+            rc = asked(ssh_userauth_kbdint(s, nullptr, nullptr));
         }
         if (rc == SSH_AUTH_SUCCESS)
             return std::nullopt;
@@ -422,7 +427,8 @@ std::unique_ptr<SshChannel> SshConnection::openChannel(const std::function<int(s
     while ((rc = open(c->d_->channel)) == SSH_AGAIN && !cancelled(cancel_) && !deadline.hasExpired()) {
         quickAck(s);
         pollfd p{ssh_get_fd(s), POLLIN, 0};
-        ::poll(&p, 1, 10);
+        if (::poll(&p, 1, 10) > 0)
+            ++roundTrips_;
     }
     ssh_set_blocking(s, 1);
     if (rc != SSH_OK) {

@@ -80,6 +80,10 @@ public:
     // server's own loopback. Nothing listens on this machine.
     std::unique_ptr<SshChannel> forward(const QString& host, quint16 port, SshError* error);
 
+    // How many times this connection has waited for the server's answer (to the handshake, each
+    // authentication attempt, each channel's opening), for a profile of where a host's time goes.
+    int roundTrips() const { return roundTrips_; }
+
 private:
     std::unique_ptr<SshChannel> openChannel(const std::function<int(ssh_channel_struct*)>& open,
                                             SshStage stage, const QString& what, SshError* error);
@@ -90,6 +94,7 @@ private:
     QString peer_;
     const std::atomic<bool>* cancel_ = nullptr;
     int answerTimeoutMs_ = 10000; // for a channel's opening, as for authentication
+    int roundTrips_ = 0;
 };
 
 class SshChannel : public ByteStream {

@@ -33,6 +33,11 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
         r.failure = "cannot create a pipe";
         return r;
     }
+    // Made before the fork: the child of a process with other threads calls only what is async-signal-safe.
+    std::vector<char*> args;
+    for (const std::string& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
@@ -47,10 +52,6 @@ FixedRun runFixed(const std::vector<std::string>& argv, int timeoutMs, size_t ma
             ::dup2(devnull, STDIN_FILENO);
             ::dup2(options.mergeStderr ? fds[1] : devnull, STDERR_FILENO);
         }
-        std::vector<char*> args;
-        for (const std::string& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
         ::execv(args[0], args.data());
         ::_exit(127);
     }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <future>
 #include <unistd.h>
 
 namespace rsagent {
@@ -30,8 +31,14 @@ Json collectSnapshot(const CollectOptions& o, const std::set<std::string>& secti
            {"host", hostName()},           {"collected_at", when}, {"sysfs_root", o.fs.sysRoot()},
            {"live", o.fs.live()}};
     auto want = [&](const char* name) { return sections.empty() || sections.count(name); };
+    // hwloc's walk and lldpcli (a process of its own) run beside the rest, each on its own thread.
+    std::future<Json> topology, lldp;
     if (want("topology"))
-        s["topology"] = collectTopology(o.fs);
+        topology = std::async(std::launch::async, [&] { return collectTopology(o.fs); });
+    if (want("lldp"))
+        lldp = std::async(std::launch::async, [&] {
+            return o.fs.live() ? collectLldp(o.lldp) : unavailable("not collected: reading a captured tree");
+        });
     if (want("gpus"))
         s["gpus"] = o.fs.live() ? collectGpus() : unavailable("not collected: reading a captured tree");
     if (want("rdma"))
@@ -44,12 +51,14 @@ Json collectSnapshot(const CollectOptions& o, const std::set<std::string>& secti
         s["gpudirect"] = collectGpuDirect(o.fs);
     if (want("roce_qos"))
         s["roce_qos"] = collectRoceQos(o.fs);
-    if (want("lldp"))
-        s["lldp"] = o.fs.live() ? collectLldp(o.lldp) : unavailable("not collected: reading a captured tree");
     if (want("versions"))
         s["versions"] = collectVersions(o.fs);
     if (want("imex"))
         s["imex"] = collectImex(o.fs);
+    if (topology.valid())
+        s["topology"] = topology.get();
+    if (lldp.valid())
+        s["lldp"] = lldp.get();
     s["duration_ms"] =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return s;

@@ -19,12 +19,22 @@ void keepPciaccessLoadedForLeakReports() {
 #endif
 }
 
+// hwloc loads every plugin it finds before discovery. Those that draw X displays (gl) or start a GPU runtime
+// (opencl, cuda, nvml, rsmi, levelzero: seconds on a GPU server, and the agent asks NVML itself) add nothing
+// to the snapshot; libxml2's exporter writes the same XML as hwloc's own. A user's own settings stay.
+void skipPluginsTheSnapshotDoesNotUse() {
+    ::setenv("HWLOC_PLUGINS_BLACKLIST",
+             "hwloc_gl,hwloc_opencl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero,hwloc_xml_libxml", 0);
+    ::setenv("HWLOC_LIBXML_EXPORT", "0", 0);
+}
+
 } // namespace
 
 Json collectTopology(const HostFs& fs) {
     if (!fs.live())
         return unavailable("not collected: reading a captured sysfs tree, not this machine");
     keepPciaccessLoadedForLeakReports();
+    skipPluginsTheSnapshotDoesNotUse();
     hwloc_topology_t topo = nullptr;
     if (hwloc_topology_init(&topo) != 0)
         return unavailable("hwloc_topology_init failed");

@@ -40,6 +40,22 @@ QString readFixtureText(const QString& rel) {
 class TestAgentCollectors : public QObject {
     Q_OBJECT
 private slots:
+    // This machine's topology, with the PCI devices hwloc's pci plugin finds, and without the plugins that
+    // would open X displays, start a GPU runtime, or bring in libxml2 (hwloc's own exporter writes the XML).
+    void liveTopologyLoadsNoDisplayOrGpuRuntimePlugin() {
+        const Json t = rsagent::collectTopology(HostFs("/sys", "/proc"));
+        QVERIFY2(t.value("available", false), t.dump().c_str());
+        const std::string xml = t["hwloc_xml"].get<std::string>();
+        QVERIFY(xml.find("<topology") != std::string::npos);
+        QVERIFY(xml.find("type=\"PCIDev\"") != std::string::npos);
+        QFile maps(QStringLiteral("/proc/self/maps"));
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        const QByteArray mapped = maps.readAll();
+        for (const char* plugin :
+             {"hwloc_gl.so", "hwloc_opencl.so", "hwloc_xml_libxml.so", "libX11", "libOpenCL"})
+            QVERIFY2(!mapped.contains(plugin), plugin);
+    }
+
     void counterDeltasByKind() {
         using rsagent::counterDelta;
         QCOMPARE(counterDelta(10, 25, {}).delta, std::optional<uint64_t>(15));
