@@ -163,6 +163,15 @@ double wrkRate(const LoadTestServer& server, int connections, int seconds, const
     return m.captured(1).toDouble();
 }
 
+// The server on the last core, this process (and what it starts from now on) on the others.
+bool pinApart(const LoadTestServer& server, int cores) {
+    cpu_set_t rest;
+    CPU_ZERO(&rest);
+    for (int c = 0; c < cores - 1; ++c)
+        CPU_SET(c, &rest);
+    return server.pinTo(cores - 1) && sched_setaffinity(0, sizeof rest, &rest) == 0;
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
@@ -179,6 +188,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_load: the test server did not start\n");
         return 1;
     }
+    // The server measured against is not to be the bottleneck of its own measurement: with two cores or more
+    // it has the last one to itself, and the client (this process, and wrk) the others.
+    const int cores = int(sysconf(_SC_NPROCESSORS_ONLN));
+    const bool apart = cores >= 2 && pinApart(server, cores);
+    std::printf("bench_load: %d cores; %s\n", cores,
+                apart ? "the test server on the last core alone, the client on the others"
+                      : "the test server and the client share the cores");
     double engineRate = 0;
     if (part != "timing") {
         // 1. Plain request rate, same server, same request, one thread each, 64 connections. The two
@@ -224,9 +240,18 @@ int main(int argc, char** argv) {
         for (const auto& [label, rates, name] : {std::tuple{"native client", &native, names[0]},
                                                  std::tuple{"libcurl client", &curl, names[1]}}) {
             std::printf("  %-15s %7.0f req/s", label, median(*rates));
-            if (!theirs.empty())
+            if (!theirs.empty() && theirs.size() == rates->size()) {
+                // Each round's ratio to the wrk run beside it: how far one round's word goes.
+                std::vector<double> byRound;
+                for (size_t i = 0; i < theirs.size(); ++i)
+                    byRound.push_back((*rates)[i] / theirs[i]);
+                std::printf("   wrk %7.0f req/s   ratio %.2f (rounds %.2f-%.2f; goal >= 1.0)", reference,
+                            median(*rates) / reference, *std::min_element(byRound.begin(), byRound.end()),
+                            *std::max_element(byRound.begin(), byRound.end()));
+            } else if (!theirs.empty()) {
                 std::printf("   wrk %7.0f req/s   ratio %.2f (goal >= 1.0)", reference,
                             median(*rates) / reference);
+            }
             std::printf("   [%s]\n", name.c_str());
         }
         if (theirs.empty())
@@ -241,6 +266,8 @@ int main(int argc, char** argv) {
                               "/vllm-metrics_v1-engine-qwen2.5-coder-32b-gpu-cache-usage-perc_excerpt.prom"});
     if (!streaming.ok())
         return 1;
+    if (apart)
+        pinApart(streaming, cores);
     const double ttftMs = 100, tpotMs = 20;
     const int tokens = 64;
     std::printf("timing error against the script (TTFT %.0f ms, TPOT %.0f ms, %d tokens; goal: median under "

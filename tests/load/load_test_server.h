@@ -1,12 +1,14 @@
 #pragma once
 // The project's OpenAI-compatible test server (openai_test_server.cpp) as a
 // child process on a free port (of 127.0.0.1 unless --address says), for the load tests and benchmarks.
+#include <QDir>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -66,6 +68,19 @@ public:
         }
         ::close(fd);
         return body;
+    }
+
+    // Runs every thread of the server on `cpu` alone, so that a benchmark's client and the server it measures
+    // do not take turns on one core. False where the kernel refused.
+    bool pinTo(int cpu) const {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        const QDir tasks(QStringLiteral("/proc/%1/task").arg(process_.processId()));
+        bool pinned = false;
+        for (const QString& tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            pinned = ::sched_setaffinity(pid_t(tid.toInt()), sizeof one, &one) == 0 || pinned;
+        return pinned;
     }
 
 private:
