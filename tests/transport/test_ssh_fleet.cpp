@@ -130,10 +130,20 @@ private slots:
                 QVERIFY(second.results.at(n).reused);
             }
         }
-        // A new console: the cached copies match, nothing is uploaded.
-        Fleet again(options(config, known));
+        // A new console: the cached copies match, nothing is uploaded; a preinstalled agent of another
+        // version is passed over.
+        const QString older = hosts.path(QStringLiteral("older-agent"));
+        QFile script(older);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho 'rackscope-agent 0.0.1'\n");
+        script.close();
+        QFile::setPermissions(older, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        FleetOptions o = options(config, known);
+        o.deploy.preinstalled = {older};
+        Fleet again(o);
         const Outcome third = collect(again, names.mid(0, 2));
         QCOMPARE(third.results.at(QStringLiteral("h1")).deployed, QStringLiteral("cached copy matched"));
+        QVERIFY(third.results.at(QStringLiteral("h1")).result);
     }
 
     void reconnectsAfterADrop() {
