@@ -605,6 +605,7 @@ LoadOutcome LoadEngine::Impl::run() {
     reportProgress(Clock::now());
     deliverScrapes(); // a run that ended in its warm-up has them too
     scraper.reset();
+    outcome.origin = origin;
     return outcome;
 }
 

@@ -8,6 +8,7 @@
 #include "load_model/server_metrics.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -35,6 +36,7 @@ struct LoadOutcome {
     int64_t records = 0;    // records handed out (warm-up included)
     std::string httpClient; // the library that carried the requests, and its version
     int fdLimit = 0;        // the open-file limit the run had: a concurrency above it cannot be reached
+    std::chrono::steady_clock::time_point origin; // t = 0 of the measured records' times (sentS, scheduledS)
 };
 
 class LoadEngine {

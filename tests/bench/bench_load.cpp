@@ -20,15 +20,23 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
+#include <pthread.h>
 #include <random>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <thread>
 #include <tuple>
 
 using namespace rsload;
 using rackscope::test::LoadTestServer;
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 HttpClient timingClient = HttpClient::Auto; // the client the timing part measures
 
@@ -55,11 +63,66 @@ std::vector<RequestRecord> run(const LoadSpec& spec, LoadOutcome* outcome = null
     return records;
 }
 
+// The machine's own pauses: a thread of the highest real-time priority on each core wakes every millisecond
+// and notes each wake more than 0.5 ms late. Nothing on the machine runs before it, so what it notes is time
+// the core itself was gone (the hypervisor, the kernel's own work), which neither the client nor the server
+// can help.
+class PauseProbe {
+public:
+    explicit PauseProbe(int cores) {
+        for (int cpu = 0; cpu < cores; ++cpu)
+            threads_.emplace_back([this, cpu] { watch(cpu); });
+    }
+    ~PauseProbe() { stop(); }
+    // The pauses noted, as [start, end] on the steady clock; empty when the probe could not run real-time.
+    std::vector<std::pair<Clock::time_point, Clock::time_point>> stop() {
+        stopping_ = true;
+        for (std::thread& t : threads_)
+            if (t.joinable())
+                t.join();
+        return pauses_;
+    }
+    bool measured() const { return realTime_; }
+
+private:
+    void watch(int cpu) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        const sched_param top{sched_get_priority_max(SCHED_FIFO)};
+        if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0 ||
+            pthread_setschedparam(pthread_self(), SCHED_FIFO, &top) != 0)
+            return;
+        realTime_ = true;
+        prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+        Clock::time_point next = Clock::now();
+        while (!stopping_) {
+            next += std::chrono::milliseconds(1);
+            std::this_thread::sleep_until(next);
+            const Clock::time_point woke = Clock::now();
+            if (woke - next > std::chrono::microseconds(500)) {
+                std::lock_guard lock(mutex_);
+                pauses_.emplace_back(next, woke);
+            }
+            next = std::max(next, woke - std::chrono::milliseconds(1));
+        }
+    }
+    std::vector<std::thread> threads_;
+    std::atomic<bool> stopping_{false}, realTime_{false};
+    std::mutex mutex_;
+    std::vector<std::pair<Clock::time_point, Clock::time_point>> pauses_;
+};
+
 struct TimingError {
     double ttftMedian = 0, ttftP99 = 0, tpotMedian = 0, tpotP99 = 0;
     size_t ok = 0, failed = 0;
     double inFlightMedian = 0;  // streams open at once while it was measured
     std::string serverLateness; // how late the server itself wrote, by its own clock
+    // Apart from the first tokens whose sending or delivery a pause of the machine fell on: the client's and
+    // the server's own error.
+    bool pausesMeasured = false;
+    size_t inPause = 0;
+    double ownTtftP99 = 0;
     bool inBound() const {
         return failed == 0 && ok > 0 && ttftMedian < 1 && ttftP99 < 2 && tpotMedian < 1 && tpotP99 < 2;
     }
@@ -99,10 +162,25 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
                           },
                           0.05,
                           {}});
+    PauseProbe probe(int(sysconf(_SC_NPROCESSORS_ONLN)));
     const LoadOutcome o = engine.run();
+    const auto pauses = probe.stop();
     if (!o.error.empty())
         std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());
     TimingError e;
+    e.pausesMeasured = probe.measured();
+    std::vector<double> ownTtft;
+    // A pause counts against a request when it overlaps its sending (the first 2 ms) or the delivery of its
+    // first token (from 1 ms before it was due to when it came).
+    const auto at = [&](double seconds) {
+        return o.origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    };
+    const auto paused = [&](Clock::time_point from, Clock::time_point to) {
+        for (const auto& [p0, p1] : pauses)
+            if (p0 < to && p1 > from)
+                return true;
+        return false;
+    };
     e.serverLateness = server.get("/test/lateness");
     for (const RequestRecord& r : records) {
         if (r.warmup || r.sentS < measuredFromS)
@@ -114,7 +192,14 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
         ++e.ok;
         ttft.push_back(std::abs(*r.ttftMs - ttftMs));
         tpot.push_back(std::abs(*r.tpotMs() - tpotMs));
+        const double sent = r.sentS, due = r.sentS + ttftMs / 1000, came = r.sentS + *r.ttftMs / 1000;
+        if (paused(at(sent), at(sent + 0.002)) || paused(at(due - 0.001), at(std::max(came, due))))
+            ++e.inPause;
+        else
+            ownTtft.push_back(ttft.back());
     }
+    const MetricStats own = statsOf(ownTtft, {99});
+    e.ownTtftP99 = own.percentiles.empty() ? 0 : own.percentiles[0].second;
     const MetricStats a = statsOf(ttft, {99}), b = statsOf(tpot, {99});
     e.ttftMedian = a.median;
     e.ttftP99 = a.percentiles.empty() ? 0 : a.percentiles[0].second;
@@ -133,6 +218,13 @@ void printTiming(const char* label, int streams, const TimingError& e) {
                 e.tpotMedian, e.tpotMedian / 1.0, e.tpotP99, e.tpotP99 / 2.0);
     std::printf("    the server's own lateness writing them: %s\n",
                 e.serverLateness.empty() ? "not known" : e.serverLateness.c_str());
+    if (e.pausesMeasured)
+        std::printf(
+            "    TTFT error p99 apart from the machine's own pauses: %.3f ms (ratio %.2f to 2 ms; %zu of %zu "
+            "first tokens had a pause of a core over 0.5 ms in their sending or delivery)\n",
+            e.ownTtftP99, e.ownTtftP99 / 2.0, e.inPause, e.ok);
+    else
+        std::printf("    the machine's own pauses: not measured (a real-time thread needs root)\n");
 }
 
 double wrkRate(const LoadTestServer& server, int connections, int seconds, const std::string& body) {
