@@ -108,22 +108,22 @@ double cpuMsAlone(const QString& program, const QStringList& args) {
 // One host's stages, as `inspect --verbose` says them: "connect 0.012 s (4 round trips), ...".
 QString stagesOfOneHost(const QString& config, const QString& known, const QString& host) {
     QProcess p;
+    p.setStandardOutputFile(QProcess::nullDevice());
     p.start(QStringLiteral(RACKSCOPE_CLI),
             {QStringLiteral("inspect"), QStringLiteral("--hosts"), host, QStringLiteral("--ssh-config"),
              config, QStringLiteral("--known-hosts"), known, QStringLiteral("--json"),
              QStringLiteral("--verbose")});
-    p.setStandardOutputFile(QProcess::nullDevice());
     p.waitForFinished(60000);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     const qsizetype at = err.indexOf(host + QStringLiteral(": "));
     return at < 0 ? err.trimmed() : err.mid(at + host.size() + 2).section(QLatin1Char('\n'), 0, 0);
 }
 
-void printCosts(const char* ours, const Cost& r, const char* theirs, const Cost& p) {
+void printCosts(const Cost& r, const Cost& p) {
     std::printf(
-        "        per host, CPU ms: console %5.1f (%s) beside %5.1f (%s); server side %5.1f beside %5.1f "
-        "(sshd, the shell and what it runs)\n",
-        r.consoleMs, ours, p.consoleMs, theirs, r.serverMs, p.serverMs);
+        "        per host, CPU ms: console %5.1f (rackscope-cli) beside %5.1f (pdsh and ssh); server side "
+        "%5.1f beside %5.1f (sshd, the shell and what it runs)\n",
+        r.consoleMs, p.consoleMs, r.serverMs, p.serverMs);
 }
 
 } // namespace
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
         std::printf("  N=%-3d rackscope-cli inspect --hosts %7.3f s   pdsh lstopo-no-graphics %7.3f s   "
                     "ratio %.2f (goal <= 0.5)\n",
                     n, r.wall, p.wall, r.wall / p.wall);
-        printCosts("rackscope-cli", r, "pdsh and ssh", p);
+        printCosts(r, p);
         if (n == 8)
             std::printf("        one host's stages: %s\n",
                         qPrintable(stagesOfOneHost(config, known, names[0])));
@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
         std::printf("  N=%-3d rackscope-cli check --hosts   %7.3f s   pdsh lstopo, MTUs, kernel, ibv_devinfo "
                     "%7.3f s   ratio %.2f (goal <= 1.0)\n",
                     n, c.wall, f.wall, c.wall / f.wall);
-        printCosts("rackscope-cli", c, "pdsh and ssh", f);
+        printCosts(c, f);
     }
     return 0;
 }
