@@ -128,7 +128,9 @@ public:
                     .arg(h.ns, a, b)))
             return false;
         if (behind.isEmpty()) {
-            // 240 hosts to a /24: the 241st and on (a benchmark's 256) are on a second network of the bridge.
+            // 240 hosts to a /24: the 241st and on (a benchmark's 256) are on a second network of the bridge,
+            // which takes up to 1024 ports (the kernel's BR_MAX_PORTS); more than 480 hosts would need a
+            // third.
             const int second = n > kHostsPerNetwork ? 1 : 0;
             if (second && !secondNetwork_)
                 secondNetwork_ =
