@@ -52,6 +52,7 @@ void MainWindow::stopWatchingJob() {
     if (!ras_.running())
         return;
     ras_.stop();
+    jobFleet_.reset(); // its connection was the watch's alone
     jobWatch_->setWatching({}, false);
     live_->setJobMarks({});
 }

@@ -3,6 +3,8 @@
 // ratio <= 1.0 both ways) and peak RSS (goal: under 20 MB); then the agent's
 // CPU use while it samples counters once a second (goal: under 0.5 % of a
 // core).
+#include "proc_cpu.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -69,23 +71,6 @@ Run median(const std::vector<std::string>& argv, int runs, bool oneCore) {
     return m;
 }
 
-double cpuSecondsOf(pid_t pid) {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE* f = std::fopen(path, "r");
-    if (!f)
-        return -1;
-    char buf[4096] = {};
-    const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-    std::fclose(f);
-    buf[n] = 0;
-    const char* p = std::strrchr(buf, ')'); // fields after the command name
-    unsigned long utime = 0, stime = 0;
-    if (!p || std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
-        return -1;
-    return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
-}
-
 // The agent serving --stdio, asked to sample once a second; CPU over `seconds`.
 double idleSamplingCpuPercent(const std::string& agent, int seconds) {
     int in[2];
@@ -106,9 +91,9 @@ double idleSamplingCpuPercent(const std::string& agent, int seconds) {
     if (write(in[1], request, sizeof request - 1) < 0)
         return -1;
     std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // past start-up and the first reading
-    const double before = cpuSecondsOf(pid);
+    const double before = rackscope::bench::processCpuSeconds(pid);
     std::this_thread::sleep_for(std::chrono::seconds(seconds));
-    const double after = cpuSecondsOf(pid);
+    const double after = rackscope::bench::processCpuSeconds(pid);
     close(in[1]); // EOF: the agent exits
     int status = 0;
     waitpid(pid, &status, 0);

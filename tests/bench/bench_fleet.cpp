@@ -9,10 +9,11 @@
 // from each host's sshd), and of the program alone (the agent's collect,
 // lstopo), with the round trips and time of each stage of one host.
 // Needs root and openssh-server, as the transport tests do; says so when absent.
+#include "bench/bench_support.h"
+#include "bench/proc_cpu.h"
 #include "transport/ssh_test_hosts.h"
 
 #include <QElapsedTimer>
-#include <QRegularExpression>
 #include <QStandardPaths>
 #include <algorithm>
 #include <cstdio>
@@ -32,18 +33,7 @@ double reapedChildrenCpu() {
 
 // CPU seconds of a running sshd and of every session it has reaped (their shells and what those ran).
 double sshdCpu(qint64 pid) {
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray text = stat.readAll();
-    // Fields after the command's closing parenthesis: state is field 3, utime..cstime are 14..17.
-    const QList<QByteArray> f = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    if (f.size() < 15)
-        return 0;
-    double ticks = 0;
-    for (int i = 11; i <= 14; ++i)
-        ticks += f[i].toDouble();
-    return ticks / double(sysconf(_SC_CLK_TCK));
+    return std::max(0.0, rackscope::bench::processCpuSeconds(long(pid), true));
 }
 
 struct Cost {
@@ -101,8 +91,7 @@ double cpuMsAlone(const QString& program, const QStringList& args) {
             return -1;
         ms.push_back((reapedChildrenCpu() - before) * 1000);
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return rackscope::bench::median(ms);
 }
 
 // One host's stages, as `inspect --verbose` says them: "connect 0.012 s (4 round trips), ...".
