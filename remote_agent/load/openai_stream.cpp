@@ -1,6 +1,8 @@
 #include "openai_stream.h"
 
+#include "chunk_scanner.h"
 #include "protocol/json_nesting.h"
+#include "utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,24 +10,6 @@ namespace rsload {
 namespace {
 
 using Json = nlohmann::json;
-
-// The length of the valid UTF-8 sequence at s[i], or 0 where there is none.
-size_t utf8Length(std::string_view s, size_t i) {
-    const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char c = byte(i);
-    if (c < 0x80)
-        return 1;
-    const size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    if (n == 0 || i + n > s.size())
-        return 0;
-    for (size_t k = 1; k < n; ++k)
-        if ((byte(i + k) & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && byte(i + 1) < 0xa0) || (c == 0xed && byte(i + 1) > 0x9f) ||
-        (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) > 0x8f))
-        return 0; // overlong, a surrogate, or past U+10FFFF
-    return n;
-}
 
 // A server's bytes for a message: at most `max` of them, and valid UTF-8 (U+FFFD for what is not),
 // so a record that quotes them can always be written as JSON.
@@ -103,7 +87,9 @@ void readChoice(const Json& choice, Endpoint endpoint, StreamChunk* c) {
         c->finishReason = f->get<std::string>();
 }
 
-StreamChunk interpretObject(std::string_view data, Endpoint endpoint) {
+} // namespace
+
+StreamChunk readChunkDocument(std::string_view data, Endpoint endpoint) {
     StreamChunk c;
     if (!rsagent::protocol::jsonNestingWithin(data)) {
         c.invalid = true;
@@ -127,6 +113,15 @@ StreamChunk interpretObject(std::string_view data, Endpoint endpoint) {
         c.completionTokens = countOf(*u, "completion_tokens");
     }
     return c;
+}
+
+namespace {
+
+// The scan reads what servers send at a fraction of the document's cost; it declines the rest.
+StreamChunk interpretObject(std::string_view data, Endpoint endpoint) {
+    if (auto quick = scanChunk(data, endpoint))
+        return std::move(*quick);
+    return readChunkDocument(data, endpoint);
 }
 
 } // namespace

@@ -23,12 +23,18 @@ struct StreamChunk {
     std::optional<int64_t> promptTokens;     // from "usage"
     std::optional<int64_t> completionTokens; // from "usage": cumulative when sent on every chunk
     std::optional<std::string> error;        // an error object in the stream: "message (type, code)"
+
+    bool operator==(const StreamChunk&) const = default;
 };
 
 StreamChunk interpretChunk(std::string_view data, Endpoint endpoint);
 
 // A non-streaming response's body: the same fields as the stream's chunks together.
 StreamChunk interpretResponse(std::string_view body, Endpoint endpoint);
+
+// What interpretChunk reads from a JSON chunk, read by building the whole document: the way taken for
+// whatever scanChunk declines, and the reference it is tested against.
+StreamChunk readChunkDocument(std::string_view data, Endpoint endpoint);
 
 // An HTTP error body as a sentence: {"error":{"message","type","code"}} (OpenAI, current vLLM),
 // the older flat {"object":"error","message","type","code"} (vLLM before 0.6, FastChat), or
