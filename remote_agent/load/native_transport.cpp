@@ -8,12 +8,11 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/read.hpp>
 #include <boost/beast/version.hpp>
 
 #include <fcntl.h>
@@ -21,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 
@@ -110,6 +110,44 @@ double msSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+// A response's parser that keeps no headers (the engine reads none) and hands each piece of the body,
+// chunked or not, to `body` as it is parsed, with the time of the read that brought it. `body` answers
+// false to stop: the parse then ends with operation_aborted and `stopped` says so.
+class BodyParser final : public http::basic_parser<false> {
+public:
+    explicit BodyParser(std::function<bool(int status, beast::string_view piece)> body)
+        : body_(std::move(body)) {
+        header_limit(64 * 1024);
+        body_limit(std::numeric_limits<std::uint64_t>::max()); // the engine caps what it keeps
+        eager(true); // header and body in one parse, as far as the bytes read go
+    }
+    int status() const { return status_; }
+    bool stopped() const { return stopped_; }
+
+private:
+    std::function<bool(int, beast::string_view)> body_;
+    int status_ = 0;
+    bool stopped_ = false;
+
+    void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
+    void on_response_impl(int code, beast::string_view, int, error_code&) override { status_ = code; }
+    void on_field_impl(http::field, beast::string_view, beast::string_view, error_code&) override {}
+    void on_header_impl(error_code&) override {}
+    void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
+    std::size_t on_body_impl(beast::string_view piece, error_code& ec) override {
+        if (!piece.empty() && !body_(status_, piece)) {
+            stopped_ = true;
+            ec = asio::error::operation_aborted;
+        }
+        return piece.size();
+    }
+    void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
+    std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view piece, error_code& ec) override {
+        return on_body_impl(piece, ec);
+    }
+    void on_finish_impl(error_code&) override {}
+};
+
 class NativeTransport final : public HttpTransport {
 public:
     NativeTransport(const HttpSetup& setup, Target target) : setup_(setup), target_(std::move(target)) {
@@ -135,8 +173,7 @@ public:
     }
 
     bool send(const std::string& body, TransferEvents* events) override {
-        std::unique_ptr<Exchange> owned(
-            new Exchange); // not make_unique: that would zero the 16 KiB chunk each request
+        auto owned = std::make_unique<Exchange>();
         Exchange* x = owned.get();
         x->events = events;
         x->body = &body;
@@ -210,13 +247,13 @@ private:
         const std::string* body = nullptr;
         std::string head; // request line and headers, this body's length among them
         std::unique_ptr<Connection> conn;
-        std::optional<http::response_parser<http::buffer_body>> parser;
+        std::optional<BodyParser> parser;
         std::optional<Clock::time_point> deadline;
         Clock::time_point connectStarted;
+        Clock::time_point readAt; // when the bytes parsed now were read
         std::optional<double> connectMs;
         int status = 0;
         bool reused = false, retried = false, dropped = false;
-        std::array<char, 16384> chunk;
     };
 
     static constexpr int kHandlersPerWait = 256;
@@ -284,49 +321,63 @@ private:
                 return;
             if (ec)
                 return fail(x, ec, Stage::Send);
-            x->parser.emplace();
-            x->parser->header_limit(64 * 1024);
-            x->parser->body_limit(std::numeric_limits<std::uint64_t>::max()); // the engine caps what it keeps
-            http::async_read_header(x->conn->stream, x->conn->buffer, *x->parser,
-                                    [this, x](const error_code& header, size_t) {
-                                        if (x->dropped)
-                                            return;
-                                        if (header)
-                                            return fail(x, header, Stage::Receive);
-                                        x->status = int(x->parser->get().result_int());
-                                        if (x->parser->is_done())
-                                            return complete(x);
-                                        read(x);
-                                    });
+            x->parser.emplace([x](int status, beast::string_view piece) {
+                return x->events->received(status, piece.data(), piece.size(), x->readAt);
+            });
+            read(x);
         });
     }
 
+    // One read of the socket, and what it brought parsed at once: each piece of the body is timed by the
+    // read that brought it.
     void read(Exchange* x) {
-        auto& body = x->parser->get().body();
-        body.data = x->chunk.data();
-        body.size = x->chunk.size();
-        http::async_read_some(x->conn->stream, x->conn->buffer, *x->parser, [this, x](error_code ec, size_t) {
-            if (x->dropped)
-                return;
-            if (ec == http::error::need_buffer)
-                ec = {};
-            const size_t got = x->chunk.size() - x->parser->get().body().size;
-            if (got > 0 && !x->events->received(x->status, x->chunk.data(), got, Clock::now())) {
-                x->conn.reset(); // the engine stopped it, and said why
-                return end(x, TransferEnd{{}, {}, x->status, x->connectMs});
-            }
-            if (ec)
-                return fail(x, ec, Stage::Receive);
-            if (x->parser->is_done())
-                return complete(x);
-            // The stream's own timer loses every race to a read that data is already waiting for, so
-            // under a flood it would never fire: the request timeout is checked here too.
-            if (x->deadline && Clock::now() >= *x->deadline) {
-                x->conn.reset();
-                return end(x, TransferEnd{Failure::Timeout, "", x->status, x->connectMs});
-            }
-            read(x);
-        });
+        Connection& c = *x->conn;
+        c.stream.async_read_some(
+            c.buffer.prepare(beast::read_size(c.buffer, 65536)), [this, x](error_code ec, size_t n) {
+                if (x->dropped)
+                    return;
+                x->readAt = Clock::now();
+                if (ec == asio::error::eof) {
+                    if (!x->parser->got_some())
+                        return fail(x, http::error::end_of_stream, Stage::Receive);
+                    ec = {};
+                    x->parser->put_eof(ec); // a body that ends with the connection, or one cut short
+                } else if (!ec) {
+                    x->conn->buffer.commit(n);
+                    ec = parse(x);
+                }
+                x->status = x->parser->status();
+                if (x->parser->stopped()) {
+                    x->conn.reset(); // the engine stopped it, and said why
+                    return end(x, TransferEnd{{}, {}, x->status, x->connectMs});
+                }
+                if (ec)
+                    return fail(x, ec, Stage::Receive);
+                if (x->parser->is_done())
+                    return complete(x);
+                // The stream's own timer loses every race to a read that data is already waiting for, so
+                // under a flood it would never fire: the request timeout is checked here too.
+                if (x->deadline && x->readAt >= *x->deadline) {
+                    x->conn.reset();
+                    return end(x, TransferEnd{Failure::Timeout, "", x->status, x->connectMs});
+                }
+                read(x);
+            });
+    }
+
+    // What the connection's buffer holds, through the parser (eager: as far as it goes in one call).
+    static error_code parse(Exchange* x) {
+        beast::flat_buffer& buffer = x->conn->buffer;
+        error_code ec;
+        while (buffer.size() > 0 && !x->parser->is_done()) {
+            const size_t used = x->parser->put(buffer.data(), ec);
+            buffer.consume(used);
+            if (ec == http::error::need_more)
+                return {}; // the rest of a header, or of a chunk's size line, is still to come
+            if (ec || used == 0)
+                break;
+        }
+        return ec;
     }
 
     void complete(Exchange* x) {

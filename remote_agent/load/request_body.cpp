@@ -1,15 +1,72 @@
 #include "request_body.h"
 
+#include "utf8.h"
+
 namespace rsload {
 namespace {
-// A JSON string; bytes that are not UTF-8 become U+FFFD rather than an exception.
-std::string quoted(const std::string& text) {
-    return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+// `text` as a JSON string, written as nlohmann's dump writes it (the same escapes, UTF-8 as it is);
+// bytes that are not UTF-8 become U+FFFD rather than an exception. Written out rather than dumped:
+// a synthetic prompt is quoted for every request, and the plain request rate depends on it.
+void appendQuoted(std::string* out, std::string_view text) {
+    static const char hex[] = "0123456789abcdef";
+    out->push_back('"');
+    size_t i = 0;
+    while (i < text.size()) {
+        const size_t start = i;
+        while (i < text.size() && static_cast<unsigned char>(text[i]) >= 0x20 &&
+               static_cast<unsigned char>(text[i]) < 0x80 && text[i] != '"' && text[i] != '\\')
+            ++i;
+        out->append(text.data() + start, i - start);
+        if (i == text.size())
+            break;
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            const size_t n = utf8Length(text, i);
+            out->append(n ? text.substr(i, n) : std::string_view("\xEF\xBF\xBD"));
+            i += n ? n : 1;
+            continue;
+        }
+        ++i;
+        switch (c) {
+        case '"':
+            out->append("\\\"");
+            break;
+        case '\\':
+            out->append("\\\\");
+            break;
+        case '\b':
+            out->append("\\b");
+            break;
+        case '\f':
+            out->append("\\f");
+            break;
+        case '\n':
+            out->append("\\n");
+            break;
+        case '\r':
+            out->append("\\r");
+            break;
+        case '\t':
+            out->append("\\t");
+            break;
+        default:
+            out->append("\\u00");
+            out->push_back(hex[c >> 4]);
+            out->push_back(hex[c & 0xf]);
+        }
+    }
+    out->push_back('"');
+}
+
+std::string jsonQuoted(std::string_view text) {
+    std::string out;
+    appendQuoted(&out, text);
+    return out;
 }
 } // namespace
 
 RequestBody::RequestBody(const LoadSpec& spec) : chat_(spec.endpoint == Endpoint::ChatCompletions) {
-    head_ = "{\"model\":" + quoted(spec.model) + (chat_ ? ",\"messages\":" : ",\"prompt\":");
+    head_ = "{\"model\":" + jsonQuoted(spec.model) + (chat_ ? ",\"messages\":" : ",\"prompt\":");
     if (spec.temperature)
         tail_ += ",\"temperature\":" + Json(*spec.temperature).dump();
     if (spec.ignoreEos)
@@ -25,13 +82,18 @@ RequestBody::RequestBody(const LoadSpec& spec) : chat_(spec.endpoint == Endpoint
 std::string RequestBody::make(const Prompt* prompt, const std::string& syntheticText,
                               int64_t maxTokens) const {
     const std::string& text = prompt ? prompt->text : syntheticText;
-    std::string b = head_;
-    if (!chat_)
-        b += quoted(text);
-    else if (prompt && !prompt->messages.is_null())
+    std::string b;
+    b.reserve(head_.size() + text.size() + tail_.size() + 64);
+    b += head_;
+    if (!chat_) {
+        appendQuoted(&b, text);
+    } else if (prompt && !prompt->messages.is_null()) {
         b += prompt->messages.dump(-1, ' ', false, Json::error_handler_t::replace);
-    else
-        b += "[{\"role\":\"user\",\"content\":" + quoted(text) + "}]";
+    } else {
+        b += "[{\"role\":\"user\",\"content\":";
+        appendQuoted(&b, text);
+        b += "}]";
+    }
     b += ",\"max_tokens\":" + std::to_string(maxTokens);
     b += tail_;
     return b;

@@ -43,11 +43,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <queue>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -115,6 +117,13 @@ bool applyScript(Script& s, const std::string& text) {
         }
     }
     return true;
+}
+
+// A header name against a lower-case one, as HTTP compares them.
+bool sameLetters(std::string_view name, std::string_view lower) {
+    return name.size() == lower.size() &&
+           std::equal(name.begin(), name.end(), lower.begin(),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
 int64_t countWords(const std::string& s) {
@@ -256,7 +265,15 @@ private:
         }
     }
 
+    void setGenerating(Connection& c, bool on) {
+        if (c.generating != on)
+            generating_ += on ? 1 : -1;
+        c.generating = on;
+    }
+
     void closeConnection(int fd) {
+        if (auto it = connections_.find(fd); it != connections_.end())
+            setGenerating(*it->second, false);
         ::epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
         ::close(fd);
         connections_.erase(fd);
@@ -274,6 +291,8 @@ private:
             if (n > 0) {
                 c.in.append(buf, size_t(n));
                 c.received = Clock::now();
+                if (size_t(n) < sizeof buf)
+                    return true; // all there was: epoll (level-triggered) says when more comes
                 continue;
             }
             if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
@@ -294,29 +313,28 @@ private:
             const size_t headerEnd = c.in.find("\r\n\r\n");
             if (headerEnd == std::string::npos)
                 return;
-            const std::string head = c.in.substr(0, headerEnd);
+            const std::string_view head = std::string_view(c.in).substr(0, headerEnd);
             size_t length = 0;
             std::string script;
-            for (size_t pos = head.find("\r\n"); pos != std::string::npos; pos = head.find("\r\n", pos + 2)) {
+            for (size_t pos = head.find("\r\n"); pos != std::string::npos;) {
                 const size_t lineEnd = head.find("\r\n", pos + 2);
-                std::string line =
+                const std::string_view line =
                     head.substr(pos + 2, (lineEnd == std::string::npos ? head.size() : lineEnd) - pos - 2);
+                pos = lineEnd;
                 const size_t colon = line.find(':');
                 if (colon == std::string::npos)
                     continue;
-                std::string name = line.substr(0, colon);
-                for (char& ch : name)
-                    ch = char(std::tolower(static_cast<unsigned char>(ch)));
-                std::string value = line.substr(colon + 1);
-                value.erase(0, value.find_first_not_of(' '));
-                if (name == "content-length")
-                    length = size_t(std::stoul(value));
-                else if (name == "x-test-script")
+                const std::string_view name = line.substr(0, colon);
+                std::string_view value = line.substr(colon + 1);
+                value.remove_prefix(std::min(value.find_first_not_of(' '), value.size()));
+                if (sameLetters(name, "content-length"))
+                    length = size_t(std::strtoul(std::string(value).c_str(), nullptr, 10));
+                else if (sameLetters(name, "x-test-script"))
                     script = value;
             }
             if (c.in.size() < headerEnd + 4 + length)
                 return;
-            const std::string requestLine = head.substr(0, head.find("\r\n"));
+            const std::string requestLine(head.substr(0, head.find("\r\n")));
             const std::string body = c.in.substr(headerEnd + 4, length);
             c.in.erase(0, headerEnd + 4 + length);
             respond(c, requestLine, script, body, c.received);
@@ -424,7 +442,7 @@ private:
         s.ttftMs += s.ttftPerStreamMs * (now.running + now.waiting);
         prefixQueries_ += uint64_t(promptTokens);
         c.busy = true;
-        c.generating = true;
+        setGenerating(c, true);
         const auto at = [&](double ms) { return start + std::chrono::microseconds(int64_t(ms * 1000)); };
 
         if (s.fault == "http-500")
@@ -490,20 +508,20 @@ private:
             std::string text;
             for (int64_t i = 0; i < maxTokens; ++i)
                 text += " tok";
-            Json choice = chat ? Json{{"index", 0},
-                                      {"message", {{"role", "assistant"}, {"content", text}}},
-                                      {"finish_reason", "length"}}
-                               : Json{{"index", 0}, {"text", text}, {"finish_reason", "length"}};
-            Json j{{"id", id},
-                   {"object", chat ? "chat.completion" : "text_completion"},
-                   {"model", req.value("model", "")},
-                   {"choices", Json::array({choice})},
-                   {"usage",
-                    {{"prompt_tokens", promptTokens},
-                     {"completion_tokens", maxTokens},
-                     {"total_tokens", promptTokens + maxTokens}}}};
+            // The bytes a Json of these members dumps (keys in order), written out: building and dumping
+            // the document cost more than the rest of a request, and the server is not to be the bottleneck
+            // of a client's measurement.
+            const std::string quoted = "\"" + text + "\""; // " tok" repeated: nothing to escape
+            const std::string j = R"({"choices":[{"finish_reason":"length","index":0,)" +
+                                  (chat ? R"("message":{"content":)" + quoted + R"(,"role":"assistant"}}],)"
+                                        : R"("text":)" + quoted + "}],") +
+                                  R"("id":")" + id + R"(","model":)" + Json(req.value("model", "")).dump() +
+                                  R"(,"object":")" + (chat ? "chat.completion" : "text_completion") +
+                                  R"(","usage":{"completion_tokens":)" + std::to_string(maxTokens) +
+                                  R"(,"prompt_tokens":)" + std::to_string(promptTokens) +
+                                  R"(,"total_tokens":)" + std::to_string(promptTokens + maxTokens) + "}}";
             return schedule(c, at(s.ttftMs + s.tpotMs * double(std::max<int64_t>(0, maxTokens - 1))),
-                            httpResponse(200, "OK", j.dump()), true, false, true);
+                            httpResponse(200, "OK", j), true, false, true);
         }
         // The stream's events and when each is due; then each is written as an HTTP chunk (or in pieces).
         std::vector<std::pair<double, std::string>> events;
@@ -658,7 +676,7 @@ private:
         flush(c.fd);
         if (w.endOfResponse && connections_.count(w.fd)) {
             c.busy = false;
-            c.generating = false;
+            setGenerating(c, false);
             if (!c.in.empty())
                 takeRequests(c.fd); // a pipelined next request
         }
@@ -691,12 +709,9 @@ private:
         double kv = 0;
     };
     Live live() const {
-        int generating = 0;
-        for (const auto& [fd, c] : connections_)
-            generating += c->generating ? 1 : 0;
         Live l;
-        l.running = std::min(generating, kvSlots_);
-        l.waiting = generating - l.running;
+        l.running = std::min(generating_, kvSlots_);
+        l.waiting = generating_ - l.running;
         l.kv = double(l.running) / double(kvSlots_);
         return l;
     }
@@ -760,6 +775,7 @@ private:
     int kvSlots_;
     uint64_t preemptions_ = 0, prefixQueries_ = 0;
     int listen_ = -1, epoll_ = -1;
+    int generating_ = 0; // connections streaming a completion
     std::optional<Clock::time_point> acceptAt_;
     uint64_t received_ = 0; // completion requests, for GET /test/requests
     std::map<int, std::unique_ptr<Connection>> connections_;

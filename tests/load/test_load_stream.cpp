@@ -323,6 +323,49 @@ private slots:
         QCOMPARE(b["messages"][0]["content"].get<std::string>(), std::string("bad \xef\xbf\xbd byte"));
     }
 
+    void promptsAreQuotedAsNlohmannQuotesThem() {
+        // The body writes its prompt itself: byte for byte what nlohmann's dump writes for UTF-8 text, and
+        // valid JSON with U+FFFD for bytes that are not.
+        LoadSpec spec;
+        spec.model = "m";
+        spec.endpoint = Endpoint::Completions;
+        const RequestBody body(spec);
+        std::mt19937 rng(41);
+        const std::vector<std::string> pieces = {"a",
+                                                 " ",
+                                                 "\"",
+                                                 "\\",
+                                                 "/",
+                                                 "\n",
+                                                 "\r",
+                                                 "\t",
+                                                 "\b",
+                                                 "\f",
+                                                 std::string(1, '\0'),
+                                                 "\x01",
+                                                 "\x1f",
+                                                 "\x7f",
+                                                 "\xC3\xA9",
+                                                 "\xE4\xB8\xAD",
+                                                 "\xF0\x9F\x98\x80",
+                                                 "\xEF\xBF\xBD"};
+        const std::vector<std::string> broken = {"\xff",         "\xC3",     "\xE4\xB8",
+                                                 "\xED\xA0\x80", "\xC0\xAF", "\x80"};
+        for (int round = 0; round < 3000; ++round) {
+            std::string text;
+            for (int k = int(rng() % 12); k > 0; --k)
+                text += pieces[rng() % pieces.size()];
+            const std::string made = body.make(nullptr, text, 1);
+            const std::string want = "\"prompt\":" + Json(text).dump() + ",\"max_tokens\":1,";
+            QVERIFY2(made.find(want) != std::string::npos, made.c_str());
+            std::string bad = text;
+            bad.insert(rng() % (bad.size() + 1), broken[rng() % broken.size()]);
+            const Json parsed = Json::parse(body.make(nullptr, bad, 1), nullptr, false);
+            QVERIFY(!parsed.is_discarded());
+            QVERIFY(parsed["prompt"].get<std::string>().find("\xEF\xBF\xBD") != std::string::npos);
+        }
+    }
+
     void statisticsAreNumpys() {
         std::vector<double> v{10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
         const MetricStats m = statsOf(v, {50, 90, 99});
