@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/string.hpp>
@@ -307,25 +308,43 @@ private:
                 return fail(x, ec, Stage::Connect);
             error_code ignored;
             x->conn->stream.socket().set_option(tcp::no_delay(true), ignored);
+            x->conn->stream.socket().non_blocking(true, ignored); // write() never waits
             x->connectMs = msSince(x->connectStarted);
             write(x);
         });
     }
 
+    // The request is written at once where the socket takes it all (nearly always: it is small), without
+    // a round through the event loop; what it does not take is written when it can.
     void write(Exchange* x) {
         setExpiry(*x->conn, x->deadline);
         x->events->sending(Clock::now());
         const std::array<asio::const_buffer, 2> request{asio::buffer(x->head), asio::buffer(*x->body)};
-        asio::async_write(x->conn->stream, request, [this, x](const error_code& ec, size_t) {
+        error_code ec;
+        const size_t written = x->conn->stream.socket().write_some(request, ec);
+        if (ec && ec != asio::error::would_block) // ended after send() returns, as any other failure
+            return asio::post(io_, [this, x, ec] {
+                if (!x->dropped)
+                    fail(x, ec, Stage::Send);
+            });
+        if (written == asio::buffer_size(request))
+            return awaitResponse(x);
+        beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(request);
+        rest.consume(written);
+        asio::async_write(x->conn->stream, rest, [this, x](const error_code& error, size_t) {
             if (x->dropped)
                 return;
-            if (ec)
-                return fail(x, ec, Stage::Send);
-            x->parser.emplace([x](int status, beast::string_view piece) {
-                return x->events->received(status, piece.data(), piece.size(), x->readAt);
-            });
-            read(x);
+            if (error)
+                return fail(x, error, Stage::Send);
+            awaitResponse(x);
         });
+    }
+
+    void awaitResponse(Exchange* x) {
+        x->parser.emplace([x](int status, beast::string_view piece) {
+            return x->events->received(status, piece.data(), piece.size(), x->readAt);
+        });
+        read(x);
     }
 
     // One read of the socket, and what it brought parsed at once: each piece of the body is timed by the

@@ -28,6 +28,7 @@
 #include <random>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <thread>
 #include <tuple>
 
@@ -227,7 +228,24 @@ void printTiming(const char* label, int streams, const TimingError& e) {
         std::printf("    the machine's own pauses: not measured (a real-time thread needs root)\n");
 }
 
-double wrkRate(const LoadTestServer& server, int connections, int seconds, const std::string& body) {
+// CPU time, user and system, in microseconds.
+struct Cpu {
+    double userUs = 0, systemUs = 0;
+    Cpu operator-(const Cpu& o) const { return {userUs - o.userUs, systemUs - o.systemUs}; }
+    Cpu per(double requests) const { return {userUs / requests, systemUs / requests}; }
+    double total() const { return userUs + systemUs; }
+};
+
+Cpu cpuOf(int who) { // RUSAGE_THREAD: this thread, which runs the engine; RUSAGE_CHILDREN: wrk, once reaped
+    rusage u{};
+    getrusage(who, &u);
+    const auto us = [](const timeval& t) { return double(t.tv_sec) * 1e6 + double(t.tv_usec); };
+    return {us(u.ru_utime), us(u.ru_stime)};
+}
+
+// wrk's rate, and its CPU per request in `cpu`.
+double wrkRate(const LoadTestServer& server, int connections, int seconds, const std::string& body,
+               Cpu* cpu) {
     const QString wrk = QStandardPaths::findExecutable(QStringLiteral("wrk"));
     if (wrk.isEmpty())
         return -1;
@@ -241,6 +259,7 @@ double wrkRate(const LoadTestServer& server, int connections, int seconds, const
     script.write(lua.data(), qint64(lua.size()));
     script.close();
     QProcess p;
+    const Cpu before = cpuOf(RUSAGE_CHILDREN);
     p.start(wrk, {QStringLiteral("-t1"), QStringLiteral("-c%1").arg(connections),
                   QStringLiteral("-d%1s").arg(seconds), QStringLiteral("-s"), script.fileName(),
                   QString::fromStdString(server.url() + "/completions")});
@@ -248,10 +267,12 @@ double wrkRate(const LoadTestServer& server, int connections, int seconds, const
         return -1;
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     const auto m = QRegularExpression(QStringLiteral("Requests/sec:\\s+([0-9.]+)")).match(out);
-    if (!m.hasMatch() || out.contains(QLatin1String("Non-2xx"))) {
+    const auto n = QRegularExpression(QStringLiteral("([0-9]+) requests in")).match(out);
+    if (!m.hasMatch() || !n.hasMatch() || out.contains(QLatin1String("Non-2xx"))) {
         std::fprintf(stderr, "bench_load: wrk said:\n%s\n", qPrintable(out));
         return -1;
     }
+    *cpu = (cpuOf(RUSAGE_CHILDREN) - before).per(n.captured(1).toDouble());
     return m.captured(1).toDouble();
 }
 
@@ -305,21 +326,28 @@ int main(int argc, char** argv) {
         // Each client of the engine's (the native one, which a plain http run takes, and libcurl, which https
         // and proxies take) and wrk in turn, round after round.
         std::vector<double> native, curl, theirs;
+        std::vector<Cpu> nativeCpu, curlCpu, theirCpu; // per request
         std::string names[2];
         size_t failed = 0;
-        auto rate = [&](HttpClient client, std::string* name) {
+        auto rate = [&](HttpClient client, std::string* name, std::vector<Cpu>* cpu) {
             plain.httpClient = client;
             LoadOutcome o;
-            const LoadSummary ps = summarize(run(plain, &o), {}, {});
+            const Cpu before = cpuOf(RUSAGE_THREAD);
+            const std::vector<RequestRecord> records = run(plain, &o);
+            cpu->push_back((cpuOf(RUSAGE_THREAD) - before).per(double(std::max<size_t>(1, records.size()))));
+            const LoadSummary ps = summarize(records, {}, {});
             failed += ps.failed;
             *name = o.httpClient;
             return ps.durationS > 0 ? double(ps.completed) / ps.durationS : 0;
         };
         for (int round = 0; round < rounds; ++round) {
-            native.push_back(rate(HttpClient::Native, &names[0]));
-            curl.push_back(rate(HttpClient::Curl, &names[1]));
-            if (const double w = wrkRate(server, connections, seconds, body); w > 0)
+            native.push_back(rate(HttpClient::Native, &names[0], &nativeCpu));
+            curl.push_back(rate(HttpClient::Curl, &names[1], &curlCpu));
+            Cpu wrkCpu;
+            if (const double w = wrkRate(server, connections, seconds, body, &wrkCpu); w > 0) {
                 theirs.push_back(w);
+                theirCpu.push_back(wrkCpu);
+            }
             std::printf("  round %d: native %.0f req/s, libcurl %.0f req/s, wrk %s\n", round + 1,
                         native.back(), curl.back(),
                         theirs.size() == size_t(round + 1) ? std::to_string(int(theirs.back())).c_str()
@@ -348,6 +376,23 @@ int main(int argc, char** argv) {
         }
         if (theirs.empty())
             std::printf("  wrk not available: no ratio\n");
+        // What a request costs each client, from the kernel's accounts: where the rates differ, this says
+        // whether it is the client's own work (user) or its system calls and the network stack (system).
+        const auto costOf = [](const std::vector<Cpu>& v) {
+            std::vector<double> totals, user, system;
+            for (const Cpu& c : v) {
+                totals.push_back(c.total());
+                user.push_back(c.userUs);
+                system.push_back(c.systemUs);
+            }
+            char line[96];
+            std::snprintf(line, sizeof line, "%.1f us (user %.1f, system %.1f)", median(totals), median(user),
+                          median(system));
+            return std::string(line);
+        };
+        std::printf("  client CPU per request, median of rounds: native %s, libcurl %s, wrk %s\n",
+                    costOf(nativeCpu).c_str(), costOf(curlCpu).c_str(),
+                    theirCpu.empty() ? "-" : costOf(theirCpu).c_str());
         if (part == "plain")
             return engineRate > 0 ? 0 : 1;
     }

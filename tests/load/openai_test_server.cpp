@@ -227,7 +227,8 @@ public:
             }
             const Clock::time_point now = Clock::now();
             while (!writes_.empty() && writes_.top().at <= now) {
-                Write w = writes_.top();
+                // moved out, not copied: the queue orders by time and sequence, which the move leaves
+                Write w = std::move(const_cast<Write&>(writes_.top()));
                 writes_.pop();
                 deliver(w);
             }
@@ -669,7 +670,9 @@ private:
         else {
             char size[32];
             std::snprintf(size, sizeof size, "%zx\r\n", w.bytes.size());
-            c.out += size + w.bytes + "\r\n";
+            c.out += size;
+            c.out += w.bytes;
+            c.out += "\r\n";
         }
         if (w.close)
             c.closeAfterFlush = true;
