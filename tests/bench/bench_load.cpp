@@ -450,7 +450,7 @@ int main(int argc, char** argv) {
     printTiming("lockstep (every stream's token in the same instant)", 1000,
                 timingAt(streaming, Shape::Lockstep, 1000, ttftMs, tpotMs, tokens));
     int best = e.inBound() ? 1000 : 0;
-    for (int streams : {2000, 4000, 8000}) {
+    for (int streams : {1500, 2000, 4000, 8000}) {
         if (best < streams / 2)
             break;
         const TimingError t = timingAt(streaming, Shape::Arrivals, streams, ttftMs, tpotMs, tokens);
