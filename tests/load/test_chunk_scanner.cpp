@@ -74,6 +74,31 @@ void expectSameOrDeclined(const std::string& text, size_t* taken, size_t* declin
     }
 }
 
+// JSON scalars of every kind, and those the readers treat apart (counts too large or signed, escapes, the
+// error kind).
+const std::vector<std::string>& scalars() {
+    static const std::vector<std::string> v = {"null",
+                                               "true",
+                                               "false",
+                                               "0",
+                                               "-0",
+                                               "7",
+                                               "-3",
+                                               "1.5",
+                                               "2e3",
+                                               "18446744073709551616",
+                                               "123456789012345678",
+                                               "1234567890123456789",
+                                               R"("")",
+                                               R"("length")",
+                                               R"("error")",
+                                               R"("a\nb")",
+                                               R"("\u00e9\ud83d\ude00")",
+                                               "\"\xE4\xBD\xA0\"",
+                                               R"("text_completion")"};
+    return v;
+}
+
 // A random JSON value, leaning on the keys and kinds the readers look at.
 std::string randomValue(std::mt19937& rng, int depth) {
     static const std::vector<std::string> keys = {"choices",
@@ -95,28 +120,10 @@ std::string randomValue(std::mt19937& rng, int depth) {
                                                   "",
                                                   "te\\u0078t",
                                                   "\xE4\xBD\xA0"};
-    static const std::vector<std::string> atoms = {"null",
-                                                   "true",
-                                                   "false",
-                                                   "0",
-                                                   "-0",
-                                                   "7",
-                                                   "-3",
-                                                   "1.5",
-                                                   "2e3",
-                                                   "18446744073709551616",
-                                                   "123456789012345678",
-                                                   R"("")",
-                                                   R"("length")",
-                                                   R"("error")",
-                                                   R"("a\nb")",
-                                                   R"("\u00e9\ud83d\ude00")",
-                                                   "\"\xE4\xBD\xA0\"",
-                                                   R"("text_completion")"};
     const auto space = [&] { return std::string(rng() % 4 == 0 ? " " : ""); };
     const auto pick = depth > 4 ? rng() % 3 : rng() % 6;
     if (pick < 3)
-        return atoms[rng() % atoms.size()];
+        return scalars()[rng() % scalars().size()];
     const int n = int(rng() % 4);
     std::string out = pick == 3 ? "[" : "{";
     for (int i = 0; i < n; ++i) {
@@ -132,26 +139,11 @@ std::string randomValue(std::mt19937& rng, int depth) {
 // A random chunk in the servers' own shape: the members the readers look at, in any order and number,
 // each holding any kind of value.
 std::string randomChunk(std::mt19937& rng) {
-    static const std::vector<std::string> values = {"null",
-                                                    "true",
-                                                    "0",
-                                                    "-0",
-                                                    "7",
-                                                    "-3",
-                                                    "1.5",
-                                                    "2e3",
-                                                    "123456789012345678",
-                                                    "1234567890123456789",
-                                                    R"("")",
-                                                    R"("length")",
-                                                    R"("error")",
-                                                    R"("a\nb")",
-                                                    R"("\u00e9\ud83d\ude00")",
-                                                    "\"\xE4\xBD\xA0\"",
-                                                    "[]",
-                                                    "{}",
-                                                    R"(["x"])",
-                                                    R"({"content":"x"})"};
+    static const std::vector<std::string> values = [] {
+        std::vector<std::string> v = scalars();
+        v.insert(v.end(), {"[]", "{}", R"(["x"])", R"({"content":"x"})"});
+        return v;
+    }();
     const auto pickValue = [&] { return values[rng() % values.size()]; };
     // An object of some of `keys` (a key may come twice), each value made by `make`.
     const auto object = [&](const std::vector<std::string>& keys, const auto& make) {
