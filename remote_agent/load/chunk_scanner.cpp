@@ -3,11 +3,21 @@
 #include "protocol/json_nesting.h"
 #include "utf8.h"
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 
 namespace rsload {
 namespace {
+
+// Bytes that stand for themselves inside a JSON string and need no further look: printable ASCII
+// other than the quote and the backslash.
+constexpr std::array<bool, 256> kPlainStringBytes = [] {
+    std::array<bool, 256> plain{};
+    for (int c = 0x20; c < 0x80; ++c)
+        plain[size_t(c)] = c != '"' && c != '\\';
+    return plain;
+}();
 
 // Each step answers false where the text is not what it reads (or not what the scan takes), and the
 // scan then declines. `depth` is the level an array or object at that place would open, counted as
@@ -46,9 +56,16 @@ private:
         ++p_;
         return true;
     }
-    void skipSpace() {
+    void skipSpace() { // inline where there is none, as in what servers send
+        if (p_ < s_.size() && static_cast<unsigned char>(s_[p_]) <= ' ')
+            skipSomeSpace();
+    }
+    void skipSomeSpace() {
         while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\n' || s_[p_] == '\r' || s_[p_] == '\t'))
             ++p_;
+    }
+    bool plainAt(size_t i) const {
+        return i < s_.size() && kPlainStringBytes[static_cast<unsigned char>(s_[i])];
     }
 
     // An object whose members `member(key, depth)` reads, each positioned at its value. Keys with an
@@ -63,14 +80,18 @@ private:
             if (!eat('"'))
                 return false;
             const size_t start = p_;
-            while (p_ < s_.size() && s_[p_] != '"' && s_[p_] != '\\' &&
-                   static_cast<unsigned char>(s_[p_]) >= 0x20)
-                ++p_;
+            bool ascii = true;
+            for (; p_ < s_.size(); ++p_) {
+                if (static_cast<unsigned char>(s_[p_]) >= 0x80)
+                    ascii = false;
+                else if (!kPlainStringBytes[static_cast<unsigned char>(s_[p_])])
+                    break;
+            }
             if (!at('"'))
                 return false;
             const std::string_view key = s_.substr(start, p_ - start);
             ++p_;
-            if (!validUtf8(key))
+            if (!ascii && !validUtf8(key))
                 return false;
             skipSpace();
             if (!eat(':'))
@@ -285,16 +306,16 @@ private:
     // safe, one that underflows.
     bool number() {
         const size_t start = p_;
-        if (!numberSyntax())
+        bool exponent = false;
+        if (!numberSyntax(&exponent))
             return false;
-        const size_t length = p_ - start;
-        if (length < 300 && s_.substr(start, length).find_first_of("eE") == std::string_view::npos)
+        if (p_ - start < 300 && !exponent)
             return true; // under 1e300 whatever its digits
         double v = 0;
         return std::from_chars(s_.data() + start, s_.data() + p_, v).ec == std::errc();
     }
 
-    bool numberSyntax() {
+    bool numberSyntax(bool* exponent) {
         eat('-');
         if (eat('0')) {
         } else if (p_ < s_.size() && s_[p_] >= '1' && s_[p_] <= '9') {
@@ -305,6 +326,7 @@ private:
         if (eat('.') && !digits())
             return false;
         if (eat('e') || eat('E')) {
+            *exponent = true;
             if (!eat('+'))
                 eat('-');
             if (!digits())
@@ -414,8 +436,7 @@ private:
             return false;
         for (;;) {
             const size_t start = p_;
-            while (p_ < s_.size() && s_[p_] != '"' && s_[p_] != '\\' &&
-                   static_cast<unsigned char>(s_[p_]) >= 0x20 && static_cast<unsigned char>(s_[p_]) < 0x80)
+            while (plainAt(p_))
                 ++p_;
             if (out)
                 out->append(s_.data() + start, p_ - start);
