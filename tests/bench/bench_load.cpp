@@ -124,10 +124,23 @@ struct TimingError {
     bool pausesMeasured = false;
     size_t inPause = 0;
     double ownTtftP99 = 0;
+    double clientWaitedMs = -1; // the engine's thread runnable while others had its core (-1: not known)
     bool inBound() const {
         return failed == 0 && ok > 0 && ttftMedian < 1 && ttftP99 < 2 && tpotMedian < 1 && tpotP99 < 2;
     }
 };
+
+// How long this thread has been kept waiting, runnable, for a core (the kernel's schedstat run delay), in
+// ms; -1 where the kernel does not say.
+double runDelayMs() {
+    std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r");
+    if (!f)
+        return -1;
+    unsigned long long ranNs = 0, waitedNs = 0;
+    const bool read = std::fscanf(f, "%llu %llu", &ranNs, &waitedNs) == 2;
+    std::fclose(f);
+    return read ? double(waitedNs) / 1e6 : -1;
+}
 
 // How streams start. Arrivals: a Poisson process at a rate that keeps `streams` open (capped at
 // `streams`), as users arrive at a server in service; the first end-to-end time is the ramp and is
@@ -164,12 +177,16 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
                           0.05,
                           {}});
     PauseProbe probe(int(sysconf(_SC_NPROCESSORS_ONLN)));
+    const double waitedBefore = runDelayMs();
     const LoadOutcome o = engine.run();
+    const double waitedAfter = runDelayMs();
     const auto pauses = probe.stop();
     if (!o.error.empty())
         std::fprintf(stderr, "bench_load: %s\n", o.error.c_str());
     TimingError e;
     e.pausesMeasured = probe.measured();
+    if (waitedBefore >= 0 && waitedAfter >= 0)
+        e.clientWaitedMs = waitedAfter - waitedBefore;
     std::vector<double> ownTtft;
     // A pause counts against a request when it overlaps its sending (the first 2 ms) or the delivery of its
     // first token (from 1 ms before it was due to when it came).
@@ -226,6 +243,11 @@ void printTiming(const char* label, int streams, const TimingError& e) {
             e.ownTtftP99, e.ownTtftP99 / 2.0, e.inPause, e.ok);
     else
         std::printf("    the machine's own pauses: not measured (a real-time thread needs root)\n");
+    if (e.clientWaitedMs >= 0)
+        std::printf("    the client's thread waited for its core, runnable, %.1f ms in all (other threads "
+                    "and processes "
+                    "had it)\n",
+                    e.clientWaitedMs);
 }
 
 // CPU time, user and system, in microseconds.
@@ -405,6 +427,10 @@ int main(int argc, char** argv) {
         return 1;
     if (apart)
         pinApart(streaming, cores);
+    // Its lateness is not the client's error: ahead of the machine's other processes where that is allowed.
+    std::printf("the streaming server %s\n", streaming.runAheadOfOtherProcesses()
+                                                 ? "runs ahead of other processes (real-time priority)"
+                                                 : "runs at ordinary priority (real-time needs root)");
     const double ttftMs = 100, tpotMs = 20;
     const int tokens = 64;
     std::printf("timing error against the script (TTFT %.0f ms, TPOT %.0f ms, %d tokens; goal: median under "
