@@ -23,14 +23,17 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <fcntl.h>
 #include <mutex>
 #include <pthread.h>
 #include <random>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <thread>
 #include <tuple>
+#include <unistd.h>
 
 using namespace rsload;
 using rackscope::test::LoadTestServer;
@@ -67,10 +70,11 @@ std::vector<RequestRecord> run(const LoadSpec& spec, LoadOutcome* outcome = null
 // The machine's own pauses: a thread of the highest real-time priority on each core wakes every millisecond
 // and notes each wake more than 0.5 ms late. Nothing on the machine runs before it, so what it notes is time
 // the core itself was gone (the hypervisor, the kernel's own work), which neither the client nor the server
-// can help.
+// can help. The first core's also notes each millisecond in which the constructing thread (the client's)
+// waited more than 0.5 ms, runnable, for a core another process had (the kernel's run delay for that thread).
 class PauseProbe {
 public:
-    explicit PauseProbe(int cores) {
+    explicit PauseProbe(int cores) : client_(pid_t(syscall(SYS_gettid))) {
         for (int cpu = 0; cpu < cores; ++cpu)
             threads_.emplace_back([this, cpu] { watch(cpu); });
     }
@@ -96,18 +100,41 @@ private:
             return;
         realTime_ = true;
         prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-        Clock::time_point next = Clock::now();
+        const int schedstat =
+            cpu == 0 ? ::open(("/proc/self/task/" + std::to_string(client_) + "/schedstat").c_str(), O_RDONLY)
+                     : -1;
+        long long waited = clientRunDelayNs(schedstat);
+        Clock::time_point next = Clock::now(), last = next;
         while (!stopping_) {
             next += std::chrono::milliseconds(1);
             std::this_thread::sleep_until(next);
             const Clock::time_point woke = Clock::now();
-            if (woke - next > std::chrono::microseconds(500)) {
+            const long long nowWaited = clientRunDelayNs(schedstat);
+            if (woke - next > std::chrono::microseconds(500) || nowWaited - waited > 500'000) {
                 std::lock_guard lock(mutex_);
-                pauses_.emplace_back(next, woke);
+                pauses_.emplace_back(woke - next > std::chrono::microseconds(500) ? next : last, woke);
             }
+            waited = nowWaited;
+            last = woke;
             next = std::max(next, woke - std::chrono::milliseconds(1));
         }
+        if (schedstat >= 0)
+            ::close(schedstat);
     }
+    // The client's thread's run delay so far (ns), from its schedstat; 0 where there is none.
+    static long long clientRunDelayNs(int schedstat) {
+        char text[96];
+        if (schedstat < 0 || ::lseek(schedstat, 0, SEEK_SET) != 0)
+            return 0;
+        const ssize_t n = ::read(schedstat, text, sizeof text - 1);
+        if (n <= 0)
+            return 0;
+        text[n] = 0;
+        char* after = nullptr;
+        std::strtoull(text, &after, 10); // the time it ran
+        return static_cast<long long>(std::strtoull(after, nullptr, 10));
+    }
+    const pid_t client_;
     std::vector<std::thread> threads_;
     std::atomic<bool> stopping_{false}, realTime_{false};
     std::mutex mutex_;
@@ -119,8 +146,8 @@ struct TimingError {
     size_t ok = 0, failed = 0;
     double inFlightMedian = 0;  // streams open at once while it was measured
     std::string serverLateness; // how late the server itself wrote, by its own clock
-    // Apart from the first tokens whose sending or delivery a pause of the machine fell on: the client's and
-    // the server's own error.
+    // Apart from the first tokens whose sending or delivery a pause of the machine (or other work on the
+    // client's core) fell on: the client's and the server's own error.
     bool pausesMeasured = false;
     size_t inPause = 0;
     double ownTtftP99 = 0;
@@ -237,16 +264,15 @@ void printTiming(const char* label, int streams, const TimingError& e) {
     std::printf("    the server's own lateness writing them: %s\n",
                 e.serverLateness.empty() ? "not known" : e.serverLateness.c_str());
     if (e.pausesMeasured)
-        std::printf(
-            "    TTFT error p99 apart from the machine's own pauses: %.3f ms (ratio %.2f to 2 ms; %zu of %zu "
-            "first tokens had a pause of a core over 0.5 ms in their sending or delivery)\n",
-            e.ownTtftP99, e.ownTtftP99 / 2.0, e.inPause, e.ok);
+        std::printf("    TTFT error p99 apart from the machine's pauses and other work on the client's core: "
+                    "%.3f ms (ratio %.2f to 2 ms; %zu of %zu first tokens had a pause of a core, or the "
+                    "client's core taken by other work, over 0.5 ms in their sending or delivery)\n",
+                    e.ownTtftP99, e.ownTtftP99 / 2.0, e.inPause, e.ok);
     else
         std::printf("    the machine's own pauses: not measured (a real-time thread needs root)\n");
     if (e.clientWaitedMs >= 0)
-        std::printf("    the client's thread waited for its core, runnable, %.1f ms in all (other threads "
-                    "and processes "
-                    "had it)\n",
+        std::printf("    the client's thread waited for its core, runnable, %.1f ms in all "
+                    "(other threads and processes had it)\n",
                     e.clientWaitedMs);
 }
 
