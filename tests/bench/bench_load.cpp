@@ -67,6 +67,21 @@ std::vector<RequestRecord> run(const LoadSpec& spec, LoadOutcome* outcome = null
     return records;
 }
 
+// A thread's run delay so far, in ns: how long it has waited, runnable, for a core (the second figure of its
+// /proc schedstat, read again from the start of the open file `fd`); -1 where it cannot be read.
+long long runDelayNs(int fd) {
+    char text[96];
+    if (fd < 0 || ::lseek(fd, 0, SEEK_SET) != 0)
+        return -1;
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    if (n <= 0)
+        return -1;
+    text[n] = 0;
+    char* after = nullptr;
+    std::strtoull(text, &after, 10); // the time it ran
+    return static_cast<long long>(std::strtoull(after, nullptr, 10));
+}
+
 // The machine's own pauses: a thread of the highest real-time priority on each core wakes every millisecond
 // and notes each wake more than 0.5 ms late. Nothing on the machine runs before it, so what it notes is time
 // the core itself was gone (the hypervisor, the kernel's own work), which neither the client nor the server
@@ -103,14 +118,15 @@ private:
         const int schedstat =
             cpu == 0 ? ::open(("/proc/self/task/" + std::to_string(client_) + "/schedstat").c_str(), O_RDONLY)
                      : -1;
-        long long waited = clientRunDelayNs(schedstat);
+        long long waited = runDelayNs(schedstat);
         Clock::time_point next = Clock::now(), last = next;
         while (!stopping_) {
             next += std::chrono::milliseconds(1);
             std::this_thread::sleep_until(next);
             const Clock::time_point woke = Clock::now();
-            const long long nowWaited = clientRunDelayNs(schedstat);
-            if (woke - next > std::chrono::microseconds(500) || nowWaited - waited > 500'000) {
+            const long long nowWaited = runDelayNs(schedstat);
+            if (woke - next > std::chrono::microseconds(500) ||
+                (waited >= 0 && nowWaited - waited > 500'000)) {
                 std::lock_guard lock(mutex_);
                 pauses_.emplace_back(woke - next > std::chrono::microseconds(500) ? next : last, woke);
             }
@@ -120,19 +136,6 @@ private:
         }
         if (schedstat >= 0)
             ::close(schedstat);
-    }
-    // The client's thread's run delay so far (ns), from its schedstat; 0 where there is none.
-    static long long clientRunDelayNs(int schedstat) {
-        char text[96];
-        if (schedstat < 0 || ::lseek(schedstat, 0, SEEK_SET) != 0)
-            return 0;
-        const ssize_t n = ::read(schedstat, text, sizeof text - 1);
-        if (n <= 0)
-            return 0;
-        text[n] = 0;
-        char* after = nullptr;
-        std::strtoull(text, &after, 10); // the time it ran
-        return static_cast<long long>(std::strtoull(after, nullptr, 10));
     }
     const pid_t client_;
     std::vector<std::thread> threads_;
@@ -157,16 +160,13 @@ struct TimingError {
     }
 };
 
-// How long this thread has been kept waiting, runnable, for a core (the kernel's schedstat run delay), in
-// ms; -1 where the kernel does not say.
+// This thread's run delay so far, in ms; -1 where the kernel does not say.
 double runDelayMs() {
-    std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r");
-    if (!f)
-        return -1;
-    unsigned long long ranNs = 0, waitedNs = 0;
-    const bool read = std::fscanf(f, "%llu %llu", &ranNs, &waitedNs) == 2;
-    std::fclose(f);
-    return read ? double(waitedNs) / 1e6 : -1;
+    const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY);
+    const long long ns = runDelayNs(fd);
+    if (fd >= 0)
+        ::close(fd);
+    return ns < 0 ? -1 : double(ns) / 1e6;
 }
 
 // How streams start. Arrivals: a Poisson process at a rate that keeps `streams` open (capped at
