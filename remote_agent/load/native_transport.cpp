@@ -253,7 +253,6 @@ private:
         Clock::time_point connectStarted;
         Clock::time_point readAt; // when the bytes parsed now were read
         std::optional<double> connectMs;
-        int status = 0;
         bool reused = false, retried = false, dropped = false;
     };
 
@@ -365,10 +364,9 @@ private:
                     x->conn->buffer.commit(n);
                     ec = parse(x);
                 }
-                x->status = x->parser->status();
                 if (x->parser->stopped()) {
                     x->conn.reset(); // the engine stopped it, and said why
-                    return end(x, TransferEnd{{}, {}, x->status, x->connectMs});
+                    return end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
                 }
                 if (ec)
                     return fail(x, ec, Stage::Receive);
@@ -378,11 +376,14 @@ private:
                 // under a flood it would never fire: the request timeout is checked here too.
                 if (x->deadline && x->readAt >= *x->deadline) {
                     x->conn.reset();
-                    return end(x, TransferEnd{Failure::Timeout, "", x->status, x->connectMs});
+                    return end(x, TransferEnd{Failure::Timeout, "", statusOf(x), x->connectMs});
                 }
                 read(x);
             });
     }
+
+    // The response's status once its status line is parsed, else 0.
+    static int statusOf(const Exchange* x) { return x->parser ? x->parser->status() : 0; }
 
     // What the connection's buffer holds, through the parser (eager: as far as it goes in one call).
     static error_code parse(Exchange* x) {
@@ -404,7 +405,7 @@ private:
         if (x->parser->keep_alive() && x->conn->buffer.size() == 0 &&
             (setup_.concurrency <= 0 || idle_.size() < size_t(setup_.concurrency)))
             idle_.push_back(std::move(x->conn));
-        end(x, TransferEnd{{}, {}, x->status, x->connectMs});
+        end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
     }
 
     void fail(Exchange* x, const error_code& ec, Stage stage) {
@@ -412,7 +413,7 @@ private:
         // as libcurl does, when nothing of a response came.
         const bool closedWhileIdle = ec == http::error::end_of_stream ||
                                      ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
-        if (x->reused && !x->retried && stage != Stage::Connect && x->status == 0 && closedWhileIdle) {
+        if (x->reused && !x->retried && stage != Stage::Connect && statusOf(x) == 0 && closedWhileIdle) {
             x->retried = true;
             x->reused = false;
             x->parser.reset();
@@ -420,7 +421,7 @@ private:
         }
         x->conn.reset();
         end(x, TransferEnd{failureOf(ec, stage), describe(ec, stage, target_),
-                           x->status ? std::optional<int>(x->status) : std::nullopt, x->connectMs});
+                           statusOf(x) ? std::optional<int>(statusOf(x)) : std::nullopt, x->connectMs});
     }
 
     void end(Exchange* x, const TransferEnd& how) {
