@@ -1,8 +1,8 @@
 #pragma once
 // How the load engine's requests travel: one interface, two HTTP/1.1 clients.
-//  - native (native_transport.cpp): Boost.Beast's parser on Boost.Asio, for plain http:// with no
-//    proxy in the environment, the usual case inside a cluster. Header-only: the agent needs no
-//    library for it, and it costs about what wrk costs a request.
+//  - native (native_transport.cpp): its own epoll loop (poller.h), each response read by Boost.Beast's
+//    parser, for plain http:// with no proxy, the usual case inside a cluster. Nothing to install for
+//    it (Beast is headers only), and it costs less than wrk a request.
 //  - libcurl's multi interface (curl_transport.cpp), for https:// and proxies, opened at run time.
 // Both keep every connection alive for the next request, with no cap.
 #include "load_model/request_record.h"
@@ -53,7 +53,8 @@ struct HttpSetup {
 class HttpTransport {
 public:
     virtual ~HttpTransport() = default;
-    virtual std::string library() const = 0; // "libcurl/7.88.1 OpenSSL/3.0", "Boost.Beast/322"
+    virtual std::string library() const = 0; // "libcurl/7.88.1 OpenSSL/3.0", "rackscope native (epoll,
+                                             // Boost.Beast/300 parser, Boost/1.74)"
     virtual bool send(const std::string& body,
                       TransferEvents* events) = 0; // the body outlives the request; empty with get
     virtual void drop(TransferEvents* events) = 0; // stop one request; ended is not called for it

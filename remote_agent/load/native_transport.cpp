@@ -1,38 +1,44 @@
-// The native client: HTTP/1.1 on Boost.Asio, each response read by Boost.Beast's parser, on the
-// engine's thread. Plain http:// with no proxy; https:// and proxies go through libcurl.
+// The native client: HTTP/1.1 on the engine's own thread, its sockets on one level-triggered epoll
+// (poller.h), each response read by Boost.Beast's parser. Plain http:// with no proxy; https:// and
+// proxies go through libcurl.
+//
+// A request costs two system calls where the socket is ready: one send, and one recv when epoll says the
+// response is there (nothing is read before). A connection that idles stays watched, so that one the
+// server closes is let go when it closes, not found closed by the next request.
 #include "http_transport.h"
+#include "poller.h"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core/buffers_suffix.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/read_size.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/core/error.hpp>
 #include <boost/beast/core/string.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/version.hpp>
+#include <boost/version.hpp>
 
-#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace rsload {
 namespace {
 
-namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-using tcp = asio::ip::tcp;
 using boost::system::error_code;
+namespace errc = boost::system::errc;
 
 struct Target {
     std::string host, port, hostHeader, path;
@@ -79,6 +85,10 @@ std::optional<Target> parseHttpUrl(const std::string& url) {
 
 enum class Stage { Connect, Send, Receive };
 
+error_code systemError(int e) {
+    return {e, boost::system::system_category()};
+}
+
 Failure failureOf(const error_code& ec, Stage stage) {
     if (ec == beast::error::timeout)
         return Failure::Timeout;
@@ -112,8 +122,8 @@ double msSince(Clock::time_point t) {
 }
 
 // A response's parser that keeps no headers (the engine reads none) and hands each piece of the body,
-// chunked or not, to `body` as it is parsed, with the time of the read that brought it. `body` answers
-// false to stop: the parse then ends with operation_aborted and `stopped` says so.
+// chunked or not, to `body` as it is parsed. `body` answers false to stop: the parse then ends with
+// operation_canceled and `stopped` says so.
 class BodyParser final : public http::basic_parser<false> {
 public:
     explicit BodyParser(std::function<bool(int status, beast::string_view piece)> body)
@@ -138,7 +148,7 @@ private:
     std::size_t on_body_impl(beast::string_view piece, error_code& ec) override {
         if (!piece.empty() && !body_(status_, piece)) {
             stopped_ = true;
-            ec = asio::error::operation_aborted;
+            ec = errc::make_error_code(errc::operation_canceled);
         }
         return piece.size();
     }
@@ -147,6 +157,12 @@ private:
         return on_body_impl(piece, ec);
     }
     void on_finish_impl(error_code&) override {}
+};
+
+struct Address {
+    sockaddr_storage bytes{};
+    socklen_t size = 0;
+    int family = 0;
 };
 
 class NativeTransport final : public HttpTransport {
@@ -160,43 +176,51 @@ public:
             head_ += "Host: " + target_.hostHeader + "\r\n";
         for (const auto& [name, value] : setup_.headers)
             head_ += name + ": " + value + "\r\n";
-        // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
-        tcp::resolver resolver(io_);
-        error_code ec;
-        endpoints_ = resolver.resolve(target_.host, target_.port, ec);
-        if (ec || endpoints_.empty())
-            resolveError_ = "could not resolve " + target_.host + (ec ? ": " + ec.message() : "");
+        resolve();
+    }
+
+    ~NativeTransport() override {
+        for (auto& [events, x] : inFlight_)
+            closeSocket(x->conn.get());
+        for (auto& c : idle_)
+            closeSocket(c.get());
     }
 
     std::string library() const override {
-        return "Boost.Beast/" + std::to_string(BOOST_BEAST_VERSION) + " Boost/" +
-               std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000);
+        return "rackscope native (epoll, Boost.Beast/" + std::to_string(BOOST_BEAST_VERSION) +
+               " parser, Boost/" + std::to_string(BOOST_VERSION / 100000) + "." +
+               std::to_string(BOOST_VERSION / 100 % 1000) + ")";
     }
 
     bool send(const std::string& body, TransferEvents* events) override {
         auto owned = std::make_unique<Exchange>();
         Exchange* x = owned.get();
         x->events = events;
-        x->body = &body;
-        x->head = setup_.get ? head_ + "\r\n"
-                             : head_ + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+        x->request = head_;
+        if (setup_.get) {
+            x->request += "\r\n";
+        } else {
+            x->request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+            x->request += body;
+        }
         if (setup_.timeoutS > 0)
             x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(setup_.timeoutS));
         inFlight_[events] = std::move(owned);
-        if (!resolveError_.empty()) { // ended after send() returns, as any other failure
-            asio::post(io_, [this, x] {
-                if (!x->dropped)
-                    end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}});
-            });
+        // Whatever ends the request here is said after send() returns, as any other failure.
+        sending_ = true;
+        if (!resolveError_.empty()) {
+            end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}});
         } else if (!idle_.empty()) {
             x->conn = std::move(idle_.back());
             idle_.pop_back();
+            x->conn->x = x;
             x->reused = true;
             write(x);
         } else {
             connect(x, 0);
         }
+        sending_ = false;
         return true;
     }
 
@@ -205,91 +229,142 @@ public:
         if (it == inFlight_.end())
             return;
         Exchange* x = it->second.get();
-        x->dropped = true;
-        if (x->conn)
-            x->conn->stream.close();               // its pending operation ends, aborted, and is ignored
-        dropped_.push_back(std::move(it->second)); // alive until then: the operation holds its buffers
+        setTimer(x, std::nullopt);
+        retire(x->conn);
+        dropped_.push_back(std::move(it->second)); // until the next wait: a callback may be using it now
         inFlight_.erase(it);
     }
 
-    bool wait(Clock::time_point until, std::string*) override {
-        if (!timerArmed_ || timerAt_ != until) {
-            timerAt_ = until;
-            timerArmed_ = true;
-            timer_.expires_at(until);
-            timer_.async_wait([this](const error_code& ec) {
-                if (!ec)
-                    timerArmed_ = false;
-            });
+    bool wait(Clock::time_point until, std::string* error) override {
+        if (!poller_.error().empty()) {
+            *error = poller_.error();
+            return false;
         }
-        io_.run_one(); // until something happened: the timer, I/O, or wake()
-        // And what else is ready, a bounded number: a server that never stops sending keeps a read
-        // ready at every turn, and the engine must get back to its cancel flag and its schedule.
-        for (int i = 0; i < kHandlersPerWait && io_.poll_one(); ++i) {
-        }
+        retired_.clear(); // nothing refers to these now: the last wait's events are handled
+        dropped_.clear();
+        const bool ended = endLater();
+        const Clock::time_point at = timers_.empty() ? until : std::min(until, timers_.begin()->first);
+        const int n = poller_.wait(at, !ended, ready_.data(), error);
+        if (n < 0)
+            return false;
+        for (int i = 0; i < n; ++i)
+            handle(*static_cast<Connection*>(ready_[size_t(i)].tag));
+        expireTimers();
         return true;
     }
 
-    void wake() override {
-        asio::post(io_, [] {});
-    }
+    void wake() override { poller_.wake(); }
 
 private:
+    struct Exchange;
+
     struct Connection {
-        explicit Connection(asio::io_context& io) : stream(io.get_executor()) {}
-        // the io_context's own executor, not the type-erased default: a dispatch per operation less
-        beast::basic_stream<tcp, asio::io_context::executor_type> stream;
-        beast::flat_buffer buffer;
+        enum class State { Connecting, Writing, Reading, Idle };
+        int fd = -1; // -1 once let go
+        State state = State::Connecting;
+        uint32_t watched = 0;  // what epoll watches it for; 0 before it is added
+        Exchange* x = nullptr; // the request on it; none while it idles
+        size_t address = 0;    // which of the host's addresses it is connected to
+        std::string unparsed;  // read but not yet taken by the parser: a header cut by a read
     };
 
-    // One request on its connection.
+    // One request, and the connection it is on.
     struct Exchange {
         TransferEvents* events = nullptr;
-        const std::string* body = nullptr;
-        std::string head; // request line and headers, this body's length among them
+        std::string request; // request line, headers and body
+        size_t written = 0;
         std::unique_ptr<Connection> conn;
         std::optional<BodyParser> parser;
-        std::optional<Clock::time_point> deadline;
+        std::optional<Clock::time_point> deadline; // the request timeout's
+        std::optional<std::multimap<Clock::time_point, Exchange*>::iterator> timer;
         Clock::time_point connectStarted;
         Clock::time_point readAt; // when the bytes parsed now were read
         std::optional<double> connectMs;
-        bool reused = false, retried = false, dropped = false;
+        std::optional<TransferEnd> endedInSend; // said at the next wait
+        bool reused = false, retried = false;
     };
 
-    static constexpr int kHandlersPerWait = 256;
-
-    // Declared first, destroyed last: every socket is closed before its io_context goes.
-    asio::io_context io_{1};
-    asio::executor_work_guard<asio::io_context::executor_type> work_ = asio::make_work_guard(io_);
-    asio::steady_timer timer_{io_};
-    Clock::time_point timerAt_;
-    bool timerArmed_ = false;
+    Poller poller_;
+    std::array<Poller::Ready, Poller::kMaxReady> ready_;
+    std::array<char, 65536> buffer_; // each read's bytes, parsed at once
     HttpSetup setup_;
     Target target_;
     std::string head_, resolveError_;
-    tcp::resolver::results_type endpoints_;
+    std::vector<Address> addresses_;
     std::vector<std::unique_ptr<Connection>> idle_;
     std::unordered_map<TransferEvents*, std::unique_ptr<Exchange>> inFlight_;
+    std::multimap<Clock::time_point, Exchange*> timers_; // connect and request timeouts, due first first
+    bool sending_ = false;
+    std::vector<TransferEvents*> endedInSend_;
+    // Let go in this wait, freed in the next: this wait's events may still name them.
+    std::vector<std::unique_ptr<Connection>> retired_;
     std::vector<std::unique_ptr<Exchange>> dropped_;
 
-    void setExpiry(Connection& c, std::optional<Clock::time_point> at) {
-        if (at)
-            c.stream.expires_at(*at);
-        else
-            c.stream.expires_never();
+    // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
+    void resolve() {
+        addrinfo hints{};
+        hints.ai_family = AF_UNSPEC;
+        hints.ai_socktype = SOCK_STREAM;
+        hints.ai_protocol = IPPROTO_TCP;
+        addrinfo* found = nullptr;
+        const int rc = ::getaddrinfo(target_.host.c_str(), target_.port.c_str(), &hints, &found);
+        for (const addrinfo* a = found; rc == 0 && a; a = a->ai_next) {
+            if (a->ai_addrlen > sizeof(sockaddr_storage))
+                continue;
+            Address address;
+            std::memcpy(&address.bytes, a->ai_addr, a->ai_addrlen);
+            address.size = a->ai_addrlen;
+            address.family = a->ai_family;
+            addresses_.push_back(address);
+        }
+        if (found)
+            ::freeaddrinfo(found);
+        if (addresses_.empty())
+            resolveError_ =
+                "could not resolve " + target_.host + (rc ? std::string(": ") + ::gai_strerror(rc) : "");
     }
 
-    void connect(Exchange* x, size_t endpoint) {
-        if (endpoint == 0)
+    void watch(Connection& c, Connection::State state, uint32_t events) {
+        c.state = state;
+        if (c.watched == events)
+            return;
+        if (!(c.watched ? poller_.change(c.fd, events, &c) : poller_.add(c.fd, events, &c)))
+            return fail(c.x, systemError(errno),
+                        state == Connection::State::Connecting ? Stage::Connect : Stage::Send);
+        c.watched = events;
+    }
+
+    void closeSocket(Connection* c) {
+        if (!c || c->fd < 0)
+            return;
+        if (c->watched) // before close: a child forked this moment would keep the socket, and epoll with it
+            poller_.remove(c->fd);
+        ::close(c->fd);
+        c->fd = -1;
+    }
+
+    // Let go of a connection: closed now, freed at the next wait.
+    void retire(std::unique_ptr<Connection>& c) {
+        if (!c)
+            return;
+        closeSocket(c.get());
+        c->x = nullptr;
+        retired_.push_back(std::move(c));
+    }
+
+    void connect(Exchange* x, size_t address) {
+        if (address == 0)
             x->connectStarted = Clock::now();
-        x->conn = std::make_unique<Connection>(io_);
-        const tcp::endpoint to = std::next(endpoints_.begin(), std::ptrdiff_t(endpoint))->endpoint();
-        error_code opened;
-        x->conn->stream.socket().open(to.protocol(), opened);
-        if (opened)
-            return fail(x, opened, Stage::Connect);
-        ::fcntl(x->conn->stream.socket().native_handle(), F_SETFD,
-                FD_CLOEXEC); // nothing the agent starts inherits it
+        const Address& to = addresses_[address];
+        x->conn = std::make_unique<Connection>();
+        Connection& c = *x->conn;
+        c.x = x;
+        c.address = address;
+        c.fd = ::socket(to.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+        if (c.fd < 0)
+            return fail(x, systemError(errno), Stage::Connect);
+        const int one = 1;
+        ::setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         std::optional<Clock::time_point> limit = x->deadline;
         if (setup_.connectTimeoutS > 0) {
             const auto byConnect =
@@ -297,138 +372,225 @@ private:
                                         std::chrono::duration<double>(setup_.connectTimeoutS));
             limit = limit ? std::min(*limit, byConnect) : byConnect;
         }
-        setExpiry(*x->conn, limit);
-        x->conn->stream.async_connect(to, [this, x, endpoint](const error_code& ec) {
-            if (x->dropped)
-                return;
-            if (ec && ec != beast::error::timeout && endpoint + 1 < endpoints_.size())
-                return connect(x, endpoint + 1); // the host's next address
-            if (ec)
-                return fail(x, ec, Stage::Connect);
-            error_code ignored;
-            x->conn->stream.socket().set_option(tcp::no_delay(true), ignored);
-            x->conn->stream.socket().non_blocking(true, ignored); // write() never waits
-            x->connectMs = msSince(x->connectStarted);
-            write(x);
-        });
+        setTimer(x, limit);
+        if (::connect(c.fd, reinterpret_cast<const sockaddr*>(&to.bytes), to.size) == 0)
+            return connected(x);
+        if (errno != EINPROGRESS)
+            return connectFailed(x, systemError(errno));
+        watch(c, Connection::State::Connecting, EPOLLOUT);
     }
 
-    // The request is written at once where the socket takes it all (nearly always: it is small), without
-    // a round through the event loop; what it does not take is written when it can.
+    void connectFailed(Exchange* x, const error_code& ec) {
+        const size_t next = x->conn->address + 1;
+        if (next < addresses_.size()) { // the host's next address
+            retire(x->conn);
+            return connect(x, next);
+        }
+        fail(x, ec, Stage::Connect);
+    }
+
+    void connected(Exchange* x) {
+        x->connectMs = msSince(x->connectStarted);
+        write(x);
+    }
+
     void write(Exchange* x) {
-        setExpiry(*x->conn, x->deadline);
+        x->written = 0;
+        setTimer(x, x->deadline);
         x->events->sending(Clock::now());
-        const std::array<asio::const_buffer, 2> request{asio::buffer(x->head), asio::buffer(*x->body)};
-        error_code ec;
-        const size_t written = x->conn->stream.socket().write_some(request, ec);
-        if (ec && ec != asio::error::would_block) // ended after send() returns, as any other failure
-            return asio::post(io_, [this, x, ec] {
-                if (!x->dropped)
-                    fail(x, ec, Stage::Send);
-            });
-        if (written == asio::buffer_size(request))
-            return awaitResponse(x);
-        beast::buffers_suffix<std::array<asio::const_buffer, 2>> rest(request);
-        rest.consume(written);
-        asio::async_write(x->conn->stream, rest, [this, x](const error_code& error, size_t) {
-            if (x->dropped)
-                return;
-            if (error)
-                return fail(x, error, Stage::Send);
-            awaitResponse(x);
-        });
+        writeRest(x);
     }
 
-    void awaitResponse(Exchange* x) {
+    // As much of the request as the socket takes (nearly always all: it is small); the rest when it can.
+    void writeRest(Exchange* x) {
+        Connection& c = *x->conn;
+        while (x->written < x->request.size()) {
+            const ssize_t n =
+                ::send(c.fd, x->request.data() + x->written, x->request.size() - x->written, MSG_NOSIGNAL);
+            if (n >= 0) {
+                x->written += size_t(n);
+            } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return watch(c, Connection::State::Writing, EPOLLOUT);
+            } else if (errno != EINTR) {
+                return fail(x, systemError(errno), Stage::Send);
+            }
+        }
         x->parser.emplace([x](int status, beast::string_view piece) {
             return x->events->received(status, piece.data(), piece.size(), x->readAt);
         });
-        read(x);
+        watch(c, Connection::State::Reading, EPOLLIN);
+    }
+
+    void handle(Connection& c) {
+        if (c.fd < 0) // let go earlier in this wait
+            return;
+        switch (c.state) {
+        case Connection::State::Idle: // closed by the server, or sent what nobody asked for
+            return letIdleGo(c);
+        case Connection::State::Connecting: {
+            int error = 0;
+            socklen_t size = sizeof error;
+            if (::getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0)
+                error = errno;
+            if (error == EINPROGRESS || error == EALREADY)
+                return;
+            return error ? connectFailed(c.x, systemError(error)) : connected(c.x);
+        }
+        case Connection::State::Writing:
+            return writeRest(c.x);
+        case Connection::State::Reading:
+            return read(c.x);
+        }
+    }
+
+    void letIdleGo(Connection& c) {
+        const auto it =
+            std::find_if(idle_.begin(), idle_.end(), [&](const auto& i) { return i.get() == &c; });
+        if (it == idle_.end())
+            return;
+        std::swap(*it, idle_.back());
+        retire(idle_.back());
+        idle_.pop_back();
     }
 
     // One read of the socket, and what it brought parsed at once: each piece of the body is timed by the
     // read that brought it.
     void read(Exchange* x) {
-        Connection& c = *x->conn;
-        c.stream.async_read_some(
-            c.buffer.prepare(beast::read_size(c.buffer, 65536)), [this, x](error_code ec, size_t n) {
-                if (x->dropped)
-                    return;
-                x->readAt = Clock::now();
-                if (ec == asio::error::eof) {
-                    if (!x->parser->got_some())
-                        return fail(x, http::error::end_of_stream, Stage::Receive);
-                    ec = {};
-                    x->parser->put_eof(ec); // a body that ends with the connection, or one cut short
-                } else if (!ec) {
-                    x->conn->buffer.commit(n);
-                    ec = parse(x);
-                }
-                if (x->parser->stopped()) {
-                    x->conn.reset(); // the engine stopped it, and said why
-                    return end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
-                }
-                if (ec)
-                    return fail(x, ec, Stage::Receive);
-                if (x->parser->is_done())
-                    return complete(x);
-                // The stream's own timer loses every race to a read that data is already waiting for, so
-                // under a flood it would never fire: the request timeout is checked here too.
-                if (x->deadline && x->readAt >= *x->deadline) {
-                    x->conn.reset();
-                    return end(x, TransferEnd{Failure::Timeout, "", statusOf(x), x->connectMs});
-                }
-                read(x);
-            });
+        const ssize_t n = ::recv(x->conn->fd, buffer_.data(), buffer_.size(), 0);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+                return;
+            return fail(x, systemError(errno), Stage::Receive);
+        }
+        x->readAt = Clock::now();
+        error_code ec;
+        if (n == 0) {
+            if (!x->parser->got_some())
+                return fail(x, http::error::end_of_stream, Stage::Receive);
+            x->parser->put_eof(ec); // a body that ends with the connection, or one cut short
+        } else {
+            ec = parse(x, buffer_.data(), size_t(n));
+        }
+        if (x->parser->stopped()) // the engine stopped it, and said why
+            return end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
+        if (ec)
+            return fail(x, ec, Stage::Receive);
+        if (x->parser->is_done())
+            return complete(x);
+        // A server that never stops sending keeps the socket ready at every turn: the request timeout is
+        // checked here too.
+        if (x->deadline && x->readAt >= *x->deadline)
+            return end(x, TransferEnd{Failure::Timeout, "", statusOf(x), x->connectMs});
     }
 
     // The response's status once its status line is parsed, else 0.
     static int statusOf(const Exchange* x) { return x->parser ? x->parser->status() : 0; }
 
-    // What the connection's buffer holds, through the parser (eager: as far as it goes in one call).
-    static error_code parse(Exchange* x) {
-        beast::flat_buffer& buffer = x->conn->buffer;
+    // The bytes just read, after what an earlier read left unparsed, through the parser (eager: as far as
+    // they go); what it cannot take yet is kept for the next read.
+    static error_code parse(Exchange* x, const char* data, size_t size) {
+        std::string& unparsed = x->conn->unparsed;
+        if (!unparsed.empty()) {
+            unparsed.append(data, size);
+            data = unparsed.data();
+            size = unparsed.size();
+        }
+        size_t used = 0;
         error_code ec;
-        while (buffer.size() > 0 && !x->parser->is_done()) {
-            const size_t used = x->parser->put(buffer.data(), ec);
-            buffer.consume(used);
-            if (ec == http::error::need_more)
-                return {}; // the rest of a header, or of a chunk's size line, is still to come
-            if (ec || used == 0)
+        while (used < size && !x->parser->is_done()) {
+            const size_t n = x->parser->put(boost::asio::const_buffer(data + used, size - used), ec);
+            used += n;
+            if (ec == http::error::need_more) {
+                ec = {}; // the rest of a header, or of a chunk's size line, is still to come
+                break;
+            }
+            if (ec || n == 0)
                 break;
         }
+        if (!unparsed.empty())
+            unparsed.erase(0, used);
+        else if (used < size)
+            unparsed.assign(data + used, size - used);
         return ec;
     }
 
     void complete(Exchange* x) {
-        // kept for the next request when the server keeps it and nothing unread is left on it
-        if (x->parser->keep_alive() && x->conn->buffer.size() == 0 &&
-            (setup_.concurrency <= 0 || idle_.size() < size_t(setup_.concurrency)))
+        // kept for the next request when the server keeps it and nothing unread is left on it; still
+        // watched, so that a close while it idles lets it go
+        Connection& c = *x->conn;
+        if (x->parser->keep_alive() && c.unparsed.empty() &&
+            (setup_.concurrency <= 0 || idle_.size() < size_t(setup_.concurrency))) {
+            c.state = Connection::State::Idle;
+            c.x = nullptr;
             idle_.push_back(std::move(x->conn));
+        }
         end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
     }
 
     void fail(Exchange* x, const error_code& ec, Stage stage) {
         // A kept connection the server closed while it idled: the request goes again on a new one, once,
         // as libcurl does, when nothing of a response came.
-        const bool closedWhileIdle = ec == http::error::end_of_stream ||
-                                     ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+        const bool closedWhileIdle =
+            ec == http::error::end_of_stream || ec == errc::connection_reset || ec == errc::broken_pipe;
         if (x->reused && !x->retried && stage != Stage::Connect && statusOf(x) == 0 && closedWhileIdle) {
             x->retried = true;
             x->reused = false;
             x->parser.reset();
+            retire(x->conn);
             return connect(x, 0);
         }
-        x->conn.reset();
         end(x, TransferEnd{failureOf(ec, stage), describe(ec, stage, target_),
                            statusOf(x) ? std::optional<int>(statusOf(x)) : std::nullopt, x->connectMs});
     }
 
     void end(Exchange* x, const TransferEnd& how) {
+        setTimer(x, std::nullopt);
+        retire(x->conn);
+        if (sending_) { // said at the next wait, after send() has returned
+            x->endedInSend = how;
+            endedInSend_.push_back(x->events);
+            return;
+        }
         TransferEvents* events = x->events;
         auto node = inFlight_.extract(events); // freed when this returns
         if (node)
             events->ended(how);
+    }
+
+    // Says the ends found while sending; true if there were any.
+    bool endLater() {
+        if (endedInSend_.empty())
+            return false;
+        std::vector<TransferEvents*> pending;
+        pending.swap(endedInSend_);
+        for (TransferEvents* events : pending)
+            if (const auto it = inFlight_.find(events); it != inFlight_.end()) // not dropped since
+                end(it->second.get(), *it->second->endedInSend);
+        return true;
+    }
+
+    void setTimer(Exchange* x, std::optional<Clock::time_point> at) {
+        if (x->timer)
+            timers_.erase(*x->timer);
+        x->timer.reset();
+        if (at)
+            x->timer = timers_.emplace(*at, x);
+    }
+
+    // Connect and request timeouts that are due: a connection not made in time, a response not ended.
+    void expireTimers() {
+        if (timers_.empty())
+            return;
+        const Clock::time_point now = Clock::now();
+        while (!timers_.empty() && timers_.begin()->first <= now) {
+            Exchange* x = timers_.begin()->second;
+            setTimer(x, std::nullopt);
+            const Connection::State state = x->conn ? x->conn->state : Connection::State::Reading;
+            fail(x, beast::error::timeout,
+                 state == Connection::State::Connecting ? Stage::Connect
+                 : state == Connection::State::Writing  ? Stage::Send
+                                                        : Stage::Receive);
+        }
     }
 };
 

@@ -34,6 +34,7 @@ public:
         process_.waitForFinished(5000);
     }
     bool ok() const { return port_ > 0; }
+    long pid() const { return long(process_.processId()); }
     int port() const { return port_; }
     std::string url() const { return "http://" + address_ + ":" + std::to_string(port_) + "/v1"; }
 

@@ -20,6 +20,9 @@
 // ttft-per-stream=MS is a capacity model: each other completion being streamed when a request is read adds MS
 // to its TTFT, so the latency grows with the load as a server's does.
 //
+// --fixed-answer answers each completion request with one prepared response, its body not read: the
+// plain-rate bench's server, cheaper a request than the clients it measures.
+//
 // Faults: split (each event in pieces, 2 ms apart), batch (all of a
 // request's events in one write), comments (": keep-alive" between events),
 // empty (an empty-content chunk before each token), error@N (an error event
@@ -243,6 +246,14 @@ public:
         }
     }
 
+    // --fixed-answer: each completion request answered at once with one prepared response, its body not
+    // read (one token; usage as for the plain-rate bench's prompt of 8 words). A web server's fixed page:
+    // what the plain-rate bench measures clients against, so that the server costs less a request than
+    // they do and the rate is theirs.
+    void answerEveryCompletionTheSame() {
+        fixedAnswer_ = httpResponse(200, "OK", plainCompletion(false, " tok", "cmpl-fixed", "fixed", 1, 8));
+    }
+
 private:
     void watch(int fd, uint32_t events) {
         epoll_event ev{};
@@ -343,6 +354,13 @@ private:
             }
             if (c.in.size() < headerEnd + 4 + length)
                 return;
+            if (!fixedAnswer_.empty() && head.rfind("POST /v1/completions ", 0) == 0) { // --fixed-answer
+                c.in.erase(0, headerEnd + 4 + length);
+                ++received_;
+                c.busy = true;
+                schedule(c, c.received, fixedAnswer_, true, false, true);
+                continue;
+            }
             const std::string requestLine(head.substr(0, head.find("\r\n")));
             const std::string body = c.in.substr(headerEnd + 4, length);
             c.in.erase(0, headerEnd + 4 + length);
@@ -371,6 +389,21 @@ private:
         return "HTTP/1.1 " + std::to_string(status) + " " + reason +
                "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
                "\r\n\r\n" + body;
+    }
+
+    // A whole (not streamed) completion, the bytes a Json of these members dumps (keys in order) written out:
+    // building and dumping the document cost more than the rest of a request, and the server is not to be
+    // the bottleneck of a client's measurement. `text` is " tok" repeated: nothing to escape.
+    static std::string plainCompletion(bool chat, const std::string& text, const std::string& id,
+                                       const std::string& model, int64_t maxTokens, int64_t promptTokens) {
+        const std::string quoted = "\"" + text + "\"";
+        return R"({"choices":[{"finish_reason":"length","index":0,)" +
+               (chat ? R"("message":{"content":)" + quoted + R"(,"role":"assistant"}}],)"
+                     : R"("text":)" + quoted + "}],") +
+               R"("id":")" + id + R"(","model":)" + Json(model).dump() + R"(,"object":")" +
+               (chat ? "chat.completion" : "text_completion") + R"(","usage":{"completion_tokens":)" +
+               std::to_string(maxTokens) + R"(,"prompt_tokens":)" + std::to_string(promptTokens) +
+               R"(,"total_tokens":)" + std::to_string(promptTokens + maxTokens) + "}}";
     }
 
     std::string latenessReport() {
@@ -529,18 +562,8 @@ private:
             std::string text;
             for (int64_t i = 0; i < maxTokens; ++i)
                 text += " tok";
-            // The bytes a Json of these members dumps (keys in order), written out: building and dumping
-            // the document cost more than the rest of a request, and the server is not to be the bottleneck
-            // of a client's measurement.
-            const std::string quoted = "\"" + text + "\""; // " tok" repeated: nothing to escape
-            const std::string j = R"({"choices":[{"finish_reason":"length","index":0,)" +
-                                  (chat ? R"("message":{"content":)" + quoted + R"(,"role":"assistant"}}],)"
-                                        : R"("text":)" + quoted + "}],") +
-                                  R"("id":")" + id + R"(","model":)" + Json(req.value("model", "")).dump() +
-                                  R"(,"object":")" + (chat ? "chat.completion" : "text_completion") +
-                                  R"(","usage":{"completion_tokens":)" + std::to_string(maxTokens) +
-                                  R"(,"prompt_tokens":)" + std::to_string(promptTokens) +
-                                  R"(,"total_tokens":)" + std::to_string(promptTokens + maxTokens) + "}}";
+            const std::string j =
+                plainCompletion(chat, text, id, req.value("model", ""), maxTokens, promptTokens);
             return schedule(c, at(s.ttftMs + s.tpotMs * double(std::max<int64_t>(0, maxTokens - 1))),
                             httpResponse(200, "OK", j), true, false, true);
         }
@@ -801,6 +824,7 @@ private:
     }
 
     Script defaults_;
+    std::string fixedAnswer_; // --fixed-answer's response; empty without it
     double acceptDelayMs_;
     std::string metrics_; // the exposition GET /metrics replays; empty: no /metrics
     int kvSlots_;
@@ -822,6 +846,7 @@ int main(int argc, char** argv) {
     Script defaults;
     std::string address = "127.0.0.1", script, metrics;
     int kvSlots = 32;
+    bool fixedAnswer = false;
     int port = 0;
     double acceptDelayMs = 0;
     for (int i = 1; i < argc; ++i) {
@@ -854,10 +879,12 @@ int main(int argc, char** argv) {
             std::fclose(f);
         } else if (a == "--kv-slots")
             kvSlots = std::stoi(next());
+        else if (a == "--fixed-answer")
+            fixedAnswer = true;
         else {
             std::fprintf(stderr,
                          "usage: %s [--address A] [--port N] [--script 'ttft=20;tpot=10;...'] "
-                         "[--accept-delay-ms N] [--metrics FILE.prom] [--kv-slots N]\n",
+                         "[--accept-delay-ms N] [--metrics FILE.prom] [--kv-slots N] [--fixed-answer]\n",
                          argv[0]);
             return 2;
         }
@@ -873,6 +900,8 @@ int main(int argc, char** argv) {
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
     Server server(defaults, acceptDelayMs, metrics, kvSlots);
+    if (fixedAnswer)
+        server.answerEveryCompletionTheSame();
     const int bound = server.listenOn(address.c_str(), port);
     if (bound < 0) {
         std::fprintf(stderr, "cannot listen on %s:%d: %s\n", address.c_str(), port, std::strerror(errno));

@@ -178,7 +178,7 @@ private slots:
         QCOMPARE(records, 12);
         QVERIFY(progress >= 1);
         QCOMPARE(result.value("records").toInt(), 12);
-        QVERIFY(result.value("http_client").toString().startsWith(QLatin1String("Boost.Beast/")));
+        QVERIFY(result.value("http_client").toString().startsWith(QLatin1String("rackscope native")));
     }
 
     void ctrlCEndsARunUnderAFloodWithinASecond() {

@@ -461,7 +461,8 @@ private slots:
         qunsetenv("http_proxy");
         qunsetenv("no_proxy");
         expectAll(plain, Failure::Ok, 2);
-        QVERIFY2(plain.outcome.httpClient.rfind("Boost.Beast/", 0) == 0, plain.outcome.httpClient.c_str());
+        QVERIFY2(plain.outcome.httpClient.rfind("rackscope native", 0) == 0,
+                 plain.outcome.httpClient.c_str());
         expectAll(viaProxy, Failure::Connect, 2);
         QVERIFY2(viaProxy.outcome.httpClient.rfind("libcurl/", 0) == 0, viaProxy.outcome.httpClient.c_str());
         expectAll(direct, Failure::Ok, 2);
@@ -470,7 +471,7 @@ private slots:
     void eachClientSaysWhoItIs() {
         const Run run = runLoad(specFor(server_, "ttft=1;tpot=1", 1, 1));
         expectAll(run, Failure::Ok, 1);
-        const char* want = client == HttpClient::Native ? "Boost.Beast/" : "libcurl/";
+        const char* want = client == HttpClient::Native ? "rackscope native" : "libcurl/";
         QVERIFY2(run.outcome.httpClient.rfind(want, 0) == 0, run.outcome.httpClient.c_str());
     }
 
@@ -666,6 +667,18 @@ private slots:
 
     // A trace replayed: each request scheduled at its time (sped up twice), with its own lengths, whatever
     // the run's length distributions say; no concurrency cap and no request count: the trace is both.
+    // Prompts of a few megabytes are more than a socket takes in one write: each is written whole, in pieces
+    // as the server reads, and the server counts every word.
+    void aRequestLargerThanTheSocketTakesIsWrittenWhole() {
+        LoadSpec spec = specFor(server_, "ttft=1;tpot=1", 3, 3);
+        spec.inputLen = {LengthDist::Kind::Fixed, 1'500'000, 0};
+        spec.timeoutS = 30; // a request not written whole would wait for its response forever
+        const Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 3);
+        for (const RequestRecord& r : run.records)
+            QCOMPARE(r.inputTokens.value_or(-1), int64_t(1'500'000));
+    }
+
     void aTraceIsReplayedAtItsTimes() {
         LoadSpec spec = specFor(server_, "ttft=5;tpot=2", 0, 0);
         spec.inputLen = {LengthDist::Kind::Fixed, 999, 0};
