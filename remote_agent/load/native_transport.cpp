@@ -181,7 +181,7 @@ public:
 
     ~NativeTransport() override {
         for (auto& [events, x] : inFlight_)
-            closeSocket(x->conn.get());
+            closeSocket(x.conn.get());
         for (auto& c : idle_)
             closeSocket(c.get());
     }
@@ -193,9 +193,9 @@ public:
     }
 
     bool send(const std::string& body, TransferEvents* events) override {
-        auto owned = std::make_unique<Exchange>();
-        Exchange* x = owned.get();
+        Exchange* x = &inFlight_[events]; // the map's node holds it: one allocation, not two
         x->events = events;
+        x->request.reserve(head_.size() + 40 + body.size());
         x->request = head_;
         if (setup_.get) {
             x->request += "\r\n";
@@ -206,7 +206,6 @@ public:
         if (setup_.timeoutS > 0)
             x->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(setup_.timeoutS));
-        inFlight_[events] = std::move(owned);
         // Whatever ends the request here is said after send() returns, as any other failure.
         sending_ = true;
         if (!resolveError_.empty()) {
@@ -228,11 +227,10 @@ public:
         const auto it = inFlight_.find(events);
         if (it == inFlight_.end())
             return;
-        Exchange* x = it->second.get();
+        Exchange* x = &it->second;
         setTimer(x, std::nullopt);
         retire(x->conn);
-        dropped_.push_back(std::move(it->second)); // until the next wait: a callback may be using it now
-        inFlight_.erase(it);
+        dropped_.push_back(inFlight_.extract(it)); // until the next wait: a callback may be using it now
     }
 
     bool wait(Clock::time_point until, std::string* error) override {
@@ -292,13 +290,13 @@ private:
     std::string head_, resolveError_;
     std::vector<Address> addresses_;
     std::vector<std::unique_ptr<Connection>> idle_;
-    std::unordered_map<TransferEvents*, std::unique_ptr<Exchange>> inFlight_;
+    std::unordered_map<TransferEvents*, Exchange> inFlight_;
     std::multimap<Clock::time_point, Exchange*> timers_; // connect and request timeouts, due first first
     bool sending_ = false;
     std::vector<TransferEvents*> endedInSend_;
     // Let go in this wait, freed in the next: this wait's events may still name them.
     std::vector<std::unique_ptr<Connection>> retired_;
-    std::vector<std::unique_ptr<Exchange>> dropped_;
+    std::vector<decltype(inFlight_)::node_type> dropped_;
 
     // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
     void resolve() {
@@ -565,7 +563,7 @@ private:
         pending.swap(endedInSend_);
         for (TransferEvents* events : pending)
             if (const auto it = inFlight_.find(events); it != inFlight_.end()) // not dropped since
-                end(it->second.get(), *it->second->endedInSend);
+                end(&it->second, *it->second.endedInSend);
         return true;
     }
 

@@ -66,10 +66,10 @@ bool Poller::armTimer(Clock::time_point at, std::string* error) {
 
 int Poller::wait(std::optional<Clock::time_point> until, bool block, Ready* ready, std::string* error) {
     int timeoutMs = block ? -1 : 0;
-    if (block && until) {
+    if (block && until && armedFor_ != until) { // armed already for it: it rings when it is due
         if (*until <= Clock::now())
             timeoutMs = 0;
-        else if (armedFor_ != until && !armTimer(*until, error))
+        else if (!armTimer(*until, error))
             return -1;
     }
     const int n = ::epoll_wait(epoll_, events_, kMaxReady, timeoutMs);
