@@ -171,6 +171,10 @@ struct TimingError {
     size_t inPause = 0;
     double ownTtftP99 = 0;
     double clientWaitedMs = -1; // the engine's thread runnable while others had its core (-1: not known)
+    // Each TTFT error less how late the server wrote that request's first token, by the server's own clock:
+    // the client's part (its sending, its reading, the kernel between them).
+    size_t clientKnown = 0;
+    double clientTtftMedian = 0, clientTtftP99 = 0;
     bool inBound() const {
         return failed == 0 && ok > 0 && ttftMedian < 1 && ttftP99 < 2 && tpotMedian < 1 && tpotP99 < 2;
     }
@@ -206,6 +210,11 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
         s.requests = 2 * int64_t(streams);
     }
     s.inputLen = {LengthDist::Kind::Fixed, 16, 0};
+    // Each request's prompt tagged with its index ("#N "), so that the server says how late it wrote that
+    // request's first token: 16 words, as inputLen would make them.
+    for (int64_t i = 0; i < s.warmup + s.requests; ++i)
+        s.prompts.push_back(Prompt{
+            "#" + std::to_string(i) + " the of and to in is that for it as with was on be at", {}, 0, {}});
     s.outputLen = {LengthDist::Kind::Fixed, double(tokens), 0};
     s.headers = {{"X-Test-Script", "ttft=" + std::to_string(ttftMs) + ";tpot=" + std::to_string(tpotMs)}};
     const double measuredFromS = shape == Shape::Arrivals ? e2eS : 0;
@@ -243,6 +252,8 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
         return false;
     };
     e.serverLateness = server.get("/test/lateness");
+    const Json firstTokenLate = Json::parse(server.get("/test/first-token-lateness"), nullptr, false);
+    std::vector<double> clientTtft;
     for (const RequestRecord& r : records) {
         if (r.warmup || r.sentS < measuredFromS)
             continue;
@@ -252,6 +263,9 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
         }
         ++e.ok;
         ttft.push_back(std::abs(*r.ttftMs - ttftMs));
+        if (const std::string tag = std::to_string(r.index);
+            firstTokenLate.is_object() && firstTokenLate.contains(tag) && firstTokenLate[tag].is_number())
+            clientTtft.push_back(std::abs(*r.ttftMs - ttftMs - firstTokenLate[tag].get<double>()));
         tpot.push_back(std::abs(*r.tpotMs() - tpotMs));
         const double sent = r.sentS, due = r.sentS + ttftMs / 1000, came = r.sentS + *r.ttftMs / 1000;
         if (paused(at(sent), at(sent + 0.002)) || paused(at(due - 0.001), at(std::max(came, due))))
@@ -267,6 +281,10 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
     e.tpotMedian = b.median;
     e.tpotP99 = b.percentiles.empty() ? 0 : b.percentiles[0].second;
     e.inFlightMedian = statsOf(inFlight, {}).median;
+    const MetricStats c = statsOf(clientTtft, {99});
+    e.clientKnown = clientTtft.size();
+    e.clientTtftMedian = c.median;
+    e.clientTtftP99 = c.percentiles.empty() ? 0 : c.percentiles[0].second;
     return e;
 }
 
@@ -279,6 +297,14 @@ void printTiming(const char* label, int streams, const TimingError& e) {
                 e.tpotMedian, e.tpotMedian / 1.0, e.tpotP99, e.tpotP99 / 2.0);
     std::printf("    the server's own lateness writing them: %s\n",
                 e.serverLateness.empty() ? "not known" : e.serverLateness.c_str());
+    if (e.clientKnown > 0)
+        std::printf(
+            "    the client's own TTFT error (each less how late the server wrote that first token, %zu of "
+            "%zu): median %.3f ms (ratio %.2f to 1 ms), p99 %.3f ms (ratio %.2f to 2 ms)\n",
+            e.clientKnown, e.ok, e.clientTtftMedian, e.clientTtftMedian / 1.0, e.clientTtftP99,
+            e.clientTtftP99 / 2.0);
+    else
+        std::printf("    the client's own TTFT error: not known (the server tagged no first token)\n");
     if (e.pausesMeasured)
         std::printf("    TTFT error p99 apart from the machine's pauses and other work on the client's core: "
                     "%.3f ms (ratio %.2f to 2 ms; %zu of %zu first tokens had a pause of a core, or the "

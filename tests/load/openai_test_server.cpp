@@ -10,7 +10,9 @@
 // loop got round to it, so a burst of requests does not shift the later
 // ones' schedule. GET /test/lateness says how late the server itself wrote
 // (p50, p99, max since the last call), to tell its delays from the client's;
-// GET /test/requests how many completions it was asked for.
+// GET /test/requests how many completions it was asked for. A request whose prompt (a chat's last message)
+// starts "#N " is tagged N, and GET /test/first-token-lateness gives how late the server wrote each tagged
+// request's first token, so that a benchmark can take the server's part out of each TTFT error.
 // With --metrics FILE (a real /metrics scrape of vLLM, SGLang, TGI, Triton or trtllm-serve), GET /metrics
 // serves that exposition as written, with the load gauges and counters it knows replaced by live
 // values: running is the completions being streamed up to --kv-slots, waiting the rest, KV-cache use
@@ -39,11 +41,14 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -158,6 +163,7 @@ struct Write {
     bool chained = false;    // one of a response's writes: when it goes, the connection's next is queued
     double repeatMs =
         -1; // written again this long after, until the connection is gone (a stream without end)
+    int64_t firstTokenOf = -1; // this write carries the first token of the request tagged so (-1: none)
     bool operator>(const Write& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
@@ -187,6 +193,9 @@ public:
         listen_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         const int one = 1;
         ::setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        // Each connection accepted has its arrivals stamped by the kernel (arrivalOf), from start-up: the
+        // kernel turns stamping on a moment after it is first asked.
+        ::setsockopt(listen_, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
         sockaddr_in a{};
         a.sin_family = AF_INET;
         a.sin_port = htons(uint16_t(port));
@@ -299,6 +308,26 @@ private:
         connections_.erase(fd);
     }
 
+    // When the bytes just read came in: the kernel's stamp on them (SO_TIMESTAMPNS, by the wall clock) put on
+    // the steady clock, else now. A request's script runs from its arrival, so that the server's own delay
+    // in reading it counts as its lateness, not as the client's.
+    static Clock::time_point arrivalOf(msghdr& m) {
+        const Clock::time_point now = Clock::now();
+        timespec wallNow{};
+        ::clock_gettime(CLOCK_REALTIME, &wallNow);
+        for (cmsghdr* h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+            if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_TIMESTAMPNS)
+                continue;
+            timespec came{};
+            std::memcpy(&came, CMSG_DATA(h), sizeof came);
+            const int64_t agoNs =
+                (int64_t(wallNow.tv_sec) - came.tv_sec) * 1000000000 + (wallNow.tv_nsec - came.tv_nsec);
+            if (agoNs >= 0 && agoNs < 10'000'000'000) // a stamp from a wall clock that jumped is not used
+                return now - std::chrono::nanoseconds(agoNs);
+        }
+        return now;
+    }
+
     // Reads what the connection has; false when it closed.
     bool receive(int fd) {
         auto it = connections_.find(fd);
@@ -307,10 +336,17 @@ private:
         Connection& c = *it->second;
         char buf[65536];
         for (;;) {
-            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            iovec into{buf, sizeof buf};
+            alignas(cmsghdr) char stamp[CMSG_SPACE(sizeof(timespec))];
+            msghdr m{};
+            m.msg_iov = &into;
+            m.msg_iovlen = 1;
+            m.msg_control = stamp;
+            m.msg_controllen = sizeof stamp;
+            const ssize_t n = ::recvmsg(fd, &m, 0);
             if (n > 0) {
                 c.in.append(buf, size_t(n));
-                c.received = Clock::now();
+                c.received = arrivalOf(m);
                 if (size_t(n) < sizeof buf)
                     return true; // all there was: epoll (level-triggered) says when more comes
                 continue;
@@ -369,9 +405,10 @@ private:
     }
 
     void schedule(Connection& c, Clock::time_point at, std::string bytes, bool raw = false,
-                  bool close = false, bool end = false) {
+                  bool close = false, bool end = false, int64_t firstTokenOf = -1) {
         Write w{at, ++seq_, c.fd, c.generation, std::move(bytes), raw, close, end};
         w.chained = true;
+        w.firstTokenOf = firstTokenOf;
         if (c.queued && at >= c.chainEnd) {
             c.chainEnd = at;
             c.later.push_back(std::move(w)); // a response's writes come in time order: due after those
@@ -389,6 +426,22 @@ private:
         return "HTTP/1.1 " + std::to_string(status) + " " + reason +
                "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
                "\r\n\r\n" + body;
+    }
+
+    // A request's tag: its prompt (or its last message) starting "#N " for a number N; -1 otherwise.
+    static int64_t requestTag(const Json& req, bool chat) {
+        const Json* text = nullptr;
+        if (!chat && req.contains("prompt"))
+            text = &req["prompt"];
+        else if (chat && req.contains("messages") && req["messages"].is_array() && !req["messages"].empty() &&
+                 req["messages"].back().is_object() && req["messages"].back().contains("content"))
+            text = &req["messages"].back()["content"];
+        if (!text || !text->is_string())
+            return -1;
+        const std::string& t = text->get_ref<const std::string&>();
+        if (t.size() < 2 || t[0] != '#' || !std::isdigit(static_cast<unsigned char>(t[1])))
+            return -1;
+        return std::strtoll(t.c_str() + 1, nullptr, 10);
     }
 
     // A whole (not streamed) completion, the bytes a Json of these members dumps (keys in order) written out:
@@ -427,6 +480,14 @@ private:
         if (requestLine.rfind("GET /test/lateness ", 0) == 0) {
             c.busy = true;
             return schedule(c, start, httpResponse(200, "OK", latenessReport()), true, false, true);
+        }
+        if (requestLine.rfind("GET /test/first-token-lateness ", 0) == 0) {
+            Json j = Json::object();
+            for (const auto& [tag, ms] : firstTokenLateMs_)
+                j[std::to_string(tag)] = ms;
+            firstTokenLateMs_.clear();
+            c.busy = true;
+            return schedule(c, start, httpResponse(200, "OK", j.dump()), true, false, true);
         }
         if (requestLine.rfind("GET /test/requests ", 0) == 0) { // how many completions were asked for so far
             c.busy = true;
@@ -490,6 +551,7 @@ private:
                     m.is_object() && m.value("content", Json()).is_string() ? countWords(m["content"]) : 0;
         else if (req.value("prompt", Json()).is_string())
             promptTokens = countWords(req["prompt"]);
+        const int64_t tag = requestTag(req, chat);
         const Live now = live();
         if (now.running + now.waiting >= kvSlots_)
             ++preemptions_;
@@ -585,6 +647,7 @@ private:
             events.emplace_back(0.0, "data: " + role.dump() + "\n\n");
         }
         int64_t sent = 0;
+        size_t firstTokenEvent = size_t(-1); // which of the events carries the first token
         double t = s.ttftMs;
         bool cut = false, endless = false;
         while (sent < maxTokens) {
@@ -625,6 +688,8 @@ private:
             std::string text;
             for (int64_t i = 0; i < k; ++i)
                 text += " tok";
+            if (sent == 0)
+                firstTokenEvent = events.size() + (s.comments ? 1 : 0) + (s.empty ? 1 : 0);
             sent += k;
             if (s.comments)
                 events.emplace_back(t, ": keep-alive\n\n");
@@ -655,17 +720,20 @@ private:
                 all += e.second;
             const double last = events.empty() ? 0 : events.back().first;
             events.assign(1, {last, all});
+            firstTokenEvent = sent > 0 ? 0 : size_t(-1);
         }
         double lastAt = 0; // pieces of one event never interleave with the next one's
-        for (auto& [when, bytes] : events) {
+        for (size_t i = 0; i < events.size(); ++i) {
+            const auto& [when, bytes] = events[i];
+            const int64_t firstTokenOf = i == firstTokenEvent ? tag : -1;
             lastAt = std::max(lastAt, when);
             if (s.split && bytes.size() > 4) { // three pieces, one of them cutting "\n\n" in two
                 const size_t a = bytes.size() / 3, b = bytes.size() - 1;
-                schedule(c, at(lastAt), bytes.substr(0, a));
+                schedule(c, at(lastAt), bytes.substr(0, a), false, false, false, firstTokenOf);
                 schedule(c, at(lastAt += s.splitGapMs), bytes.substr(a, b - a));
                 schedule(c, at(lastAt += s.splitGapMs), bytes.substr(b));
             } else {
-                schedule(c, at(lastAt), bytes);
+                schedule(c, at(lastAt), bytes, false, false, false, firstTokenOf);
             }
         }
         const double endAt = std::max(lastAt, events.empty() ? t : 0.0);
@@ -709,8 +777,11 @@ private:
             again.seq = ++seq_;
             writes_.push(std::move(again));
         }
+        const double lateMs = std::chrono::duration<double, std::milli>(Clock::now() - w.at).count();
         if (lateMs_.size() < kMaxLatenessSamples)
-            lateMs_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - w.at).count());
+            lateMs_.push_back(lateMs);
+        if (w.firstTokenOf >= 0)
+            firstTokenLateMs_[w.firstTokenOf] = lateMs;
         Connection& c = *it->second;
         if (w.onlyIfIdle && (c.busy || !c.in.empty()))
             return;
@@ -837,6 +908,9 @@ private:
     std::priority_queue<Write, std::vector<Write>, std::greater<Write>> writes_;
     static constexpr size_t kMaxLatenessSamples = 50'000'000;
     std::vector<double> lateMs_; // how late each write went out against its schedule
+    // How late the first token of each tagged request went out (GET /test/first-token-lateness): a benchmark
+    // tells, request by request, the server's part of a TTFT error from the client's.
+    std::map<int64_t, double> firstTokenLateMs_;
     uint64_t seq_ = 0, generations_ = 0;
 };
 

@@ -679,6 +679,23 @@ private slots:
             QCOMPARE(r.inputTokens.value_or(-1), int64_t(1'500'000));
     }
 
+    // The bench's instrument: the test server says how late it wrote each tagged request's first token, so
+    // that a TTFT error is split into the server's part and the client's. Every request tagged, none other.
+    void theServerSaysHowLateItWroteEachFirstToken() {
+        LoadSpec spec = specFor(server_, "ttft=20;tpot=1", 6, 3);
+        spec.endpoint = Endpoint::ChatCompletions;
+        spec.prompts = {Prompt{"#0 a b", {}, 0, {}}, Prompt{"#1 a b", {}, 0, {}}, Prompt{"#2 a b", {}, 0, {}},
+                        Prompt{"no tag", {}, 0, {}}};
+        server_.get("/test/first-token-lateness"); // afresh
+        expectAll(runLoad(spec), Failure::Ok, 6);
+        const Json late = Json::parse(server_.get("/test/first-token-lateness"), nullptr, false);
+        QVERIFY2(late.is_object() && late.size() == 3,
+                 late.dump().c_str()); // #0..#2 (each twice), not "no tag"
+        for (const char* tag : {"0", "1", "2"})
+            QVERIFY2(late.contains(tag) && late[tag].get<double>() >= 0 && late[tag].get<double>() < 1000,
+                     late.dump().c_str());
+    }
+
     void aTraceIsReplayedAtItsTimes() {
         LoadSpec spec = specFor(server_, "ttft=5;tpot=2", 0, 0);
         spec.inputLen = {LengthDist::Kind::Fixed, 999, 0};
