@@ -562,7 +562,8 @@ private:
         std::vector<TransferEvents*> pending;
         pending.swap(endedInSend_);
         for (TransferEvents* events : pending)
-            if (const auto it = inFlight_.find(events); it != inFlight_.end()) // not dropped since
+            // not dropped since (a request sent since at the same address has no end of its own yet)
+            if (const auto it = inFlight_.find(events); it != inFlight_.end() && it->second.endedInSend)
                 end(&it->second, *it->second.endedInSend);
         return true;
     }

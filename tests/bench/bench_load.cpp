@@ -406,7 +406,7 @@ int main(int argc, char** argv) {
         // 1. Plain request rate, same server, same request, one thread each, 64 connections. The two
         // take turns, a few rounds each, and each side's median is compared: a neighbour's burst of
         // load on a shared machine then falls on one round, not on one side.
-        const int connections = 64, seconds = 3, rounds = 3;
+        const int connections = 64, seconds = 3, rounds = 5;
         LoadSpec plain = baseSpec(server);
         plain.stream = false;
         plain.concurrency = connections;
