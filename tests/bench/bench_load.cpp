@@ -366,13 +366,16 @@ double wrkRate(const LoadTestServer& server, int connections, int seconds, const
     return m.captured(1).toDouble();
 }
 
-// The server on the last core, this process (and what it starts from now on) on the others.
-bool pinApart(const LoadTestServer& server, int cores) {
-    cpu_set_t rest;
-    CPU_ZERO(&rest);
-    for (int c = 0; c < cores - 1; ++c)
-        CPU_SET(c, &rest);
-    return server.pinTo(cores - 1) && sched_setaffinity(0, sizeof rest, &rest) == 0;
+// The server on the last of `allowed` (the cores this process was given), this process (and what it starts
+// from now on) on the others.
+bool pinApart(const LoadTestServer& server, cpu_set_t allowed) {
+    if (CPU_COUNT(&allowed) < 2)
+        return false;
+    int last = CPU_SETSIZE - 1;
+    while (!CPU_ISSET(last, &allowed))
+        --last;
+    CPU_CLR(last, &allowed);
+    return server.pinTo(last) && sched_setaffinity(0, sizeof allowed, &allowed) == 0;
 }
 
 double median(std::vector<double> v) {
@@ -396,8 +399,14 @@ int main(int argc, char** argv) {
     }
     // The server measured against is not to be the bottleneck of its own measurement: with two cores or more
     // it has the last one to itself, and the client (this process, and wrk) the others.
-    const int cores = int(sysconf(_SC_NPROCESSORS_ONLN));
-    const bool apart = cores >= 2 && pinApart(server, cores);
+    // The cores this process may use (`taskset -c 0 bench_load` measures one core shared by the client and
+    // the server: how the figures scale with cores, as far as one machine can say).
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        CPU_SET(0, &allowed);
+    const int cores = CPU_COUNT(&allowed);
+    const bool apart = pinApart(server, allowed);
     std::printf("bench_load: %d cores; %s\n", cores,
                 apart ? "the test server on the last core alone, the client on the others"
                       : "the test server and the client share the cores");
@@ -514,7 +523,7 @@ int main(int argc, char** argv) {
     if (!streaming.ok())
         return 1;
     if (apart)
-        pinApart(streaming, cores);
+        pinApart(streaming, allowed);
     // Its lateness is not the client's error: ahead of the machine's other processes where that is allowed.
     std::printf("the streaming server %s\n", streaming.runAheadOfOtherProcesses()
                                                  ? "runs ahead of other processes (real-time priority)"
