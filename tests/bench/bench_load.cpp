@@ -1,12 +1,14 @@
 // The load engine's figures, side by side in one run, against the project's
 // own OpenAI-compatible server on this machine:
 //  1. plain (non-streaming) request rate of each of the engine's HTTP clients
-//     (native, libcurl), against wrk on the same server and the same request
-//     (goal: a ratio of at least 0.8);
+//     (native, libcurl), against wrk on the same server (answering from a
+//     prepared response) and the same request (goal: a ratio of 1.0), with
+//     what a request costs each client in CPU;
 //  2. the timing error of TTFT and TPOT at 1000 concurrent streams, against
 //     the server's scripted values (goal: under 1 ms at the median, under
 //     2 ms at p99), with streams arriving as users do and, as the worst
-//     case, all in lockstep; beside it the server's own lateness, so a late
+//     case, all in lockstep; beside it the server's own lateness, and each
+//     error less the server's lateness for that first token, so a late
 //     server is not mistaken for a slow client;
 //  3. the most concurrent streams the engine sustains on this machine with
 //     the error still in bound.
@@ -398,9 +400,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     // The server measured against is not to be the bottleneck of its own measurement: with two cores or more
-    // it has the last one to itself, and the client (this process, and wrk) the others.
-    // The cores this process may use (`taskset -c 0 bench_load` measures one core shared by the client and
-    // the server: how the figures scale with cores, as far as one machine can say).
+    // it has the last of those this process may use to itself, and the client (this process, and wrk) the
+    // others. `taskset -c 0 bench_load` measures one core shared by the client and the server: how the
+    // figures scale with cores, as far as one machine can say.
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)

@@ -6,9 +6,9 @@
 // and faults. The script comes from the command line and, per request, from
 // an X-Test-Script header ("ttft=50;tpot=10;chunk=2;fault=drop@3").
 // One thread, one epoll loop, timers to the nanosecond (epoll_pwait2). A
-// request's script runs from when its bytes were read, not from when the
-// loop got round to it, so a burst of requests does not shift the later
-// ones' schedule. GET /test/lateness says how late the server itself wrote
+// request's script runs from its arrival as the kernel stamped it, not from
+// when the loop got round to reading it, so a burst of requests does not
+// shift the later ones' schedule. GET /test/lateness says how late the server itself wrote
 // (p50, p99, max since the last call), to tell its delays from the client's;
 // GET /test/requests how many completions it was asked for. A request whose prompt (a chat's last message)
 // starts "#N " is tagged N, and GET /test/first-token-lateness gives how late the server wrote each tagged
