@@ -321,6 +321,34 @@ private slots:
             QVERIFY2(r.error == "no end within the request timeout of 0.2 s", r.error.c_str());
     }
 
+    // A server whose accept queue is full drops each new connection's SYN, so a connection is never made: the
+    // connect timeout ends each request, as what it is.
+    void aConnectionNotMadeInTimeIsATimeout() {
+        const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        QVERIFY(::bind(listener, reinterpret_cast<sockaddr*>(&a), len) == 0 && ::listen(listener, 0) == 0 &&
+                ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+        const int filler = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0); // the queue's one place taken
+        QVERIFY(::connect(filler, reinterpret_cast<sockaddr*>(&a), len) == 0);
+        LoadSpec spec = specFor(server_, "", 2, 2);
+        spec.url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/v1";
+        spec.connectTimeoutS = 0.3;
+        const auto start = std::chrono::steady_clock::now();
+        const Run run = runLoad(spec);
+        const double tookS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ::close(filler);
+        ::close(listener);
+        expectAll(run, Failure::Timeout, 2);
+        for (const RequestRecord& r :
+             run.records) // "no connection to HOST in time", "... within the connect timeout"
+            QVERIFY2(r.error.find("no connection") == 0, r.error.c_str());
+        QVERIFY2(tookS < 30,
+                 std::to_string(tookS).c_str()); // ended by the timeout, not by the kernel's retries
+    }
+
     // localhost has two addresses here (::1 and 127.0.0.1), and the server listens on one: the next is tried.
     void aHostNameIsResolvedAndEachAddressTried() {
         LoadSpec spec = specFor(server_, "ttft=1;tpot=1", 2, 1);
