@@ -200,7 +200,9 @@ public:
         if (setup_.get) {
             x->request += "\r\n";
         } else {
-            x->request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+            x->request += "Content-Length: "; // appended piece by piece: no temporary strings
+            x->request += std::to_string(body.size());
+            x->request += "\r\n\r\n";
             x->request += body;
         }
         if (setup_.timeoutS > 0)
