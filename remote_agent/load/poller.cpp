@@ -31,18 +31,11 @@ Poller::~Poller() {
             ::close(fd);
 }
 
-bool Poller::add(int fd, uint32_t events, void* tag) {
+bool Poller::control(int op, int fd, uint32_t events, void* tag) {
     epoll_event e{};
     e.events = events;
     e.data.ptr = tag;
-    return ::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &e) == 0;
-}
-
-bool Poller::change(int fd, uint32_t events, void* tag) {
-    epoll_event e{};
-    e.events = events;
-    e.data.ptr = tag;
-    return ::epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &e) == 0;
+    return ::epoll_ctl(epoll_, op, fd, &e) == 0;
 }
 
 void Poller::remove(int fd) {

@@ -30,8 +30,8 @@ public:
     const std::string& error() const { return error_; } // empty when the poller could be made
 
     // Watches `fd` for `events` (EPOLLIN, EPOLLOUT), reported with `tag`. False with errno set.
-    bool add(int fd, uint32_t events, void* tag);
-    bool change(int fd, uint32_t events, void* tag);
+    bool add(int fd, uint32_t events, void* tag) { return control(EPOLL_CTL_ADD, fd, events, tag); }
+    bool change(int fd, uint32_t events, void* tag) { return control(EPOLL_CTL_MOD, fd, events, tag); }
     void remove(int fd);
 
     // Waits for I/O, a wake() or `until`, whichever is first (not at all when `block` is false), and
@@ -46,6 +46,7 @@ private:
     std::string error_;
     epoll_event events_[kMaxReady];
 
+    bool control(int op, int fd, uint32_t events, void* tag);
     bool armTimer(Clock::time_point at, std::string* error);
 };
 
