@@ -248,7 +248,7 @@ public:
         if (n < 0)
             return false;
         for (int i = 0; i < n; ++i)
-            handle(*static_cast<Connection*>(ready_[size_t(i)].tag));
+            handle(*static_cast<Connection*>(ready_[size_t(i)]));
         expireTimers();
         return true;
     }
@@ -285,8 +285,8 @@ private:
     };
 
     Poller poller_;
-    std::array<Poller::Ready, Poller::kMaxReady> ready_;
-    std::array<char, 65536> buffer_; // each read's bytes, parsed at once
+    std::array<void*, Poller::kMaxReady> ready_; // the connections a wait found ready
+    std::array<char, 65536> buffer_;             // each read's bytes, parsed at once
     HttpSetup setup_;
     Target target_;
     std::string head_, resolveError_;

@@ -57,7 +57,7 @@ bool Poller::armTimer(Clock::time_point at, std::string* error) {
     return true;
 }
 
-int Poller::wait(std::optional<Clock::time_point> until, bool block, Ready* ready, std::string* error) {
+int Poller::wait(std::optional<Clock::time_point> until, bool block, void** ready, std::string* error) {
     int timeoutMs = block ? -1 : 0;
     if (block && until && armedFor_ != until) { // armed already for it: it rings when it is due
         if (*until <= Clock::now())
@@ -83,7 +83,7 @@ int Poller::wait(std::optional<Clock::time_point> until, bool block, Ready* read
                 armedFor_.reset();
             continue;
         }
-        ready[count++] = {tag, events_[i].events};
+        ready[count++] = tag;
     }
     return count;
 }

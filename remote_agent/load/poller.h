@@ -17,11 +17,6 @@ public:
     using Clock = std::chrono::steady_clock;
     static constexpr int kMaxReady = 256; // sockets handled per wait: the caller gets back to its schedule
 
-    struct Ready {
-        void* tag;
-        uint32_t events;
-    };
-
     Poller();
     ~Poller();
     Poller(const Poller&) = delete;
@@ -35,8 +30,8 @@ public:
     void remove(int fd);
 
     // Waits for I/O, a wake() or `until`, whichever is first (not at all when `block` is false), and
-    // fills `ready` with the sockets that have something; their count, or -1 with `error` set.
-    int wait(std::optional<Clock::time_point> until, bool block, Ready* ready, std::string* error);
+    // fills `ready` with the tags of the sockets that have something; their count, or -1 with `error` set.
+    int wait(std::optional<Clock::time_point> until, bool block, void** ready, std::string* error);
 
     void wake(); // from any thread
 
