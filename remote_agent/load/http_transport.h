@@ -53,8 +53,9 @@ struct HttpSetup {
 class HttpTransport {
 public:
     virtual ~HttpTransport() = default;
-    virtual std::string library() const = 0; // "libcurl/7.88.1 OpenSSL/3.0", "rackscope native (epoll,
-                                             // Boost.Beast/300 parser, Boost/1.74)"
+    // Who carries the requests: "libcurl/7.88.1 OpenSSL/3.0", "rackscope native (epoll, Boost.Beast/300
+    // parser, ...)"
+    virtual std::string library() const = 0;
     virtual bool send(const std::string& body,
                       TransferEvents* events) = 0; // the body outlives the request; empty with get
     virtual void drop(TransferEvents* events) = 0; // stop one request; ended is not called for it
