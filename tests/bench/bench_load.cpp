@@ -211,9 +211,8 @@ TimingError timingAt(const LoadTestServer& server, Shape shape, int streams, dou
         s.warmup = streams; // connections made before the clock starts, as a server in service has them
         s.requests = 2 * int64_t(streams);
     }
-    s.inputLen = {LengthDist::Kind::Fixed, 16, 0};
     // Each request's prompt tagged with its index ("#N "), so that the server says how late it wrote that
-    // request's first token: 16 words, as inputLen would make them.
+    // request's first token: 16 words, as the synthetic prompts these runs had before.
     for (int64_t i = 0; i < s.warmup + s.requests; ++i)
         s.prompts.push_back(Prompt{
             "#" + std::to_string(i) + " the of and to in is that for it as with was on be at", {}, 0, {}});
