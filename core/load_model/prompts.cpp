@@ -100,15 +100,25 @@ int64_t drawLength(const LengthDist& d, std::mt19937_64& rng) {
     return 1;
 }
 
+void appendSyntheticPrompt(std::string* out, int64_t words, std::mt19937_64& rng) {
+    out->reserve(out->size() + size_t(std::max<int64_t>(words, 0)) * 6);
+    // Two words from each 64-bit draw, each half scaled to the list by a multiply and a shift (a bias
+    // of one in 2^32 / 96, nothing beside what the words are for): a request's prompt is made on the
+    // engine's thread, and the plain request rate depends on it.
+    uint64_t draw = 0;
+    for (int64_t i = 0; i < words; ++i) {
+        if (i > 0)
+            out->push_back(' ');
+        if (i % 2 == 0)
+            draw = rng();
+        const uint64_t half = i % 2 == 0 ? draw & 0xffffffffu : draw >> 32;
+        out->append(kWords[(half * kWords.size()) >> 32]);
+    }
+}
+
 std::string syntheticPrompt(int64_t words, std::mt19937_64& rng) {
     std::string out;
-    out.reserve(size_t(words) * 6);
-    std::uniform_int_distribution<size_t> pick(0, kWords.size() - 1);
-    for (int64_t i = 0; i < words; ++i) {
-        if (i)
-            out.push_back(' ');
-        out.append(kWords[pick(rng)]);
-    }
+    appendSyntheticPrompt(&out, words, rng);
     return out;
 }
 

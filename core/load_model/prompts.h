@@ -14,6 +14,8 @@ int64_t drawLength(const LengthDist& d, std::mt19937_64& rng);
 
 // `words` words from the list, separated by spaces.
 std::string syntheticPrompt(int64_t words, std::mt19937_64& rng);
+// The same, appended to `out`.
+void appendSyntheticPrompt(std::string* out, int64_t words, std::mt19937_64& rng);
 
 // A dataset file, as text: JSON Lines with one object a line ({"prompt": ...} or {"text": ...}, or
 // {"messages": [...]}, with an optional "output_len"/"max_tokens"), or a ShareGPT JSON array

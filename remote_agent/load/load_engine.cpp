@@ -17,7 +17,6 @@
 #include <deque>
 #include <limits>
 #include <random>
-#include <unordered_set>
 
 namespace rsload {
 namespace {
@@ -77,7 +76,19 @@ struct LoadEngine::Impl {
         std::optional<Clock::time_point> ready; // when it could have been sent
         bool aborted = false;                   // the stream's own content stops the transfer
         std::shared_ptr<Session> session;       // a conversation's turn
+        size_t slot = 0;                        // its place in Impl::inFlight
 
+        // As new for the next request, keeping the room of its buffers.
+        void reuse() {
+            std::string b = std::move(body), r = std::move(response);
+            Impl* e = engine;
+            *this = Transfer{};
+            engine = e;
+            body = std::move(b);
+            body.clear();
+            response = std::move(r);
+            response.clear();
+        }
         void fail(Failure f, std::string detail) {
             if (failure)
                 return; // the first thing that went wrong is what the request failed of
@@ -102,7 +113,12 @@ struct LoadEngine::Impl {
     std::unique_ptr<HttpTransport> transport;
     std::atomic<HttpTransport*> wakeable{nullptr}; // the transport, for cancel() on another thread
     std::atomic<bool> cancelRequested{false};
-    std::unordered_set<Transfer*> inFlight;
+    // The requests in flight, each at its `slot`, owned here; and ended ones, for the next requests. A
+    // run's requests then allocate nothing of their own (malloc's per-thread cache keeps few blocks of a
+    // size, and the ends of a busy run's requests come in bursts).
+    std::vector<Transfer*> inFlight;
+    std::vector<std::unique_ptr<Transfer>> spareTransfers;
+    std::string promptScratch; // the synthetic prompt being made
     std::mt19937_64 rng;
     std::optional<RequestBody> bodies; // made when the run starts
     std::unique_ptr<MetricsScraper> scraper;
@@ -128,6 +144,30 @@ struct LoadEngine::Impl {
                 transport->drop(t);
             delete t;
         }
+    }
+
+    Transfer* newTransfer() {
+        Transfer* t = nullptr;
+        if (spareTransfers.empty()) {
+            t = new Transfer;
+            t->engine = this;
+        } else {
+            t = spareTransfers.back().release();
+            spareTransfers.pop_back();
+        }
+        t->slot = inFlight.size();
+        inFlight.push_back(t);
+        return t;
+    }
+
+    // Out of flight and kept for another request.
+    void retire(Transfer* t) {
+        Transfer* last = inFlight.back();
+        inFlight[t->slot] = last;
+        last->slot = t->slot;
+        inFlight.pop_back();
+        t->reuse();
+        spareTransfers.emplace_back(t);
     }
 
     int64_t inFlightCount() const { return int64_t(inFlight.size()); }
@@ -191,8 +231,7 @@ struct LoadEngine::Impl {
 
     bool send(double scheduledS, std::optional<Clock::time_point> ready,
               std::shared_ptr<Session> session = {}) {
-        auto t = std::make_unique<Transfer>();
-        t->engine = this;
+        Transfer* t = newTransfer();
         RequestRecord& r = t->record;
         r.index = nextIndex++;
         r.client = spec.client;
@@ -206,9 +245,9 @@ struct LoadEngine::Impl {
             Prompt conversation;
             conversation.messages = session->history;
             conversation.messages.push_back(session->userTurn);
-            t->body = bodies->make(&conversation, std::string(), r.maxTokens);
+            bodies->write(&conversation, {}, r.maxTokens, &t->body);
             t->session = std::move(session);
-            return dispatch(std::move(t), scheduledS, ready);
+            return dispatch(t, scheduledS, ready);
         }
         const TraceArrival* arrival = !inWarmup && size_t(measuredSent) < spec.trace.size()
                                           ? &spec.trace[size_t(measuredSent)]
@@ -223,26 +262,24 @@ struct LoadEngine::Impl {
             r.inputTokens = inputLen;
             r.inputTokensSource = "requested";
         }
-        t->body = bodies->make(prompt,
-                               prompt    ? std::string()
-                               : arrival ? tracePrompt(*arrival, rng)
-                                         : syntheticPrompt(inputLen, rng),
-                               r.maxTokens);
-        return dispatch(std::move(t), scheduledS, ready);
+        promptScratch.clear();
+        if (arrival)
+            promptScratch = tracePrompt(*arrival, rng);
+        else if (!prompt)
+            appendSyntheticPrompt(&promptScratch, inputLen, rng);
+        bodies->write(prompt, promptScratch, r.maxTokens, &t->body);
+        return dispatch(t, scheduledS, ready);
     }
 
-    bool dispatch(std::unique_ptr<Transfer> t, double scheduledS, std::optional<Clock::time_point> ready) {
+    bool dispatch(Transfer* t, double scheduledS, std::optional<Clock::time_point> ready) {
         RequestRecord& r = t->record;
-        Transfer* raw = t.get();
         if (spec.stream)
-            raw->parser = std::make_unique<SseParser>([raw](const SseEvent& ev) { raw->onEvent(ev); });
+            t->parser = std::make_unique<SseParser>([t](const SseEvent& ev) { t->onEvent(ev); });
         r.scheduledS = scheduledS;
-        raw->ready = ready;
-        raw->stamp(Clock::now()); // again when the transport sends it
-        inFlight.insert(t.release());
-        if (!transport->send(raw->body, raw)) {
-            inFlight.erase(raw);
-            delete raw;
+        t->ready = ready;
+        t->stamp(Clock::now()); // again when the transport sends it
+        if (!transport->send(t->body, t)) {
+            retire(t);
             outcome.error = "the HTTP client could not take a request";
             return false;
         }
@@ -294,7 +331,6 @@ struct LoadEngine::Impl {
             ++progress.completed;
         else
             ++progress.failed;
-        inFlight.erase(t);
         slotFreedAt = end;
         if (Session* s = t->session.get()) {
             if (r.ok() && s->sent < s->turns && !cancelRequested) {
@@ -311,7 +347,7 @@ struct LoadEngine::Impl {
         ++outcome.records;
         if (cb.onRecord)
             cb.onRecord(r);
-        delete t;
+        retire(t);
     }
 
     // --- the schedule ---------------------------------------------------------------------------
@@ -434,7 +470,7 @@ struct LoadEngine::Impl {
     }
 
     void cancelAll() {
-        std::vector<Transfer*> all(inFlight.begin(), inFlight.end());
+        const std::vector<Transfer*> all = inFlight;
         for (Transfer* t : all) {
             transport->drop(t);
             t->fail(Failure::Cancelled, "the run was cancelled");

@@ -193,8 +193,7 @@ public:
     }
 
     bool send(const std::string& body, TransferEvents* events) override {
-        Exchange* x = &inFlight_[events]; // the map's node holds it: one allocation, not two
-        x->events = events;
+        Exchange* x = admit(events);
         x->request.reserve(head_.size() + 40 + body.size());
         x->request = head_;
         if (setup_.get) {
@@ -299,6 +298,28 @@ private:
     // Let go in this wait, freed in the next: this wait's events may still name them.
     std::vector<std::unique_ptr<Connection>> retired_;
     std::vector<decltype(inFlight_)::node_type> dropped_;
+    std::vector<decltype(inFlight_)::node_type> spare_; // ended requests' nodes, for the next ones
+
+    // A request's Exchange, on the node of one that ended where there is one: a run's requests then cost
+    // no allocation here (malloc's per-thread cache holds a few blocks of a size, and a burst of ends
+    // overflows it), and the request's buffer keeps its size.
+    Exchange* admit(TransferEvents* events) {
+        if (spare_.empty()) {
+            Exchange* x = &inFlight_[events];
+            x->events = events;
+            return x;
+        }
+        auto node = std::move(spare_.back());
+        spare_.pop_back();
+        node.key() = events;
+        Exchange& x = node.mapped();
+        std::string request = std::move(x.request);
+        x = Exchange{};
+        x.events = events;
+        x.request = std::move(request);
+        x.request.clear();
+        return &inFlight_.insert(std::move(node)).position->second;
+    }
 
     // Resolved once a run, as libcurl's cache would keep it for the length of most runs.
     void resolve() {
@@ -552,9 +573,11 @@ private:
             return;
         }
         TransferEvents* events = x->events;
-        auto node = inFlight_.extract(events); // freed when this returns
-        if (node)
-            events->ended(how);
+        auto node = inFlight_.extract(events);
+        if (!node)
+            return;
+        events->ended(how);
+        spare_.push_back(std::move(node));
     }
 
     // Says the ends found while sending; true if there were any.

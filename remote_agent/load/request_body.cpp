@@ -2,6 +2,8 @@
 
 #include "utf8.h"
 
+#include <charconv>
+
 namespace rsload {
 namespace {
 // `text` as a JSON string, written as nlohmann's dump writes it (the same escapes, UTF-8 as it is);
@@ -79,10 +81,11 @@ RequestBody::RequestBody(const LoadSpec& spec) : chat_(spec.endpoint == Endpoint
     tail_ += "}";
 }
 
-std::string RequestBody::make(const Prompt* prompt, const std::string& syntheticText,
-                              int64_t maxTokens) const {
-    const std::string& text = prompt ? prompt->text : syntheticText;
-    std::string b;
+void RequestBody::write(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens,
+                        std::string* out) const {
+    const std::string_view text = prompt ? std::string_view(prompt->text) : syntheticText;
+    std::string& b = *out;
+    b.clear();
     b.reserve(head_.size() + text.size() + tail_.size() + 64);
     b += head_;
     if (!chat_) {
@@ -94,8 +97,15 @@ std::string RequestBody::make(const Prompt* prompt, const std::string& synthetic
         appendQuoted(&b, text);
         b += "}]";
     }
-    b += ",\"max_tokens\":" + std::to_string(maxTokens);
+    b += ",\"max_tokens\":";
+    char digits[24];
+    b.append(digits, size_t(std::to_chars(digits, digits + sizeof digits, maxTokens).ptr - digits));
     b += tail_;
+}
+
+std::string RequestBody::make(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens) const {
+    std::string b;
+    write(prompt, syntheticText, maxTokens, &b);
     return b;
 }
 

@@ -6,6 +6,7 @@
 #include "load_model/load_spec.h"
 
 #include <string>
+#include <string_view>
 
 namespace rsload {
 
@@ -13,7 +14,9 @@ class RequestBody {
 public:
     explicit RequestBody(const LoadSpec& spec);
     // A prompt from a file (its text, or its chat messages where it has them) or synthetic text.
-    std::string make(const Prompt* prompt, const std::string& syntheticText, int64_t maxTokens) const;
+    std::string make(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens) const;
+    // The same, written over `out` (whose room a run reuses request after request).
+    void write(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens, std::string* out) const;
 
 private:
     bool chat_;
