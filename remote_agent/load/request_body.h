@@ -16,7 +16,8 @@ public:
     // A prompt from a file (its text, or its chat messages where it has them) or synthetic text.
     std::string make(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens) const;
     // The same, written over `out` (whose room a run reuses request after request).
-    void write(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens, std::string* out) const;
+    void write(const Prompt* prompt, std::string_view syntheticText, int64_t maxTokens,
+               std::string* out) const;
 
 private:
     bool chat_;
