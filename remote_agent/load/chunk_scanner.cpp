@@ -4,8 +4,10 @@
 #include "utf8.h"
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 
 namespace rsload {
 namespace {
@@ -64,8 +66,26 @@ private:
         while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\n' || s_[p_] == '\r' || s_[p_] == '\t'))
             ++p_;
     }
-    bool plainAt(size_t i) const {
-        return i < s_.size() && kPlainStringBytes[static_cast<unsigned char>(s_[i])];
+    // Where the run of plain bytes from `i` ends: eight bytes at a time while eight are left (nearly all of
+    // a response is in strings and keys), then byte by byte.
+    size_t plainRunEnd(size_t i) const {
+        if constexpr (std::endian::native == std::endian::little) {
+            constexpr uint64_t ones = ~uint64_t(0) / 255, highs = ones * 0x80;
+            const auto zeroByte = [&](uint64_t v) { return (v - ones) & ~v & highs; };
+            for (; i + 8 <= s_.size(); i += 8) {
+                uint64_t w;
+                std::memcpy(&w, s_.data() + i, 8);
+                // the high bit of each byte that is a quote, a backslash, a control character or not ASCII;
+                // bits above the first may be wrong (a borrow), the first never is
+                const uint64_t stops = zeroByte(w ^ (ones * '"')) | zeroByte(w ^ (ones * '\\')) |
+                                       ((w - ones * 0x20) & ~w & highs) | (w & highs);
+                if (stops)
+                    return i + size_t(std::countr_zero(stops) / 8);
+            }
+        }
+        while (i < s_.size() && kPlainStringBytes[static_cast<unsigned char>(s_[i])])
+            ++i;
+        return i;
     }
 
     // An object whose members `member(key, depth)` reads, each positioned at its value. Keys with an
@@ -81,7 +101,7 @@ private:
                 return false;
             const size_t start = p_;
             bool ascii = true;
-            for (; p_ < s_.size(); ++p_) {
+            for (p_ = plainRunEnd(p_); p_ < s_.size(); ++p_) {
                 if (static_cast<unsigned char>(s_[p_]) >= 0x80)
                     ascii = false;
                 else if (!kPlainStringBytes[static_cast<unsigned char>(s_[p_])])
@@ -436,8 +456,7 @@ private:
             return false;
         for (;;) {
             const size_t start = p_;
-            while (plainAt(p_))
-                ++p_;
+            p_ = plainRunEnd(p_);
             if (out)
                 out->append(s_.data() + start, p_ - start);
             if (p_ >= s_.size())

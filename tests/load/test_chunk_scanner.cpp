@@ -180,6 +180,12 @@ std::string randomChunk(std::mt19937& rng) {
     });
 }
 
+// A byte the scan must stop at in a string, as written and as read.
+struct Special {
+    std::string written, read;
+    bool escape; // declined in a key (it could spell a key that is read)
+};
+
 } // namespace
 
 class TestChunkScanner : public QObject {
@@ -236,6 +242,42 @@ private slots:
         size_t taken = 0;
         expectSameOrDeclined(deepest, &taken);
         QCOMPARE(taken, size_t(2));
+    }
+
+    void specialBytesAreFoundWhereverTheyFall() {
+        // The scan passes over plain bytes eight at a time: each byte it must stop at, at every place in
+        // a string's text and in a key.
+        const std::vector<Special> specials = {
+            {"\\\"", "\"", true},
+            {"\\\\", "\\", true},
+            {"\\n", "\n", true},
+            {"\\u00e9", "\xC3\xA9", true},
+            {"\xC3\xA9", "\xC3\xA9", false},
+            {"\xE4\xBD\xA0", "\xE4\xBD\xA0", false},
+            {"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80", false},
+            {"\x7f", "\x7f", false},
+        };
+        const std::vector<std::string> refused = {
+            std::string(1, '\x01'), "\x1f", "\xff", "\xC3", "\"", "\\x"};
+        for (size_t at = 0; at <= 17; ++at) {
+            const std::string before(at, 'a'), after(9, 'b');
+            for (const Special& special : specials) {
+                const std::string text = before + special.written + after;
+                const std::string doc = "{\"choices\":[{\"index\":0,\"text\":\"" + text + "\"}]}";
+                const auto chunk = scanChunk(doc, Endpoint::Completions);
+                QVERIFY2(chunk, doc.c_str());
+                QCOMPARE(chunk->text, before + special.read + after);
+                size_t taken = 0;
+                expectSameOrDeclined("{\"" + text + "\":1,\"choices\":[{\"text\":\"t\"}]}", &taken);
+                QCOMPARE(taken, special.escape ? size_t(0) : size_t(2));
+            }
+            for (const std::string& bad : refused)
+                for (const Endpoint e : kEndpoints) {
+                    const std::string doc = "{\"choices\":[{\"text\":\"" + before + bad + after + "\"}]}";
+                    QVERIFY2(!scanChunk(doc, e), doc.c_str());
+                    QVERIFY2(!scanChunk("{\"" + before + bad + after + "\":1}", e), doc.c_str());
+                }
+        }
     }
 
     void mutatedChunksAreReadTheSameOrDeclined() {
