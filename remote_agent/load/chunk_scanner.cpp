@@ -1,25 +1,14 @@
 #include "chunk_scanner.h"
 
+#include "json_plain.h"
 #include "protocol/json_nesting.h"
 #include "utf8.h"
 
-#include <array>
-#include <bit>
 #include <charconv>
 #include <cstdint>
-#include <cstring>
 
 namespace rsload {
 namespace {
-
-// Bytes that stand for themselves inside a JSON string and need no further look: printable ASCII
-// other than the quote and the backslash.
-constexpr std::array<bool, 256> kPlainStringBytes = [] {
-    std::array<bool, 256> plain{};
-    for (int c = 0x20; c < 0x80; ++c)
-        plain[size_t(c)] = c != '"' && c != '\\';
-    return plain;
-}();
 
 // Each step answers false where the text is not what it reads (or not what the scan takes), and the
 // scan then declines. `depth` is the level an array or object at that place would open, counted as
@@ -66,28 +55,6 @@ private:
         while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\n' || s_[p_] == '\r' || s_[p_] == '\t'))
             ++p_;
     }
-    // Where the run of plain bytes from `i` ends: eight bytes at a time while eight are left (nearly all of
-    // a response is in strings and keys), then byte by byte.
-    size_t plainRunEnd(size_t i) const {
-        if constexpr (std::endian::native == std::endian::little) {
-            constexpr uint64_t ones = ~uint64_t(0) / 255, highs = ones * 0x80;
-            const auto zeroByte = [&](uint64_t v) { return (v - ones) & ~v & highs; };
-            for (; i + 8 <= s_.size(); i += 8) {
-                uint64_t w;
-                std::memcpy(&w, s_.data() + i, 8);
-                // the high bit of each byte that is a quote, a backslash, a control character or not ASCII;
-                // bits above the first may be wrong (a borrow), the first never is
-                const uint64_t stops = zeroByte(w ^ (ones * '"')) | zeroByte(w ^ (ones * '\\')) |
-                                       ((w - ones * 0x20) & ~w & highs) | (w & highs);
-                if (stops)
-                    return i + size_t(std::countr_zero(stops) / 8);
-            }
-        }
-        while (i < s_.size() && kPlainStringBytes[static_cast<unsigned char>(s_[i])])
-            ++i;
-        return i;
-    }
-
     // An object whose members `member(key, depth)` reads, each positioned at its value. Keys with an
     // escape are declined: they could spell a key that is read.
     template <typename Member> bool object(int depth, Member&& member) {
@@ -101,10 +68,10 @@ private:
                 return false;
             const size_t start = p_;
             bool ascii = true;
-            for (p_ = plainRunEnd(p_); p_ < s_.size(); ++p_) {
+            for (p_ = plainJsonRunEnd(s_, p_); p_ < s_.size(); ++p_) {
                 if (static_cast<unsigned char>(s_[p_]) >= 0x80)
                     ascii = false;
-                else if (!kPlainStringBytes[static_cast<unsigned char>(s_[p_])])
+                else if (!kPlainJsonBytes[static_cast<unsigned char>(s_[p_])])
                     break;
             }
             if (!at('"'))
@@ -456,7 +423,7 @@ private:
             return false;
         for (;;) {
             const size_t start = p_;
-            p_ = plainRunEnd(p_);
+            p_ = plainJsonRunEnd(s_, p_);
             if (out)
                 out->append(s_.data() + start, p_ - start);
             if (p_ >= s_.size())

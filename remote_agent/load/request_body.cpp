@@ -1,5 +1,6 @@
 #include "request_body.h"
 
+#include "json_plain.h"
 #include "utf8.h"
 
 #include <charconv>
@@ -15,9 +16,7 @@ void appendQuoted(std::string* out, std::string_view text) {
     size_t i = 0;
     while (i < text.size()) {
         const size_t start = i;
-        while (i < text.size() && static_cast<unsigned char>(text[i]) >= 0x20 &&
-               static_cast<unsigned char>(text[i]) < 0x80 && text[i] != '"' && text[i] != '\\')
-            ++i;
+        i = plainJsonRunEnd(text, i);
         out->append(text.data() + start, i - start);
         if (i == text.size())
             break;
