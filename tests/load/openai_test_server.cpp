@@ -194,8 +194,10 @@ public:
         const int one = 1;
         ::setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
         // Each connection accepted has its arrivals stamped by the kernel (arrivalOf), from start-up: the
-        // kernel turns stamping on a moment after it is first asked.
-        ::setsockopt(listen_, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+        // kernel turns stamping on a moment after it is first asked. A fixed answer runs no script, and
+        // has no use for them (stamping, once on, costs each packet the machine receives).
+        if (fixedAnswer_.empty())
+            ::setsockopt(listen_, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
         sockaddr_in a{};
         a.sin_family = AF_INET;
         a.sin_port = htons(uint16_t(port));
@@ -256,9 +258,10 @@ public:
     }
 
     // --fixed-answer: each completion request answered at once with one prepared response, its body not
-    // read (one token; usage as for the plain-rate bench's prompt of 8 words). A web server's fixed page:
-    // what the plain-rate bench measures clients against, so that the server costs less a request than
-    // they do and the rate is theirs.
+    // read (one token; usage as for the plain-rate bench's prompt of 8 words), written as soon as the
+    // request is read, with no script, schedule or lateness. A web server's fixed page: what the
+    // plain-rate bench measures clients against, so that the server costs less a request than they do and
+    // the rate is theirs. Called before listenOn.
     void answerEveryCompletionTheSame() {
         fixedAnswer_ = httpResponse(200, "OK", plainCompletion(false, " tok", "cmpl-fixed", "fixed", 1, 8));
     }
@@ -346,7 +349,8 @@ private:
             const ssize_t n = ::recvmsg(fd, &m, 0);
             if (n > 0) {
                 c.in.append(buf, size_t(n));
-                c.received = arrivalOf(m);
+                if (fixedAnswer_.empty()) // a fixed answer is written at once: its arrival is not needed
+                    c.received = arrivalOf(m);
                 if (size_t(n) < sizeof buf)
                     return true; // all there was: epoll (level-triggered) says when more comes
                 continue;
@@ -393,8 +397,10 @@ private:
             if (!fixedAnswer_.empty() && head.rfind("POST /v1/completions ", 0) == 0) { // --fixed-answer
                 c.in.erase(0, headerEnd + 4 + length);
                 ++received_;
-                c.busy = true;
-                schedule(c, c.received, fixedAnswer_, true, false, true);
+                c.out += fixedAnswer_;
+                flush(fd);
+                if (!connections_.count(fd))
+                    return; // closed by the write's failure
                 continue;
             }
             const std::string requestLine(head.substr(0, head.find("\r\n")));

@@ -607,6 +607,30 @@ private slots:
         }
     }
 
+    // The plain-rate bench's server: every completion gets one prepared response at once, its request
+    // read whole and its body left unread, on connections kept; what is not a completion is answered as
+    // by the full server.
+    void theFixedAnswerServerAnswersEveryCompletionAtOnce() {
+        LoadTestServer fixed({QStringLiteral("--fixed-answer")});
+        QVERIFY(fixed.ok());
+        LoadSpec spec = specFor(fixed, "", 200, 8);
+        spec.endpoint = Endpoint::Completions;
+        spec.stream = false;
+        Run run = runLoad(spec);
+        expectAll(run, Failure::Ok, 200);
+        for (const RequestRecord& r : run.records) {
+            QCOMPARE(r.outputTokens.value_or(-1), int64_t(1));
+            QCOMPARE(r.inputTokens.value_or(-1), int64_t(8));
+            QVERIFY(!r.connectMs || r.index < 8); // a connection each stream, kept
+        }
+        spec = specFor(fixed, "", 4, 2);
+        spec.endpoint = Endpoint::ChatCompletions;
+        run = runLoad(spec);
+        expectAll(run, Failure::Ok, 4);
+        for (const RequestRecord& r : run.records)
+            QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
+    }
+
     // Each real exposition in the fixtures, served with live values by the test server (running up to its 4
     // slots, the rest waiting, a preemption for each request that found every slot taken, half the prompt
     // words prefix hits): the engine's scrapes read them on the run's time axis, and what the test server
