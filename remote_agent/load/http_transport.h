@@ -23,7 +23,8 @@ struct TransferEnd {
     std::optional<Failure> failure; // none: the response came to its end
     std::string detail; // empty for a timeout the transport cannot tell apart: the engine words it
     std::optional<int> httpStatus;
-    std::optional<double> connectMs; // this request opened its connection, in this long
+    std::optional<double> connectMs;         // this request opened its connection, in this long
+    std::optional<Clock::time_point> readAt; // when the read that ended the response was made, where one did
 };
 
 // What a request tells the engine, in this order: sending (again when the transport retries it on a

@@ -210,7 +210,7 @@ public:
         // Whatever ends the request here is said after send() returns, as any other failure.
         sending_ = true;
         if (!resolveError_.empty()) {
-            end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}});
+            end(x, TransferEnd{Failure::Connect, resolveError_, {}, {}, {}});
         } else if (!idle_.empty()) {
             x->conn = std::move(idle_.back());
             idle_.pop_back();
@@ -493,7 +493,7 @@ private:
             ec = parse(x, buffer_.data(), size_t(n));
         }
         if (x->parser->stopped()) // the engine stopped it, and said why
-            return end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
+            return end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs, x->readAt});
         if (ec)
             return fail(x, ec, Stage::Receive);
         if (x->parser->is_done())
@@ -501,7 +501,7 @@ private:
         // A server that never stops sending keeps the socket ready at every turn: the request timeout is
         // checked here too.
         if (x->deadline && x->readAt >= *x->deadline)
-            return end(x, TransferEnd{Failure::Timeout, "", statusOf(x), x->connectMs});
+            return end(x, TransferEnd{Failure::Timeout, "", statusOf(x), x->connectMs, {}});
     }
 
     // The response's status once its status line is parsed, else 0.
@@ -545,7 +545,7 @@ private:
             c.x = nullptr;
             idle_.push_back(std::move(x->conn));
         }
-        end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs});
+        end(x, TransferEnd{{}, {}, statusOf(x), x->connectMs, x->readAt});
     }
 
     void fail(Exchange* x, const error_code& ec, Stage stage) {
@@ -560,8 +560,11 @@ private:
             retire(x->conn);
             return connect(x, 0);
         }
-        end(x, TransferEnd{failureOf(ec, stage), describe(ec, stage, target_),
-                           statusOf(x) ? std::optional<int>(statusOf(x)) : std::nullopt, x->connectMs});
+        end(x, TransferEnd{failureOf(ec, stage),
+                           describe(ec, stage, target_),
+                           statusOf(x) ? std::optional<int>(statusOf(x)) : std::nullopt,
+                           x->connectMs,
+                           {}});
     }
 
     void end(Exchange* x, const TransferEnd& how) {
