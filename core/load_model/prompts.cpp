@@ -102,9 +102,9 @@ int64_t drawLength(const LengthDist& d, std::mt19937_64& rng) {
 
 void appendSyntheticPrompt(std::string* out, int64_t words, std::mt19937_64& rng) {
     out->reserve(out->size() + size_t(std::max<int64_t>(words, 0)) * 6);
-    // Two words from each 64-bit draw, each half scaled to the list by a multiply and a shift (a bias
-    // of one in 2^32 / 96, nothing beside what the words are for): a request's prompt is made on the
-    // engine's thread, and the plain request rate depends on it.
+    // Two words from each 64-bit draw, each half scaled to the list by a multiply and a shift (some words
+    // likelier than others by one part in 44 million, nothing beside what the words are for): a request's
+    // prompt is made on the engine's thread, and the plain request rate depends on it.
     uint64_t draw = 0;
     for (int64_t i = 0; i < words; ++i) {
         if (i > 0)

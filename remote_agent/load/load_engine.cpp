@@ -164,7 +164,7 @@ struct LoadEngine::Impl {
     }
 
     // Out of flight and kept for another request.
-    void retire(Transfer* t) {
+    void recycle(Transfer* t) {
         Transfer* last = inFlight.back();
         inFlight[t->slot] = last;
         last->slot = t->slot;
@@ -282,7 +282,7 @@ struct LoadEngine::Impl {
         t->ready = ready;
         t->stamp(scheduleNow); // again when the transport sends it
         if (!transport->send(t->body, t)) {
-            retire(t);
+            recycle(t);
             outcome.error = "the HTTP client could not take a request";
             return false;
         }
@@ -350,7 +350,7 @@ struct LoadEngine::Impl {
         ++outcome.records;
         if (cb.onRecord)
             cb.onRecord(r);
-        retire(t);
+        recycle(t);
     }
 
     // --- the schedule ---------------------------------------------------------------------------
