@@ -2,8 +2,29 @@
 #include "protocol/json_nesting.h"
 #include "run_fixed.h"
 
+#include <sys/stat.h>
+
 namespace rsagent {
 namespace {
+
+// lldpcli only asks lldpd, through its control socket. Where none is there, nobody is there to ask, and
+// starting lldpcli to find that out (a process, its libraries, a failed connect) costs a server on one core
+// a sixth of the whole collection. The distributions' lldpcli looks where their lldpd listens by default;
+// one from elsewhere (built from source, another prefix) may look elsewhere, and is asked.
+std::string missingSocket(const std::string& program, const std::string& socket) {
+    static const std::vector<std::string> defaults = {"/run/lldpd.socket", "/var/run/lldpd.socket"};
+    const bool fromDistribution = program.rfind("/usr/sbin/", 0) == 0 || program.rfind("/usr/bin/", 0) == 0 ||
+                                  program.rfind("/sbin/", 0) == 0 || program.rfind("/bin/", 0) == 0;
+    if (socket.empty() && !fromDistribution)
+        return {};
+    const std::vector<std::string> places = socket.empty() ? defaults : std::vector<std::string>{socket};
+    for (const std::string& place : places) {
+        struct stat st {};
+        if (::stat(place.c_str(), &st) == 0 && S_ISSOCK(st.st_mode))
+            return {};
+    }
+    return places.front();
+}
 
 // json0 wraps every value as [{"value": ...}] or [{"type":..,"value":..}].
 Json firstValue(const Json& node, const char* key) {
@@ -65,6 +86,8 @@ Json collectLldp(const LldpOptions& options) {
     const std::string program = findProgram(options.lldpcli);
     if (program.empty())
         return unavailable("lldpcli not found (Debian package lldpd)");
+    if (const std::string missing = missingSocket(program, options.socket); !missing.empty())
+        return unavailable("lldpd is not running: no control socket at " + missing);
     std::vector<std::string> argv = {program};
     if (!options.socket.empty())
         argv.insert(argv.end(), {"-u", options.socket});

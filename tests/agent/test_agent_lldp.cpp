@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <algorithm>
 #include <memory>
 #include <unistd.h>
@@ -176,16 +177,21 @@ private slots:
         QCOMPARE(mtuSubjects, QStringList{rack.hostName(2)});
     }
 
+    // No lldpd behind the socket (none there, or a file that is not a socket): said, without starting
+    // lldpcli.
     void withoutLldpdItSaysWhy() {
-        QProcess agent;
-        agent.start(QStringLiteral(RACKSCOPE_AGENT),
-                    {QStringLiteral("collect"), QStringLiteral("--lldpd-socket"),
-                     QStringLiteral("/nonexistent/lldpd.socket")});
-        agent.waitForFinished(30000);
-        const QJsonObject lldp =
-            QJsonDocument::fromJson(agent.readAllStandardOutput()).object().value("lldp").toObject();
-        QVERIFY(!lldp.value("available").toBool());
-        QVERIFY(!lldp.value("reason").toString().isEmpty());
+        QTemporaryFile notASocket;
+        QVERIFY(notASocket.open());
+        for (const QString& socket : {QStringLiteral("/nonexistent/lldpd.socket"), notASocket.fileName()}) {
+            QProcess agent;
+            agent.start(QStringLiteral(RACKSCOPE_AGENT),
+                        {QStringLiteral("collect"), QStringLiteral("--lldpd-socket"), socket});
+            agent.waitForFinished(30000);
+            const QJsonObject lldp =
+                QJsonDocument::fromJson(agent.readAllStandardOutput()).object().value("lldp").toObject();
+            QVERIFY(!lldp.value("available").toBool());
+            QCOMPARE(lldp.value("reason").toString(), "lldpd is not running: no control socket at " + socket);
+        }
     }
 };
 
