@@ -313,14 +313,15 @@ private:
 
     // When the bytes just read came in: the kernel's stamp on them (SO_TIMESTAMPNS, by the wall clock) put on
     // the steady clock, else now. A request's script runs from its arrival, so that the server's own delay
-    // in reading it counts as its lateness, not as the client's.
+    // in reading it counts as its lateness, not as the client's. The wall clock is read only for a stamp
+    // (--fixed-answer asks for none).
     static Clock::time_point arrivalOf(msghdr& m) {
         const Clock::time_point now = Clock::now();
-        timespec wallNow{};
-        ::clock_gettime(CLOCK_REALTIME, &wallNow);
         for (cmsghdr* h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
             if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_TIMESTAMPNS)
                 continue;
+            timespec wallNow{};
+            ::clock_gettime(CLOCK_REALTIME, &wallNow);
             timespec came{};
             std::memcpy(&came, CMSG_DATA(h), sizeof came);
             const int64_t agoNs =
@@ -349,8 +350,7 @@ private:
             const ssize_t n = ::recvmsg(fd, &m, 0);
             if (n > 0) {
                 c.in.append(buf, size_t(n));
-                if (fixedAnswer_.empty()) // a fixed answer is written at once: its arrival is not needed
-                    c.received = arrivalOf(m);
+                c.received = arrivalOf(m);
                 if (size_t(n) < sizeof buf)
                     return true; // all there was: epoll (level-triggered) says when more comes
                 continue;

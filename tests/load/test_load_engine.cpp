@@ -623,12 +623,14 @@ private slots:
             QCOMPARE(r.inputTokens.value_or(-1), int64_t(8));
             QVERIFY(!r.connectMs || r.index < 8); // a connection each stream, kept
         }
-        spec = specFor(fixed, "", 4, 2);
+        spec = specFor(fixed, "ttft=50;tpot=1", 4, 2);
         spec.endpoint = Endpoint::ChatCompletions;
         run = runLoad(spec);
         expectAll(run, Failure::Ok, 4);
-        for (const RequestRecord& r : run.records)
+        for (const RequestRecord& r : run.records) {
             QCOMPARE(r.outputTokens.value_or(-1), int64_t(8));
+            QVERIFY2(r.ttftMs.value_or(0) >= 49, "the script runs from the request's arrival");
+        }
     }
 
     // Each real exposition in the fixtures, served with live values by the test server (running up to its 4
